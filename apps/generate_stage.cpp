@@ -1,0 +1,43 @@
+#include "apps/generate_stage.hpp"
+
+#include "apps/invocation.hpp"
+#include "plugins/api/config/yaml_io.hpp"
+#include "plugins/api/error.hpp"
+
+namespace loci::app {
+
+data::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
+                                          const PluginRegistry& registry, const GenerateFlags& flags) {
+  auto generator = registry.make_generator(plugin.name);
+  generator->configure(resolved);
+
+  data::GenerateOptions opt;
+  opt.out = resolved.at("out").text();
+  for (const auto& [name, count] : resolved.at("splits").entries()) opt.splits.emplace_back(name, count.as_int());
+  for (const auto& fixed : generator->fixed_splits()) {
+    for (const auto& s : opt.splits)
+      if (s.first == fixed.first)
+        throw UserError(resolved.at("splits").find(fixed.first)->key_mark().str() + ": split '" + fixed.first +
+                        "' is made by " + plugin.name + " itself and cannot be sized in `splits`");
+    opt.splits.push_back(fixed);
+  }
+  opt.samples_per_shard = resolved.at("samples_per_shard").as_int();
+  opt.seed = static_cast<std::uint64_t>(resolved.at("seed").as_int());
+  opt.generator = plugin.name;
+  opt.generator_version = plugin.version;
+  opt.config_yaml = config::to_yaml(resolved);
+  opt.card_prose = generator->card_prose();
+  opt.regenerate_command = invocation();
+  opt.plugin_abi = kPluginAbi;
+  opt.loci_version = kVersion;
+  opt.compression.gzip = resolved.at("compression").text() == "gzip";
+  opt.compression.shuffle = opt.compression.gzip;
+  opt.compression.level = static_cast<int>(resolved.at("compression_level").as_int());
+  opt.resume = flags.resume;
+  opt.force = flags.force;
+  opt.progress = flags.progress;
+  opt.threads = static_cast<int>(resolved.at("threads").as_int());
+  return data::generate_dataset(*generator, opt);
+}
+
+}  // namespace loci::app

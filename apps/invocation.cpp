@@ -1,0 +1,24 @@
+#include "apps/invocation.hpp"
+
+namespace loci::app {
+
+namespace {
+std::string& stored() {
+  static std::string s;
+  return s;
+}
+}  // namespace
+
+void set_invocation(int argc, char** argv) {
+  std::string s = "loci";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    const bool plain = !a.empty() && a.find_first_of(" \t'\"$`\\*?[](){};&|<>") == std::string::npos;
+    s += " " + (plain ? a : "'" + a + "'");
+  }
+  stored() = s;
+}
+
+const std::string& invocation() { return stored(); }
+
+}  // namespace loci::app

@@ -1,0 +1,53 @@
+// `loci`: parses the command line, loads plugins and calls the libraries. Every problem the user can fix is one
+// line on stderr, `loci: error: ...`, and exit code 1; anything unexpected is exit code 2.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+#include "apps/commands.hpp"
+#include "apps/invocation.hpp"
+#include "datasets/error.hpp"
+#include "plugins/api/error.hpp"
+#include "plugins/api/version.hpp"
+
+int main(int argc, char** argv) {
+  loci::app::set_invocation(argc, argv);
+  CLI::App app{"loci: generate datasets whose tokens have known true positions, train transformers with any\n"
+               "positional encoding on them, and score every learned encoding against the truth."};
+  app.name("loci");
+  app.set_version_flag("--version", std::string("loci ") + loci::kVersion);
+  app.require_subcommand(1);
+  app.fallthrough(false);
+
+  loci::app::add_generate_command(app);
+  loci::app::add_train_command(app);
+  loci::app::add_run_command(app);
+  loci::app::add_analyze_command(app);
+  loci::app::add_inspect_command(app);
+  loci::app::add_plugins_command(app);
+  loci::app::add_config_command(app);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "loci: error: " << e.what() << " (see `loci --help`)\n";
+    return 1;
+  } catch (const loci::UserError& e) {
+    std::cerr << "loci: error: " << e.what() << "\n";
+    return 1;
+  } catch (const loci::data::DataError& e) {
+    std::cerr << "loci: error: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "loci: error: internal: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}

@@ -1,0 +1,20 @@
+// A pipeline config (`loci run`): one folder, `out:`, and stages that are themselves plugin configs.
+//   out: runs/quickstart
+//   generate: {generator: lst_grid, ...}      # its out defaults to <out>/data
+// Overrides address a stage by its name: `generate.splits.train=600`.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "plugins/api/config/node.hpp"
+#include "plugins/api/plugin_loader.hpp"
+
+namespace loci::app {
+
+// Every stage resolved against its plugin's schema; the result is what `loci config show` prints.
+config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::string>& overrides,
+                              PluginRegistry& registry, const std::filesystem::path& file);
+
+}  // namespace loci::app

@@ -1,0 +1,67 @@
+#include "apps/resolve.hpp"
+
+#include "plugins/api/config/overrides.hpp"
+#include "plugins/api/config/yaml_io.hpp"
+#include "plugins/api/error.hpp"
+
+namespace loci::app {
+namespace fs = std::filesystem;
+
+config::Node load_raw(const fs::path& file, const std::vector<std::string>& overrides) {
+  config::Node raw = config::load_file(file);
+  config::apply_overrides(raw, overrides);
+  return raw;
+}
+
+ConfigKind kind_of(const config::Node& raw, const std::string& where) {
+  if (raw.find("generator")) return ConfigKind::generator;
+  if (raw.find("trainer")) return ConfigKind::trainer;
+  for (const char* stage : {"generate", "train", "analyze", "report"})
+    if (raw.find(stage)) return ConfigKind::pipeline;
+  throw UserError(where + ": a config names a `generator:`, a `trainer:`, or pipeline stages (generate, train, ...)");
+}
+
+PluginRegistry load_plugins(const config::Node& raw, const fs::path& config_file) {
+  std::vector<fs::path> extra;
+  if (const auto* pp = raw.find("plugin_path"); pp && pp->is_sequence())
+    for (const auto& item : pp->items()) {
+      fs::path p = item.text();
+      if (p.is_relative()) p = config_file.parent_path() / p;
+      extra.push_back(p);
+    }
+  PluginRegistry registry;
+  registry.scan(PluginRegistry::search_path(extra));
+  return registry;
+}
+
+ResolvedConfig resolve_node(const config::Node& raw, const std::vector<std::string>& overrides,
+                            PluginRegistry& registry, const std::string& where) {
+  config::Node with_overrides = raw;
+  config::apply_overrides(with_overrides, overrides);
+  ResolvedConfig out;
+  out.kind = kind_of(with_overrides, where);
+  if (out.kind == ConfigKind::pipeline) {
+    out.node = with_overrides;
+    return out;
+  }
+  const bool gen = out.kind == ConfigKind::generator;
+  const config::Node& name = *with_overrides.find(gen ? "generator" : "trainer");
+  if (!name.is_scalar()) throw UserError(name.mark().str() + ": expected a plugin name");
+  try {
+    out.plugin = &registry.find(name.text(), gen ? LOCI_PLUGIN_GENERATOR : LOCI_PLUGIN_TRAINER);
+  } catch (const UserError& e) {
+    throw UserError(name.mark().str() + ": " + e.what());
+  }
+  out.node = out.plugin->schema().resolve(raw, overrides);
+  return out;
+}
+
+ResolvedConfig resolve(const fs::path& file, const std::vector<std::string>& overrides, PluginRegistry& registry) {
+  const config::Node raw = config::load_file(file);
+  config::Node with_overrides = raw;
+  config::apply_overrides(with_overrides, overrides);
+  registry = load_plugins(with_overrides, file);
+  return resolve_node(raw, overrides, registry, file.string());
+}
+
+}  // namespace loci::app

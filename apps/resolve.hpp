@@ -1,0 +1,34 @@
+// From a config file and command-line overrides to a validated, fully resolved config and the plugin it names.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "plugins/api/config/node.hpp"
+#include "plugins/api/plugin_loader.hpp"
+
+namespace loci::app {
+
+enum class ConfigKind { generator, trainer, pipeline };
+
+struct ResolvedConfig {
+  ConfigKind kind = ConfigKind::generator;
+  config::Node node;                 // defaults + file + overrides, validated
+  const PluginRecord* plugin = nullptr;  // null for a pipeline
+};
+
+// Raw config (file + overrides applied, no defaults): enough to tell what kind it is and which plugin it names.
+config::Node load_raw(const std::filesystem::path& file, const std::vector<std::string>& overrides);
+ConfigKind kind_of(const config::Node& raw, const std::string& where);
+
+// Loads plugins from the search path, including the config's own `plugin_path:` entries.
+PluginRegistry load_plugins(const config::Node& raw, const std::filesystem::path& config_file);
+
+ResolvedConfig resolve(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                       PluginRegistry& registry);
+// Same for a config already in memory (one stage of a pipeline).
+ResolvedConfig resolve_node(const config::Node& file_node, const std::vector<std::string>& overrides,
+                            PluginRegistry& registry, const std::string& where);
+
+}  // namespace loci::app

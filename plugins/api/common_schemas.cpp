@@ -1,0 +1,40 @@
+// The vocabulary every generator and every training config shares; a plugin's schema adds its own keys on top.
+#include "plugins/api/plugin_loader.hpp"
+
+namespace loci {
+
+namespace {
+
+const char* kGeneratorCommon = R"(
+generator: {type: string, required: true, doc: "name of the generator plugin (see `loci plugins`)"}
+seed: {type: int, default: 0, min: 0, doc: "master seed; sample i of split s depends only on (seed, s, i)"}
+out: {type: path, required: true, doc: "dataset folder to write"}
+samples_per_shard: {type: int, default: 1000, min: 1, doc: "samples per HDF5 shard"}
+splits: {type: map, of: int, min: 0, default: {train: 1000, test: 100}, doc: "split name -> number of samples"}
+compression: {type: enum, values: [gzip, none], default: gzip, doc: "shard compression (gzip with byte shuffle, or none)"}
+compression_level: {type: int, default: 4, min: 0, max: 9, doc: "gzip level"}
+threads: {type: int, default: 0, min: 0, doc: "generation threads; 0 = all cores"}
+plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins, before the default ones"}
+)";
+
+const char* kTrainerCommon = R"(
+trainer: {type: string, required: true, doc: "name of the trainer plugin (see `loci plugins`)"}
+data: {type: path, required: true, doc: "dataset folder made by `loci generate`"}
+out: {type: path, required: true, doc: "run folder to write"}
+seed: {type: int, default: 0, min: 0, doc: "seed of initialisation and data order"}
+plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins, before the default ones"}
+)";
+
+}  // namespace
+
+const config::Schema& generator_common_schema() {
+  static const config::Schema s = config::Schema::parse(kGeneratorCommon, "generator schema");
+  return s;
+}
+
+const config::Schema& trainer_common_schema() {
+  static const config::Schema s = config::Schema::parse(kTrainerCommon, "trainer schema");
+  return s;
+}
+
+}  // namespace loci

@@ -1,0 +1,169 @@
+#include "plugins/api/config/overrides.hpp"
+
+#include <charconv>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <regex>
+
+#include "plugins/api/config/yaml_io.hpp"
+#include "plugins/api/error.hpp"
+
+namespace loci::config {
+
+namespace {
+
+bool valid_key_path(std::string_view path) {
+  static const std::regex re(R"([A-Za-z_][A-Za-z0-9_\-]*(\.[A-Za-z_0-9][A-Za-z0-9_\-]*)*)");
+  return std::regex_match(path.begin(), path.end(), re);
+}
+
+std::string where(std::string_view arg) { return "command line '" + std::string(arg) + "'"; }
+
+void restamp(Node& n, const Mark& m) {
+  n.set_mark(m);
+  n.set_key_mark(m);
+  for (auto& item : n.items()) restamp(item, m);
+  for (auto& e : n.entries()) restamp(e.second, m);
+}
+
+std::string format_number(double v) {
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, v);
+  std::string s(buf, res.ptr);
+  return s;
+}
+
+std::string format_fixed(double v, int decimals) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+  std::string s = buf;
+  if (s.find('.') != std::string::npos) {
+    s.erase(s.find_last_not_of('0') + 1);
+    if (s.back() == '.') s += '0';
+  }
+  return s == "-0.0" ? "0.0" : s;
+}
+
+std::vector<std::string> expand_range(std::string_view key, std::string_view inner, std::string_view arg) {
+  std::vector<double> args;
+  bool all_int = true;
+  int decimals = 0;  // printed values keep the precision the user wrote, so 0.1 steps give 0.3, not 0.30000000000000004
+  bool exponent = false;
+  std::size_t start = 0;
+  while (start <= inner.size()) {
+    auto comma = inner.find(',', start);
+    std::string part(inner.substr(start, comma == inner.npos ? inner.npos : comma - start));
+    part.erase(0, part.find_first_not_of(" \t"));
+    part.erase(part.find_last_not_of(" \t") + 1);
+    char* end = nullptr;
+    const double v = std::strtod(part.c_str(), &end);
+    if (part.empty() || *end != '\0') throw UserError(where(arg) + ": range() takes numbers, got '" + part + "'");
+    if (part.find_first_of(".eE") != std::string::npos) all_int = false;
+    if (part.find_first_of("eE") != std::string::npos) exponent = true;
+    if (const auto dot = part.find('.'); dot != std::string::npos)
+      decimals = std::max(decimals, static_cast<int>(part.size() - dot - 1));
+    args.push_back(v);
+    if (comma == inner.npos) break;
+    start = comma + 1;
+  }
+  if (args.size() < 2 || args.size() > 3)
+    throw UserError(where(arg) + ": range() takes (start, stop) or (start, stop, step)");
+  const double lo = args[0], hi = args[1], step = args.size() == 3 ? args[2] : 1.0;
+  if (step == 0.0) throw UserError(where(arg) + ": range() step must not be 0");
+  std::vector<std::string> out;
+  // Like Python's range: stop is excluded. Count steps to avoid accumulating float error.
+  const double n = std::ceil((hi - lo) / step - 1e-9);
+  if (n > 100000) throw UserError(where(arg) + ": range() gives more than 100000 values");
+  for (long i = 0; i < static_cast<long>(n); ++i) {
+    const double v = lo + static_cast<double>(i) * step;
+    if (all_int) out.push_back(std::to_string(static_cast<long long>(std::llround(v))));
+    else if (exponent) out.push_back(format_number(v));
+    else out.push_back(format_fixed(v, decimals));
+  }
+  if (out.empty()) throw UserError(where(arg) + ": range() for '" + std::string(key) + "' is empty");
+  return out;
+}
+
+}  // namespace
+
+Override parse_override(std::string_view arg) {
+  const auto eq = arg.find('=');
+  if (eq == std::string_view::npos)
+    throw UserError(where(arg) + ": an override is written key.path=value");
+  std::string_view path = arg.substr(0, eq);
+  if (!path.empty() && path.front() == '+') path.remove_prefix(1);  // Hydra's "add a key" spelling
+  if (!valid_key_path(path))
+    throw UserError(where(arg) + ": '" + std::string(path) + "' is not a key path (names joined by dots)");
+  const std::string value_text(arg.substr(eq + 1));
+  const Mark m{where(arg), 0, 0};
+  Node value = value_text.empty() ? Node::scalar("", m, true) : parse_yaml(value_text, where(arg));
+  restamp(value, m);
+  return Override{std::string(path), std::move(value), std::string(arg)};
+}
+
+void apply_override(Node& root, const Override& o) {
+  if (!root.is_map()) root = Node::map(root.mark());
+  root.set_path(o.path, o.value);
+}
+
+void apply_overrides(Node& root, const std::vector<std::string>& args) {
+  for (const auto& a : args) apply_override(root, parse_override(a));
+}
+
+std::vector<std::string> sweep_values(std::string_view key, std::string_view values) {
+  std::string_view trimmed = values;
+  while (!trimmed.empty() && trimmed.front() == ' ') trimmed.remove_prefix(1);
+  if (trimmed.substr(0, 6) == "range(" && trimmed.back() == ')')
+    return expand_range(key, trimmed.substr(6, trimmed.size() - 7), std::string(key) + "=" + std::string(values));
+
+  std::vector<std::string> out;
+  int depth = 0;
+  char quote = 0;
+  std::string current;
+  for (char c : values) {
+    if (quote) {
+      if (c == quote) quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '[' || c == '{' || c == '(') {
+      ++depth;
+    } else if (c == ']' || c == '}' || c == ')') {
+      --depth;
+    } else if (c == ',' && depth == 0) {
+      out.push_back(current);
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  if (quote || depth != 0)
+    throw UserError(where(std::string(key) + "=" + std::string(values)) + ": unbalanced quotes or brackets");
+  out.push_back(current);
+  for (const auto& v : out)
+    if (v.empty())
+      throw UserError(where(std::string(key) + "=" + std::string(values)) + ": empty value in the sweep list");
+  return out;
+}
+
+std::vector<std::vector<std::string>> expand_sweep(const std::vector<std::string>& args) {
+  std::vector<std::vector<std::string>> points{{}};
+  for (const auto& arg : args) {
+    const auto eq = arg.find('=');
+    if (eq == std::string::npos) throw UserError(where(arg) + ": a sweep is written key=v1,v2 or key=range(a,b)");
+    const std::string key = arg.substr(0, eq);
+    const auto values = sweep_values(key, std::string_view(arg).substr(eq + 1));
+    std::vector<std::vector<std::string>> next;
+    next.reserve(points.size() * values.size());
+    for (const auto& p : points)
+      for (const auto& v : values) {
+        auto q = p;
+        q.push_back(key + "=" + v);
+        next.push_back(std::move(q));
+      }
+    points = std::move(next);
+  }
+  return points;
+}
+
+}  // namespace loci::config

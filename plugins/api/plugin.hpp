@@ -1,0 +1,86 @@
+// The plugin ABI. A plugin is a shared library exporting one C function, `loci_plugin_entry`, that returns its
+// metadata; the host reads it without creating anything and creates the plugin only when a run needs it.
+// The C++ interfaces below have their key functions (destructors) in libloci_core, which host and plugins both
+// link, so their type information is one and the same on both sides of the boundary.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "datasets/generate.hpp"
+#include "datasets/spec.hpp"
+#include "plugins/api/config/node.hpp"
+#include "plugins/api/version.hpp"
+
+extern "C" {
+
+enum loci_plugin_kind { LOCI_PLUGIN_GENERATOR = 1, LOCI_PLUGIN_TRAINER = 2 };
+
+struct loci_plugin_info {
+  int abi_version;          // must equal the host's loci::kPluginAbi
+  int api_version;          // the host accepts >= loci::kMinPluginApi
+  int kind;                 // loci_plugin_kind
+  const char* name;         // unique among loaded plugins: what `generator:` / `trainer:` names
+  const char* version;
+  const char* description;  // one line
+  const char* schema_yaml;  // the plugin's own config keys, see plugins/api/config/schema.hpp
+  void* (*create)(void);    // a new loci::Plugin, owned by the caller
+};
+
+typedef const loci_plugin_info* (*loci_plugin_entry_fn)(void);
+}
+
+#define LOCI_PLUGIN_ENTRY_SYMBOL "loci_plugin_entry"
+
+namespace loci {
+
+class Plugin {
+ public:
+  virtual ~Plugin();
+};
+
+// A generator makes samples whose tokens have known true positions. The host configures it with its resolved
+// config, then the generation driver calls fill() (from datasets::SampleSource) concurrently for every sample.
+class Generator : public Plugin, public data::SampleSource {
+ public:
+  ~Generator() override;
+
+  // The whole resolved config: the shared generator keys (seed, splits, ...) and the plugin's own.
+  virtual void configure(const config::Node& resolved) = 0;
+
+  // Splits whose contents the generator fixes itself (an imported CSV, say), with their sizes; they are made in
+  // addition to the configured `splits`.
+  virtual std::vector<std::pair<std::string, std::int64_t>> fixed_splits() const { return {}; }
+
+  // Prose for dataset_card.md: what was simulated and what /positions means.
+  virtual std::string card_prose() const = 0;
+
+  // A readable rendering of one sample for `loci inspect --show`, or "" to let the host print raw values.
+  virtual std::string render_sample(const data::SampleSlots& sample) const { return {}; }
+};
+
+struct TrainRequest {
+  bool resume = false;
+  bool progress = true;
+};
+
+// A trainer trains a model on a dataset folder and writes a run folder.
+class Trainer : public Plugin {
+ public:
+  ~Trainer() override;
+  virtual void train(const config::Node& resolved, const TrainRequest& request) = 0;
+};
+
+}  // namespace loci
+
+// Defines the entry point. Use once per plugin library:
+//   LOCI_PLUGIN(LOCI_PLUGIN_GENERATOR, "lst_grid", "0.1.0", "Latin Square Task puzzles", kSchema, LstGrid)
+#define LOCI_PLUGIN(KIND, NAME, VERSION, DESCRIPTION, SCHEMA_YAML, CLASS)                                   \
+  extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {      \
+    static const loci_plugin_info info = {loci::kPluginAbi, loci::kPluginApi, KIND,          NAME,         \
+                                          VERSION,          DESCRIPTION,      SCHEMA_YAML,  +[]() -> void* { \
+                                            return static_cast<loci::Plugin*>(new CLASS());                \
+                                          }};                                                              \
+    return &info;                                                                                          \
+  }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs every Debian package loci needs to build, run and test. Idempotent; run as root on Debian 12.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  # LibTorch links libblas.so.3; without the OpenMP OpenBLAS it resolves to the reference BLAS (~15x slower).
+  libtorch-dev libopenblas0-openmp
+  libeigen3-dev libhdf5-dev libyaml-cpp-dev
+  libboost-dev libboost-graph-dev libboost-filesystem-dev
+  nlohmann-json3-dev libssl-dev libcli11-dev
+  catch2
+  # Interop tests and references read our outputs the way researchers do.
+  python3 python3-numpy python3-h5py python3-xarray python3-h5netcdf
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,59 @@
+#include <catch2/catch.hpp>
+
+#include "plugins/api/config/overrides.hpp"
+#include "plugins/api/config/yaml_io.hpp"
+#include "plugins/api/error.hpp"
+
+using namespace loci::config;
+
+TEST_CASE("overrides are typed as YAML scalars") {
+  Node n = parse_yaml("seed: 1\nmodel: {pe: {type: learned}}\n", "t");
+  apply_overrides(n, {"seed=3", "model.pe.init.std=0.2", "name=\"3\"", "flag=true", "dims=[2, 3]"});
+  CHECK(n.at("seed").as_int() == 3);
+  CHECK(n.at("model.pe.init.std").as_double() == Approx(0.2));
+  CHECK(n.at("model.pe.type").as_string() == "learned");  // siblings survive
+  CHECK_FALSE(n.at("name").to_int().has_value());         // quoted stays a string
+  CHECK(n.at("flag").as_bool());
+  REQUIRE(n.at("dims").is_sequence());
+  CHECK(n.at("dims").items()[1].as_int() == 3);
+}
+
+TEST_CASE("a later override wins over an earlier one and over the file") {
+  Node n = parse_yaml("seed: 1\n", "t");
+  apply_overrides(n, {"seed=2", "seed=5"});
+  CHECK(n.at("seed").as_int() == 5);
+}
+
+TEST_CASE("an override's value remembers it came from the command line") {
+  Node n = parse_yaml("seed: 1\n", "t");
+  apply_overrides(n, {"seed=x"});
+  CHECK(n.at("seed").mark().str() == "command line 'seed=x'");
+  CHECK_THROWS_WITH(n.at("seed").as_int(), "command line 'seed=x': expected an integer, got 'x'");
+}
+
+TEST_CASE("malformed overrides are errors") {
+  Node n = parse_yaml("seed: 1\n", "t");
+  CHECK_THROWS_WITH(apply_overrides(n, {"seed"}), Catch::Contains("key.path=value"));
+  CHECK_THROWS_WITH(apply_overrides(n, {"a..b=1"}), Catch::Contains("not a key path"));
+  CHECK_THROWS_AS(apply_overrides(n, {"a=[1,"}), loci::UserError);
+}
+
+TEST_CASE("sweeps expand to the cartesian product, the last key fastest") {
+  const auto points = expand_sweep({"model.pe.init.std=0.1,0.2", "seed=range(0,3)"});
+  REQUIRE(points.size() == 6);
+  CHECK(points[0] == std::vector<std::string>{"model.pe.init.std=0.1", "seed=0"});
+  CHECK(points[1] == std::vector<std::string>{"model.pe.init.std=0.1", "seed=1"});
+  CHECK(points[5] == std::vector<std::string>{"model.pe.init.std=0.2", "seed=2"});
+}
+
+TEST_CASE("sweep values: brackets and quotes keep their commas, range takes a step and floats") {
+  CHECK(sweep_values("k", "[1,2],[3,4]") == std::vector<std::string>{"[1,2]", "[3,4]"});
+  CHECK(sweep_values("k", "'a,b',c") == std::vector<std::string>{"'a,b'", "c"});
+  CHECK(sweep_values("k", "range(0,10,4)") == std::vector<std::string>{"0", "4", "8"});
+  CHECK(sweep_values("k", "range(0.1,0.4,0.1)") == std::vector<std::string>{"0.1", "0.2", "0.3"});
+  CHECK(sweep_values("k", "range(5,0,-2)") == std::vector<std::string>{"5", "3", "1"});
+  CHECK(sweep_values("k", "single") == std::vector<std::string>{"single"});
+  CHECK_THROWS_WITH(sweep_values("k", "range(1)"), Catch::Contains("range() takes"));
+  CHECK_THROWS_WITH(sweep_values("k", "a,,b"), Catch::Contains("empty value"));
+  CHECK_THROWS_WITH(sweep_values("k", "range(3,1)"), Catch::Contains("is empty"));
+}

@@ -1,0 +1,66 @@
+#include <catch2/catch.hpp>
+
+#include "plugins/api/config/yaml_io.hpp"
+#include "plugins/api/error.hpp"
+#include "temp_files.hpp"
+
+using loci::UserError;
+using namespace loci::config;
+
+TEST_CASE("include: included files merge in order and the including file wins") {
+  loci::test::TempDir dir;
+  dir.write("base.yaml", "seed: 1\nsplits: {train: 10, test: 5}\nname: base\n");
+  dir.write("more.yaml", "seed: 2\nextra: yes\n");
+  const auto top = dir.write("top.yaml", "include: [base.yaml, more.yaml]\nsplits: {train: 99}\nname: top\n");
+  const Node n = load_file(top);
+  CHECK(n.at("seed").as_int() == 2);              // more.yaml after base.yaml
+  CHECK(n.at("name").as_string() == "top");       // the including file last
+  CHECK(n.at("splits.train").as_int() == 99);     // maps merge deeply
+  CHECK(n.at("splits.test").as_int() == 5);
+  CHECK(n.find("include") == nullptr);
+}
+
+TEST_CASE("include: a path relative to the including file, and a single name") {
+  loci::test::TempDir dir;
+  dir.write("sub/common.yaml", "seed: 7\n");
+  const auto top = dir.write("sub/top.yaml", "include: common.yaml\n");
+  CHECK(load_file(top).at("seed").as_int() == 7);
+}
+
+TEST_CASE("include: cycles and missing files are errors naming the file and line") {
+  loci::test::TempDir dir;
+  const auto a = dir.write("a.yaml", "include: b.yaml\n");
+  dir.write("b.yaml", "include: a.yaml\n");
+  CHECK_THROWS_WITH(load_file(a), Catch::Contains("include cycle"));
+  const auto c = dir.write("c.yaml", "seed: 1\ninclude: nope.yaml\n");
+  CHECK_THROWS_WITH(load_file(c), Catch::StartsWith(c + ":2:10: no such file"));
+}
+
+TEST_CASE("positions of every node are 1-based line and column") {
+  loci::test::TempDir dir;
+  const auto f = dir.write("p.yaml", "a:\n  b: 3\n  c: [1, 2]\n");
+  const Node n = load_file(f);
+  CHECK(n.at("a.b").mark().str() == f + ":2:6");
+  CHECK(n.at("a.b").key_mark().str() == f + ":2:3");
+  CHECK(n.at("a.c").items()[1].mark().str() == f + ":3:10");
+}
+
+TEST_CASE("invalid YAML and duplicate keys are positioned errors") {
+  loci::test::TempDir dir;
+  const auto bad = dir.write("bad.yaml", "a: [1, 2\n");
+  CHECK_THROWS_WITH(load_file(bad), Catch::StartsWith(bad + ":") && Catch::Contains("invalid YAML"));
+  const auto dup = dir.write("dup.yaml", "a: 1\na: 2\n");
+  CHECK_THROWS_WITH(load_file(dup), Catch::StartsWith(dup + ":2:1: duplicate key 'a'"));
+  const auto list = dir.write("list.yaml", "- 1\n- 2\n");
+  CHECK_THROWS_WITH(load_file(list), Catch::Contains("must be a mapping"));
+}
+
+TEST_CASE("to_yaml writes back what it read, keeping quoted strings strings") {
+  const Node n = parse_yaml("a: 1\nb: \"2\"\nc: [x, y]\nd: {e: true}\n", "t");
+  const Node again = parse_yaml(to_yaml(n), "t2");
+  CHECK(again.at("a").as_int() == 1);
+  CHECK_FALSE(again.at("b").to_int().has_value());
+  CHECK(again.at("b").as_string() == "2");
+  CHECK(again.at("c").items().size() == 2);
+  CHECK(again.at("d.e").as_bool());
+}
