@@ -3,6 +3,7 @@
 #include "apps/resolve.hpp"
 #include "plugins/api/config/overrides.hpp"
 #include "plugins/api/config/schema.hpp"
+#include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
 
 namespace loci::app {
@@ -37,7 +38,7 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
       throw UserError(out.find(stage)->key_mark().str() + ": the '" + stage + "' stage is not built yet");
 
   if (const config::Node* g = out.find("generate")) {
-    config::Node stage = *g;
+    config::Node stage = config::resolve_includes(*g, file.parent_path());
     if (!stage.is_map()) throw UserError(g->mark().str() + ": 'generate' must be a generator config (a mapping)");
     if (!stage.find("out")) stage.set("out", config::Node::scalar((folder / "data").string(), g->mark()));
     if (!stage.find("plugin_path") && out.find("plugin_path")) stage.set("plugin_path", *out.find("plugin_path"));

@@ -35,7 +35,7 @@ std::vector<fs::path> PluginRegistry::search_path(const std::vector<fs::path>& e
   }
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) dirs.push_back(exe.parent_path().parent_path() / "lib" / "loci" / "plugins");
+  if (!ec) dirs.push_back((exe.parent_path() / LOCI_PLUGIN_DIR_FROM_BIN).lexically_normal());
   return dirs;
 }
 

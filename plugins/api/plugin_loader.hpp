@@ -33,7 +33,7 @@ class PluginRegistry {
  public:
   // Folders searched, first match wins: `extra` (the `plugin_path:` of a config), then LOCI_PLUGIN_PATH
   // (colon-separated), then <folder of the loci executable>/../lib/loci/plugins, which is both the build tree
-  // and the install prefix.
+  // and the install prefix (lib is the platform's library folder).
   static std::vector<std::filesystem::path> search_path(const std::vector<std::filesystem::path>& extra = {});
 
   // Loads every lib*.so in `folders` (not recursive) that exports the entry point.

@@ -67,16 +67,10 @@ std::string read_text(const fs::path& path, const std::string& who) {
   return ss.str();
 }
 
-Node load_recursive(const fs::path& path, std::vector<fs::path>& stack, const std::string& who) {
-  const fs::path canonical = fs::weakly_canonical(path);
-  for (const auto& p : stack)
-    if (p == canonical) throw UserError(who + "include cycle: " + path.string() + " includes itself");
-  stack.push_back(canonical);
+Node load_recursive(const fs::path& path, std::vector<fs::path>& stack, const std::string& who);
 
-  Node own = parse_yaml(read_text(path, who), path.string());
-  if (own.is_null()) own = Node::map(Mark{path.string(), 1, 1});
-  if (!own.is_map()) throw UserError(own.mark().str() + ": a config file must be a mapping of keys to values");
-
+// Merges the files named by `own`'s `include:` key (relative to `base_dir`) under `own`'s other keys.
+Node merge_includes(Node own, const fs::path& base_dir, std::vector<fs::path>& stack) {
   Node result = Node::map(own.mark());
   if (const Node* inc = own.find("include")) {
     std::vector<const Node*> paths;
@@ -88,12 +82,25 @@ Node load_recursive(const fs::path& path, std::vector<fs::path>& stack, const st
     for (const Node* p : paths) {
       if (!p->is_scalar()) throw UserError(p->mark().str() + ": 'include' entries must be file names");
       fs::path target = p->text();
-      if (target.is_relative()) target = path.parent_path() / target;
+      if (target.is_relative()) target = base_dir / target;
       merge(result, load_recursive(target, stack, p->mark().str() + ": "));
     }
     own.erase("include");
   }
   merge(result, own);
+  return result;
+}
+
+Node load_recursive(const fs::path& path, std::vector<fs::path>& stack, const std::string& who) {
+  const fs::path canonical = fs::weakly_canonical(path);
+  for (const auto& p : stack)
+    if (p == canonical) throw UserError(who + "include cycle: " + path.string() + " includes itself");
+  stack.push_back(canonical);
+
+  Node own = parse_yaml(read_text(path, who), path.string());
+  if (own.is_null()) own = Node::map(Mark{path.string(), 1, 1});
+  if (!own.is_map()) throw UserError(own.mark().str() + ": a config file must be a mapping of keys to values");
+  Node result = merge_includes(std::move(own), path.parent_path(), stack);
   stack.pop_back();
   return result;
 }
@@ -146,6 +153,12 @@ Node parse_yaml(const std::string& text, const std::string& origin) {
 Node load_file(const fs::path& path) {
   std::vector<fs::path> stack;
   return load_recursive(path, stack, "");
+}
+
+Node resolve_includes(const Node& node, const fs::path& base_dir) {
+  if (!node.is_map() || !node.find("include")) return node;
+  std::vector<fs::path> stack;
+  return merge_includes(node, base_dir, stack);
 }
 
 void merge(Node& base, const Node& over) {

@@ -15,6 +15,9 @@ Node parse_yaml(const std::string& text, const std::string& origin);
 // the included files are merged in order, then the file's own keys on top (later wins). Cycles are errors.
 Node load_file(const std::filesystem::path& path);
 
+// The same for a mapping inside a file (a pipeline stage): its `include:` paths are relative to `base_dir`.
+Node resolve_includes(const Node& node, const std::filesystem::path& base_dir);
+
 // Deep merge: maps merge key by key, anything else in `over` replaces what `base` had.
 void merge(Node& base, const Node& over);
 

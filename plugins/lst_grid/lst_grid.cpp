@@ -1,0 +1,210 @@
+// lst_grid: the Latin Square Task of Experiment 1 (arXiv 2406.08272) as a generator plugin. Generated splits are
+// stratified by class and balanced by answer; imported splits (the 108 human puzzles by default) are read from CSV.
+#include <iostream>
+#include <map>
+
+#include "human_puzzles.hpp"
+#include "lst_options.hpp"
+#include "lst_render.hpp"
+#include "plugins/api/error.hpp"
+#include "plugins/api/plugin.hpp"
+#include "sim/lst/solver.hpp"
+#include "sim/lst/symbols.hpp"
+#include "sim/random/strata.hpp"
+
+namespace loci::lst_grid {
+
+namespace {
+
+using data::DType;
+using sim::lst::Item;
+
+// Indices into the per-sample arrays, in layout order.
+enum Slot : std::size_t { kTokens, kLabel, kCondition, kStrategy, kTargetCell, kGivens, kSolution, kDistance, kVerified };
+
+class LstGrid final : public Generator {
+ public:
+  void configure(const config::Node& resolved) override {
+    opt_ = read_options(resolved);
+    const int n = opt_.generate.n();
+    const std::int64_t cells = n * n;
+    layout_ = {};
+    layout_.sample_arrays = {
+        {"tokens", DType::u8, {"token", "channel"}, {cells, n + 1}, "one-hot per cell: symbols 1..N, then the target channel; blank = all zeros"},
+        {"label", DType::u8, {}, {}, "answer symbol - 1 (the class to predict)"},
+        {"condition", DType::u8, {}, {}, "relational complexity: 0 Binary, 1 Ternary, 2 Quaternary"},
+        {"strategy", DType::u8, {}, {}, "deduction that fixes the target (index into the root attribute strategy_names)"},
+        {"target_cell", DType::u8, {}, {}, "row-major index of the target cell"},
+        {"givens", DType::u8, {}, {}, "filled cells besides the target"},
+        {"solution", DType::u8, {"token"}, {cells}, "a full Latin square completing the puzzle (imported: the unique one)"},
+        {"reference_distance", DType::f32, {}, {}, "smallest Jaccard distance to the excluded puzzles (1 when none)"},
+        {"label_verified", DType::u8, {}, {}, "1 when the classifier and the exact solver confirm the stated class and answer"},
+    };
+    std::vector<float> pos;
+    for (int t = 0; t < cells; ++t) {
+      pos.push_back(static_cast<float>(t / n));
+      pos.push_back(static_cast<float>(t % n));
+    }
+    layout_.dataset_arrays = {data::Array::of({"positions", DType::f32, {"token", "axis"}, {cells, 2},
+                                               "true position of each token: (row, column) of its cell"}, pos)};
+    std::string names;
+    for (int s = 0; s <= static_cast<int>(sim::lst::Strategy::quaternary_box); ++s)
+      names += std::string(s ? "," : "") + sim::lst::strategy_name(static_cast<sim::lst::Strategy>(s));
+    layout_.attributes = {{"strategy_names", names},
+                          {"condition_names", std::string("Binary,Ternary,Quaternary")},
+                          {"grid_n", static_cast<std::int64_t>(n)},
+                          {"boxes", static_cast<std::int64_t>(opt_.generate.boxes())}};
+    for (const auto& imp : opt_.imports)
+      if (imp.source == kBuiltinHuman)
+        layout_.attributes["human_puzzles_license"] =
+            std::string("The human-study puzzles are from ljhearne/LSTNN_public (MIT):\n") + human_puzzles_license();
+
+    strata_.clear();
+    for (const auto& [split, count] : opt_.generated_splits) strata_[split] = sim::stratify(opt_.class_weights, count);
+    verify_imports();
+  }
+
+  const data::DatasetLayout& layout() const override { return layout_; }
+
+  std::vector<std::pair<std::string, std::int64_t>> fixed_splits() const override {
+    std::vector<std::pair<std::string, std::int64_t>> out;
+    for (const auto& imp : opt_.imports) out.emplace_back(imp.split, static_cast<std::int64_t>(imp.rows.size()));
+    return out;
+  }
+
+  void fill(const data::SampleKey& key, const data::SampleSlots& out) const override {
+    for (const auto& imp : opt_.imports)
+      if (imp.split == key.split) return fill_imported(imp, key.index, out);
+    const auto strata = strata_.find(key.split);
+    if (strata == strata_.end()) throw std::logic_error("lst_grid: unknown split " + key.split);
+    const int wanted = strata->second.at(static_cast<std::size_t>(key.index));
+    auto rng = sim::Rng::stream(key.seed, key.split, static_cast<std::uint64_t>(key.index));
+    write(generate_item(wanted, key.index, rng), true, out);
+  }
+
+  std::string card_prose() const override {
+    const int n = opt_.generate.n();
+    std::string s =
+        "Latin Square Task puzzles (Experiment 1 of arXiv 2406.08272): a " + std::to_string(n) + "x" +
+        std::to_string(n) + " grid, symbols 1.." + std::to_string(n) +
+        ", some cells blank and one target cell; the task is to name the symbol of the target (a " + std::to_string(n) +
+        "-way classification). Each of the " + std::to_string(n * n) + " tokens is one cell in row-major order, a " +
+        std::to_string(n + 1) +
+        "-channel one-hot (symbols, then a target channel; a blank is all zeros).\n\n"
+        "`/positions` holds each token's true position in the grid: (row, column) of its cell. "
+        "`condition` is the relational complexity (Binary: the target's row or column alone fixes it; Ternary: row and "
+        "column together; Quaternary: a hidden single, where a symbol is ruled out from every other blank of the row "
+        "(or column) by the columns (rows) crossing them). Every generated item was checked by an exact solver to have "
+        "the same answer in every Latin-square completion.\n\n"
+        "Generated splits are stratified by class (weights " +
+        std::to_string(opt_.class_weights[0]) + ", " + std::to_string(opt_.class_weights[1]) + ", " +
+        std::to_string(opt_.class_weights[2]) + "), givens in [" + std::to_string(opt_.generate.min_givens()) + ", " +
+        std::to_string(opt_.generate.max_givens()) + "]";
+    if (opt_.exclude)
+      s += ", and every item lies at Jaccard distance above " + std::to_string(opt_.generate.min_jaccard()) +
+           " from each of the " + std::to_string(opt_.exclude->size()) + " excluded puzzles";
+    s += ".";
+    for (const auto& imp : opt_.imports)
+      s += "\n\nSplit `" + imp.split + "` is imported from " +
+           (imp.source == kBuiltinHuman ? std::string("the 108 puzzles of the human study (Hearne et al.; "
+                                                      "ljhearne/LSTNN_public, MIT licence, copyright (c) 2022 Luke "
+                                                      "Hearne; the licence text is in the root attribute "
+                                                      "human_puzzles_license)")
+                                        : imp.source) +
+           ".";
+    return s;
+  }
+
+  std::string render_sample(const data::SampleSlots& sample) const override {
+    return render_puzzle(opt_.generate.n(), sample);
+  }
+
+ private:
+  Item generate_item(int wanted, std::int64_t index, sim::Rng& rng) const {
+    const int n = opt_.generate.n();
+    for (std::uint64_t attempt = 0; attempt < opt_.generate.max_attempts(); ++attempt) {
+      auto item = sim::lst::try_generate(opt_.generate, rng, wanted);
+      if (!item) continue;
+      if (opt_.balance_labels) {
+        // Item i answers with symbol 1 + (i / classes) mod N: within each run of classes every answer appears.
+        const int want_answer = 1 + static_cast<int>((index / 3) % n);
+        sim::lst::swap_symbols(*item, item->puzzle.answer, want_answer);
+      }
+      if (opt_.exclude) {
+        if (!opt_.exclude->all_farther_than(item->puzzle, opt_.generate.min_jaccard())) continue;
+        item->reference_distance = opt_.exclude->min_distance(item->puzzle);
+      }
+      return *item;
+    }
+    throw UserError("lst_grid: no item of class " + std::string(sim::lst::condition_name(wanted)) + " in " +
+                    std::to_string(opt_.generate.max_attempts()) +
+                    " attempts; widen lst.min_givens/lst.max_givens or lower lst.min_jaccard");
+  }
+
+  void fill_imported(const ImportedSplit& imp, std::int64_t index, const data::SampleSlots& out) const {
+    const auto& row = imp.rows.at(static_cast<std::size_t>(index));
+    Item item;
+    item.puzzle = row.puzzle;
+    item.classification = sim::lst::classify(row.puzzle);
+    item.givens = row.puzzle.givens();
+    item.solution = solutions_.at(imp.split).at(static_cast<std::size_t>(index));
+    item.reference_distance = opt_.exclude ? static_cast<float>(opt_.exclude->min_distance(row.puzzle)) : 1.0;
+    const bool verified = verified_.at(imp.split).at(static_cast<std::size_t>(index));
+    item.classification.condition = row.condition;  // the stated class is the label of record
+    write(item, verified, out);
+  }
+
+  // Checks every imported row with the classifier and the exact solver once, and says which disagree: a row is
+  // kept with its stated class and answer, and flagged, never dropped silently.
+  void verify_imports() {
+    solutions_.clear();
+    verified_.clear();
+    for (const auto& imp : opt_.imports) {
+      auto& sols = solutions_[imp.split];
+      auto& ok = verified_[imp.split];
+      for (const auto& row : imp.rows) {
+        const auto c = sim::lst::classify(row.puzzle);
+        int unique = 0;
+        const bool is_unique = sim::lst::answer_is_unique(row.puzzle, &unique);
+        const auto completion = sim::lst::solve(row.puzzle);
+        const sim::lst::Cells solution = completion ? *completion : sim::lst::Cells{};
+        const bool agrees = c.condition == row.condition && c.answer == row.puzzle.answer && is_unique &&
+                            unique == row.puzzle.answer;
+        if (!agrees)
+          std::cerr << "loci: warning: " << imp.source << ": puzzle ID " << row.id << " states "
+                    << sim::lst::condition_name(row.condition) << " with answer " << row.puzzle.answer
+                    << "; the classifier says " << sim::lst::condition_name(c.condition) << " with answer "
+                    << c.answer << (is_unique ? "" : " and the answer is not unique") << " (kept, label_verified = 0)\n";
+        sols.push_back(solution);
+        ok.push_back(agrees);
+      }
+    }
+  }
+
+  void write(const Item& item, bool verified, const data::SampleSlots& out) const {
+    const int n = item.puzzle.n;
+    sim::lst::one_hot(item.puzzle, out.get<std::uint8_t>(kTokens));
+    *out.get<std::uint8_t>(kLabel) = static_cast<std::uint8_t>(item.puzzle.answer - 1);
+    *out.get<std::uint8_t>(kCondition) = static_cast<std::uint8_t>(item.classification.condition);
+    *out.get<std::uint8_t>(kStrategy) = static_cast<std::uint8_t>(item.classification.strategy);
+    *out.get<std::uint8_t>(kTargetCell) = static_cast<std::uint8_t>(item.puzzle.target);
+    *out.get<std::uint8_t>(kGivens) = static_cast<std::uint8_t>(item.puzzle.givens());
+    std::copy(item.solution.begin(), item.solution.begin() + n * n, out.get<std::uint8_t>(kSolution));
+    *out.get<float>(kDistance) = static_cast<float>(item.reference_distance);
+    *out.get<std::uint8_t>(kVerified) = verified ? 1 : 0;
+  }
+
+  LstGridOptions opt_;
+  data::DatasetLayout layout_;
+  std::map<std::string, std::vector<std::int8_t>> strata_;
+  std::map<std::string, std::vector<sim::lst::Cells>> solutions_;
+  std::map<std::string, std::vector<bool>> verified_;
+};
+
+}  // namespace
+
+}  // namespace loci::lst_grid
+
+LOCI_PLUGIN(LOCI_PLUGIN_GENERATOR, "lst_grid", "0.1.0",
+            "Latin Square Task puzzles (Experiment 1): N*N cell tokens, true positions = (row, column)",
+            loci::lst_grid::kSchema, loci::lst_grid::LstGrid)

@@ -1,0 +1,29 @@
+// Runs the built `loci` the way a user does and captures what it prints (stdout and stderr) and its exit code.
+#pragma once
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <string>
+
+namespace loci::test {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string output;
+};
+
+inline CommandResult run_loci(const std::string& args, const std::string& env = "") {
+  const std::string cmd = env + (env.empty() ? "" : " ") + LOCI_BIN + std::string(" ") + args + " 2>&1";
+  CommandResult r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
+  const int status = pclose(pipe);
+  r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+}  // namespace loci::test

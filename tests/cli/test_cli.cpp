@@ -1,0 +1,88 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "../config/temp_files.hpp"
+#include "run_command.hpp"
+
+using loci::test::run_loci;
+namespace fs = std::filesystem;
+
+TEST_CASE("loci --help lists every command and exits 0") {
+  const auto r = run_loci("--help");
+  CHECK(r.exit_code == 0);
+  for (const char* c : {"generate", "train", "run", "analyze", "inspect", "plugins", "config"})
+    CHECK(r.output.find(c) != std::string::npos);
+  CHECK(run_loci("generate --help").exit_code == 0);
+  CHECK(run_loci("config show --help").exit_code == 0);
+}
+
+TEST_CASE("unknown commands and options are one-line errors with exit code 1") {
+  const auto r = run_loci("frobnicate");
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.rfind("loci: error: ", 0) == 0);
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}
+
+TEST_CASE("commands not built yet say so and exit 1") {
+  const auto r = run_loci("analyze runs/x");
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("loci: error: `loci analyze` is not built yet") == 0);
+}
+
+TEST_CASE("config show prints the resolved YAML of every shipped config") {
+  for (const auto& entry : fs::recursive_directory_iterator(fs::path(LOCI_SOURCE_DIR) / "configs")) {
+    if (entry.path().extension() != ".yaml") continue;
+    INFO(entry.path());
+    const auto r = run_loci("config show " + entry.path().string());
+    CHECK(r.exit_code == 0);
+    CHECK(r.output.find("seed:") != std::string::npos);
+  }
+}
+
+TEST_CASE("a misspelled key in a config is reported with its position and a suggestion") {
+  loci::test::TempDir dir;
+  const auto f = dir.write("typo.yaml", "generator: lst_grid\nout: x\nseeed: 3\n");
+  const auto r = run_loci("config show " + f);
+  CHECK(r.exit_code == 1);
+  CHECK(r.output == "loci: error: " + f + ":3:1: unknown key 'seeed' (did you mean 'seed'?)\n");
+}
+
+TEST_CASE("an unknown generator is named with its position and the nearest plugin") {
+  loci::test::TempDir dir;
+  const auto f = dir.write("bad.yaml", "generator: lst_grd\nout: x\n");
+  const auto r = run_loci("generate " + f);
+  CHECK(r.exit_code == 1);
+  CHECK(r.output == "loci: error: " + f + ":1:12: no generator plugin named 'lst_grd' (did you mean 'lst_grid'?)\n");
+}
+
+TEST_CASE("overrides on the command line are typed and checked") {
+  const std::string cfg = std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml";
+  const auto ok = run_loci("config show " + cfg + " seed=42 splits.train=600");
+  REQUIRE(ok.exit_code == 0);
+  CHECK(ok.output.find("seed: 42") != std::string::npos);
+  CHECK(ok.output.find("train: 600") != std::string::npos);
+  const auto bad = run_loci("config show " + cfg + " seed=-3");
+  CHECK(bad.exit_code == 1);
+  CHECK(bad.output == "loci: error: command line 'seed=-3': 'seed': expected an integer >= 0, got '-3'\n");
+}
+
+TEST_CASE("loci plugins lists the built plugins and config schema documents one") {
+  const auto r = run_loci("plugins");
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("generator") != std::string::npos);
+  CHECK(r.output.find("lst_grid") != std::string::npos);
+  const auto s = run_loci("config schema lst_grid");
+  CHECK(s.exit_code == 0);
+  CHECK(s.output.find("samples_per_shard") != std::string::npos);
+}
+
+TEST_CASE("loci plugins reports refused libraries from LOCI_PLUGIN_PATH") {
+  const std::string fixtures = std::string(LOCI_BUILD_DIR) + "/tests/plugins/fixtures";
+  const auto r = run_loci("plugins", "LOCI_PLUGIN_PATH=" + fixtures);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("echo_fixture") != std::string::npos);
+  CHECK(r.output.find("bad_abi_plugin.so: built for plugin ABI") != std::string::npos);
+  CHECK(r.output.find("no_entry_library.so: not a loci plugin") != std::string::npos);
+}

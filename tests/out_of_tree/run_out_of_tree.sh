@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs loci into a temporary prefix, builds tests/out_of_tree/project against it with find_package(loci),
+# then checks that the installed `loci` lists the new plugin and can generate with it.
+set -euo pipefail
+build_dir=$1
+source_dir=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+cmake -S "$source_dir/tests/out_of_tree/project" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
+      -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$work/build" >/dev/null
+
+listing=$(LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" plugins)
+echo "$listing"
+grep -q "hello_generator" <<<"$listing" || { echo "FAIL: hello_generator not listed"; exit 1; }
+grep -q "lst_grid" <<<"$listing" || { echo "FAIL: installed plugins not found from the install prefix"; exit 1; }
+
+cat > "$work/hello.yaml" <<YAML
+generator: hello_generator
+out: $work/data
+splits: {train: 20}
+samples_per_shard: 8
+YAML
+LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" generate -q "$work/hello.yaml"
+test -f "$work/data/index.json" || { echo "FAIL: no index.json"; exit 1; }
+test -f "$work/data/train-00002-of-00003.h5" || { echo "FAIL: shards missing"; exit 1; }
+echo "out-of-tree plugin built, listed and used"
