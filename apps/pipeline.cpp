@@ -10,14 +10,14 @@ namespace loci::app {
 
 namespace {
 
-const char* kPipelineSchema = R"(
+const char* kPipelineSchema = R"yaml(
 out: {type: path, required: true, doc: "pipeline folder: every stage writes below it"}
 generate: {type: any, doc: "generator config (see `loci config schema GENERATOR`); out defaults to <out>/data"}
 train: {type: any, doc: "training config [not built yet]"}
 analyze: {type: any, doc: "analysis config [not built yet]"}
 report: {type: any, doc: "report config [not built yet]"}
 plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins"}
-)";
+)yaml";
 
 }  // namespace
 

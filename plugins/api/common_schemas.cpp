@@ -5,7 +5,7 @@ namespace loci {
 
 namespace {
 
-const char* kGeneratorCommon = R"(
+const char* kGeneratorCommon = R"yaml(
 generator: {type: string, required: true, doc: "name of the generator plugin (see `loci plugins`)"}
 seed: {type: int, default: 0, min: 0, doc: "master seed; sample i of split s depends only on (seed, s, i)"}
 out: {type: path, required: true, doc: "dataset folder to write"}
@@ -15,15 +15,15 @@ compression: {type: enum, values: [gzip, none], default: gzip, doc: "shard compr
 compression_level: {type: int, default: 4, min: 0, max: 9, doc: "gzip level"}
 threads: {type: int, default: 0, min: 0, doc: "generation threads; 0 = all cores"}
 plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins, before the default ones"}
-)";
+)yaml";
 
-const char* kTrainerCommon = R"(
+const char* kTrainerCommon = R"yaml(
 trainer: {type: string, required: true, doc: "name of the trainer plugin (see `loci plugins`)"}
 data: {type: path, required: true, doc: "dataset folder made by `loci generate`"}
 out: {type: path, required: true, doc: "run folder to write"}
 seed: {type: int, default: 0, min: 0, doc: "seed of initialisation and data order"}
 plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins, before the default ones"}
-)";
+)yaml";
 
 }  // namespace
 

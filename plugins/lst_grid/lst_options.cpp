@@ -7,7 +7,7 @@
 
 namespace loci::lst_grid {
 
-const char* const kSchema = R"(
+const char* const kSchema = R"yaml(
 splits: {type: map, of: int, min: 0, default: {train: 8100, test: 900},
          doc: "generated splits (name -> puzzles), each stratified by class; imported splits come from `imports`"}
 lst:
@@ -15,6 +15,8 @@ lst:
   boxes: {type: bool, default: false, doc: "Sudoku boxes as extra constraints (N = 4 or 9)"}
   min_givens: {type: int, default: 3, min: 0, doc: "fewest givens (filled cells besides the target)"}
   max_givens: {type: int, default: 11, min: 0, doc: "most givens"}
+  removal: {type: enum, values: [authors_code, hidden_single, naked_single], default: authors_code,
+            doc: "cell-removal rule: authors_code = the paper's data (their generator blanks any cell outside column 0 and keeps column-0 cells deducible), hidden_single / naked_single = every blanked cell stays deducible"}
   class_weights: {type: list, of: float, min: 0, default: [1, 1, 1],
                   doc: "relative share of Binary, Ternary, Quaternary items in each generated split"}
   balance_labels: {type: bool, default: true, doc: "rename symbols so answers cycle through 1..N (balanced labels)"}
@@ -25,7 +27,7 @@ lst:
   imports: {type: map, of: string, default: {human: "builtin:human"},
             doc: "splits imported from puzzle CSVs (split -> file; builtin:human = the human study)"}
   max_attempts: {type: int, default: 1000000, min: 1, doc: "rejection-sampling attempts per item before giving up"}
-)";
+)yaml";
 
 namespace {
 
@@ -59,6 +61,10 @@ LstGridOptions read_options(const config::Node& r) {
                     std::to_string(n * n - 1) + " cells besides the target");
   o.generate.n(n).boxes(boxes).min_givens(static_cast<int>(min_g)).max_givens(static_cast<int>(max_g))
       .max_attempts(static_cast<std::uint64_t>(r.at("lst.max_attempts").as_int()));
+  const auto& removal = r.at("lst.removal").text();
+  o.generate.removal(removal == "hidden_single"   ? sim::lst::RemovalRule::hidden_single
+                     : removal == "naked_single" ? sim::lst::RemovalRule::naked_single
+                                                 : sim::lst::RemovalRule::authors_code);
 
   for (const auto& w : r.at("lst.class_weights").items()) o.class_weights.push_back(w.as_double());
   if (o.class_weights.size() != 3)

@@ -9,6 +9,9 @@
 
 namespace loci::sim {
 
+// GCC's 128-bit integer, declared once as an extension so -Wpedantic stays quiet where this header is included.
+__extension__ typedef unsigned __int128 uint128;
+
 constexpr std::uint64_t splitmix64(std::uint64_t& state) {
   std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -60,12 +63,12 @@ class Rng {
   // Uniform integer in [0, n), unbiased (Lemire's multiply-and-reject).
   std::uint64_t below(std::uint64_t n) {
     if (n == 0) return 0;
-    unsigned __int128 m = static_cast<unsigned __int128>((*this)()) * n;
+    uint128 m = static_cast<uint128>((*this)()) * n;
     auto low = static_cast<std::uint64_t>(m);
     if (low < n) {
       const std::uint64_t threshold = (0 - n) % n;
       while (low < threshold) {
-        m = static_cast<unsigned __int128>((*this)()) * n;
+        m = static_cast<uint128>((*this)()) * n;
         low = static_cast<std::uint64_t>(m);
       }
     }

@@ -191,10 +191,10 @@ void check_scalar(const Entry& e, Type t, const Node& v, const std::string& path
   }
 }
 
-void check_field(const Entry& e, const Node& v, const std::string& path) {
+void check_field(const Entry& e, const Node& v, const std::string& path, const Mark& where_missing) {
   if (v.is_null()) {
     if (e.nullable || e.type == Type::any) return;
-    if (e.required) throw UserError(v.mark().str() + ": missing required key '" + path + "' (" + e.doc + ")");
+    if (e.required) throw UserError(where_missing.str() + ": missing required key '" + path + "' (" + e.doc + ")");
     throw UserError(v.mark().str() + ": '" + path + "': expected " + expected_text(e, e.type) + ", got nothing");
   }
   switch (e.type) {
@@ -227,7 +227,7 @@ void validate_group(const Entry& g, const Node& config, const std::string& prefi
       throw UserError(v.key_mark().str() + ": unknown key '" + join(prefix, k) + "'" +
                       (near.empty() ? "" : " (did you mean '" + join(prefix, near) + "'?)"));
     }
-    if (child->is_field) check_field(*child, v, join(prefix, k));
+    if (child->is_field) check_field(*child, v, join(prefix, k), v.mark().line > 0 ? v.mark() : config.mark());
     else validate_group(*child, v, join(prefix, k));
   }
   for (const auto& [k, child] : g.children) {
@@ -241,7 +241,9 @@ void validate_group(const Entry& g, const Node& config, const std::string& prefi
 void collect_defaults(const Entry& g, Node& out, const std::string& origin) {
   for (const auto& [k, child] : g.children) {
     if (child->is_field) {
+      // A key without a default still takes its place, so resolved configs list keys in schema order.
       if (child->default_value) out.set(k, *child->default_value);
+      else out.set(k, Node());
     } else {
       Node sub = Node::map(Mark{origin, 0, 0});
       collect_defaults(*child, sub, origin);
