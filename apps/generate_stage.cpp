@@ -37,6 +37,9 @@ data::GenerateReport generate_from_config(const config::Node& resolved, const Pl
   opt.force = flags.force;
   opt.progress = flags.progress;
   opt.threads = static_cast<int>(resolved.at("threads").as_int());
+  // "now" leaves the choice to the driver: SOURCE_DATE_EPOCH when set, else the clock.
+  const std::string& created = resolved.at("created").text();
+  opt.created = created == "now" ? "" : created;
   return data::generate_dataset(*generator, opt);
 }
 

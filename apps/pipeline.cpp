@@ -1,6 +1,7 @@
 #include "apps/pipeline.hpp"
 
 #include "apps/resolve.hpp"
+#include "apps/sweep.hpp"
 #include "plugins/api/config/overrides.hpp"
 #include "plugins/api/config/schema.hpp"
 #include "plugins/api/config/yaml_io.hpp"
@@ -13,31 +14,38 @@ namespace {
 const char* kPipelineSchema = R"yaml(
 out: {type: path, required: true, doc: "pipeline folder: every stage writes below it"}
 generate: {type: any, doc: "generator config (see `loci config schema GENERATOR`); out defaults to <out>/data"}
-train: {type: any, doc: "training config [not built yet]"}
+train: {type: any, doc: "training config (see `loci config schema TRAINER`) plus `sweep: [key=v1,v2, ...]`; data defaults to the generate stage's out, out to <out>/runs"}
 analyze: {type: any, doc: "analysis config [not built yet]"}
 report: {type: any, doc: "report config [not built yet]"}
 plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins"}
 )yaml";
+
+// A stage is present when the config gives it a value (the schema lists every stage, as null when absent).
+const config::Node* stage_of(const config::Node& pipeline, const char* name) {
+  const config::Node* n = pipeline.find(name);
+  return n && !n->is_null() ? n : nullptr;
+}
 
 }  // namespace
 
 config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::string>& overrides,
                               PluginRegistry& registry, const std::filesystem::path& file) {
   // Pipeline-level keys first; stage keys go to the stage, so a stage's own defaults still apply around them.
-  std::vector<std::string> top, gen;
+  std::vector<std::string> top, gen, train;
   for (const auto& o : overrides) {
     if (o.rfind("generate.", 0) == 0) gen.push_back(o.substr(9));
+    else if (o.rfind("train.", 0) == 0) train.push_back(o.substr(6));
     else top.push_back(o);
   }
   static const config::Schema schema = config::Schema::parse(kPipelineSchema, "pipeline schema");
   config::Node out = schema.resolve(raw, top);
   const std::filesystem::path folder = out.at("out").text();
 
-  for (const char* stage : {"train", "analyze", "report"})
-    if (out.find(stage))
+  for (const char* stage : {"analyze", "report"})
+    if (stage_of(out, stage))
       throw UserError(out.find(stage)->key_mark().str() + ": the '" + stage + "' stage is not built yet");
 
-  if (const config::Node* g = out.find("generate")) {
+  if (const config::Node* g = stage_of(out, "generate")) {
     config::Node stage = config::resolve_includes(*g, file.parent_path());
     if (!stage.is_map()) throw UserError(g->mark().str() + ": 'generate' must be a generator config (a mapping)");
     if (!stage.find("out")) stage.set("out", config::Node::scalar((folder / "data").string(), g->mark()));
@@ -48,6 +56,40 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
     out.set("generate", r.node);
   } else if (!gen.empty()) {
     throw UserError("command line '" + gen.front() + "': this pipeline has no 'generate' stage");
+  }
+
+  if (const config::Node* t = stage_of(out, "train")) {
+    config::Node stage = config::resolve_includes(*t, file.parent_path());
+    if (!stage.is_map()) throw UserError(t->mark().str() + ": 'train' must be a training config (a mapping)");
+    std::vector<std::string> sweep;
+    if (const config::Node* s = stage.find("sweep")) {
+      if (!s->is_sequence()) throw UserError(s->mark().str() + ": 'sweep' takes a list of key=v1,v2 entries");
+      for (const auto& item : s->items()) sweep.push_back(item.as_string());
+      stage.erase("sweep");
+    }
+    if (!stage.find("data")) {
+      const config::Node* g = stage_of(out, "generate");
+      if (!g) throw UserError(t->mark().str() + ": the 'train' stage needs `data:` when there is no 'generate' stage");
+      stage.set("data", g->at("out"));
+    }
+    if (!stage.find("out")) stage.set("out", config::Node::scalar((folder / "runs").string(), t->mark()));
+    if (!stage.find("plugin_path") && out.find("plugin_path")) stage.set("plugin_path", *out.find("plugin_path"));
+    // Every point of the sweep must resolve before anything runs.
+    const Sweep plan = plan_sweep(sweep);
+    for (const auto& point : plan.points) {
+      auto o = plan.fixed;
+      o.insert(o.end(), point.overrides.begin(), point.overrides.end());
+      o.insert(o.end(), train.begin(), train.end());
+      const ResolvedConfig r = resolve_node(stage, o, registry, file.string() + " (train)");
+      if (r.kind != ConfigKind::trainer) throw UserError(t->mark().str() + ": the 'train' stage needs a `trainer:` key");
+    }
+    config::Node resolved = resolve_node(stage, train, registry, file.string() + " (train)").node;
+    config::Node sweep_node = config::Node::sequence(t->mark());
+    for (const auto& s : sweep) sweep_node.push_back(config::Node::scalar(s, t->mark()));
+    resolved.set("sweep", sweep_node);
+    out.set("train", resolved);
+  } else if (!train.empty()) {
+    throw UserError("command line '" + train.front() + "': this pipeline has no 'train' stage");
   }
   return out;
 }

@@ -1,7 +1,8 @@
 // A pipeline config (`loci run`): one folder, `out:`, and stages that are themselves plugin configs.
 //   out: runs/quickstart
 //   generate: {generator: lst_grid, ...}      # its out defaults to <out>/data
-// Overrides address a stage by its name: `generate.splits.train=600`.
+//   train: {trainer: torch_trainer, sweep: [model.pe.init.std=0.2,2.0], ...}   # data = generate's out
+// Overrides address a stage by its name: `generate.splits.train=600`, `train.train.epochs=10`.
 #pragma once
 
 #include <filesystem>

@@ -13,6 +13,8 @@ packages=(
   catch2
   # Interop tests and references read our outputs the way researchers do.
   python3 python3-numpy python3-h5py python3-xarray python3-h5netcdf
+  # The plain-PyTorch reference of the paper's model (numerical parity and speed, bench/reference/).
+  python3-torch
 )
 
 missing=()

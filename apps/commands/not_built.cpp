@@ -18,11 +18,6 @@ void add_pending(CLI::App& app, const std::string& name, const std::string& help
 }
 }  // namespace
 
-void add_train_command(CLI::App& app) {
-  add_pending(app, "train", "Train a transformer with a positional encoding on a dataset (CONFIG [overrides] [-m sweep])",
-              "config", "it arrives with the torch_trainer plugin (models/ and plugins/torch_trainer/)");
-}
-
 void add_analyze_command(CLI::App& app) {
   add_pending(app, "analyze", "Score the learned positional encodings of runs against the true positions (RUN...)",
               "runs", "it arrives with the probes of models/probe/");

@@ -63,6 +63,8 @@ class Generator : public Plugin, public data::SampleSource {
 struct TrainRequest {
   bool resume = false;
   bool progress = true;
+  // Stop (checkpointed, as if interrupted) once this many epochs are done; 0 = train to the end. `--resume` goes on.
+  std::int64_t until_epoch = 0;
 };
 
 // A trainer trains a model on a dataset folder and writes a run folder.

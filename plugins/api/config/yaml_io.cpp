@@ -162,7 +162,8 @@ Node resolve_includes(const Node& node, const fs::path& base_dir) {
 }
 
 void merge(Node& base, const Node& over) {
-  if (base.is_map() && over.is_map()) {
+  // An empty mapping clears what it overrides (`imports: {}`); any other mapping merges key by key.
+  if (base.is_map() && over.is_map() && !over.entries().empty()) {
     for (const auto& [k, v] : over.entries()) {
       if (Node* existing = base.find(k); existing && existing->is_map() && v.is_map()) merge(*existing, v);
       else base.set(k, v);

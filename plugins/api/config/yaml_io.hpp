@@ -18,7 +18,7 @@ Node load_file(const std::filesystem::path& path);
 // The same for a mapping inside a file (a pipeline stage): its `include:` paths are relative to `base_dir`.
 Node resolve_includes(const Node& node, const std::filesystem::path& base_dir);
 
-// Deep merge: maps merge key by key, anything else in `over` replaces what `base` had.
+// Deep merge: maps merge key by key, anything else in `over` (an empty map too) replaces what `base` had.
 void merge(Node& base, const Node& over);
 
 // Block-style YAML, keys in the order they were written.

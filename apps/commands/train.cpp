@@ -1,0 +1,68 @@
+// `loci train CONFIG [overrides] [-m sweep...] [--resume] [--until-epoch N]`.
+#include <iostream>
+#include <thread>
+
+#include "apps/commands.hpp"
+#include "apps/resolve.hpp"
+#include "apps/sweep.hpp"
+#include "plugins/api/error.hpp"
+
+namespace loci::app {
+
+void add_train_command(CLI::App& app) {
+  struct Args {
+    std::string file;
+    std::vector<std::string> overrides;
+    bool multirun = false, resume = false, quiet = false;
+    std::int64_t until_epoch = 0;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand("train", "Train a transformer with a positional encoding on a dataset");
+  cmd->add_option("config", a->file, "Training config (YAML), e.g. configs/lst_train.yaml")->required();
+  cmd->add_option("overrides", a->overrides, "key.path=value overrides; with -m, key=v1,v2 or key=range(a,b) sweep");
+  cmd->add_flag("-m,--multirun", a->multirun,
+                "Sweep: every override with several values spans a grid; one run folder per point under `out`");
+  cmd->add_flag("--resume", a->resume, "Continue an interrupted run from its last checkpoint");
+  cmd->add_option("--until-epoch", a->until_epoch, "Stop after this many epochs, checkpointed; --resume continues")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
+  cmd->callback([a] {
+    PluginRegistry registry;
+    if (a->multirun) {
+      // Resolve one point first: a bad key or value stops the sweep before any process starts.
+      const Sweep sweep = plan_sweep(a->overrides);
+      const auto& points = sweep.points;
+      auto with_fixed = [&](const SweepPoint& p) {
+        auto o = sweep.fixed;
+        o.insert(o.end(), p.overrides.begin(), p.overrides.end());
+        return o;
+      };
+      const ResolvedConfig first = resolve(a->file, with_fixed(points.front()), registry);
+      if (first.kind != ConfigKind::trainer) throw UserError(a->file + ": not a training config (no `trainer:` key)");
+      for (const auto& p : points) resolve_node(load_raw(a->file, {}), with_fixed(p), registry, a->file);
+      SweepRequest req;
+      req.config = a->file;
+      req.fixed_overrides = sweep.fixed;
+      req.out = first.node.at("out").text();
+      req.jobs = static_cast<int>(first.node.at("jobs").as_int());
+      const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+      req.threads_per_job = std::max(1, cores / req.jobs);
+      req.resume = a->resume;
+      std::cerr << "loci: sweep of " << points.size() << " runs under " << req.out << ", " << req.jobs
+                << " at a time\n";
+      const int failed = run_sweep(req, points);
+      if (failed) throw UserError(std::to_string(failed) + " of " + std::to_string(points.size()) + " sweep runs failed");
+      return;
+    }
+    const ResolvedConfig r = resolve(a->file, a->overrides, registry);
+    if (r.kind != ConfigKind::trainer) throw UserError(a->file + ": not a training config (no `trainer:` key)");
+    auto trainer = registry.make_trainer(r.plugin->name);
+    TrainRequest req;
+    req.resume = a->resume;
+    req.progress = !a->quiet;
+    req.until_epoch = a->until_epoch;
+    trainer->train(r.node, req);
+  });
+}
+
+}  // namespace loci::app

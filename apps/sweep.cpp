@@ -1,0 +1,115 @@
+#include "apps/sweep.hpp"
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+#include <map>
+
+#include "plugins/api/config/overrides.hpp"
+#include "plugins/api/error.hpp"
+
+namespace loci::app {
+
+namespace fs = std::filesystem;
+
+Sweep plan_sweep(const std::vector<std::string>& sweep_args) {
+  Sweep sweep;
+  std::vector<std::string> varying;
+  for (const auto& arg : sweep_args) {
+    const auto eq = arg.find('=');
+    if (eq == std::string::npos) throw UserError("command line '" + arg + "': a sweep is written key=v1,v2");
+    const auto values = config::sweep_values(arg.substr(0, eq), std::string_view(arg).substr(eq + 1));
+    if (values.size() == 1) sweep.fixed.push_back(arg.substr(0, eq) + "=" + values.front());
+    else varying.push_back(arg);
+  }
+  auto& points = sweep.points;
+  for (auto& overrides : config::expand_sweep(varying)) {
+    SweepPoint p;
+    for (const auto& o : overrides) {
+      std::string part = o;
+      for (auto& c : part)
+        if (c == '/' || c == ' ') c = '_';  // a value must not open a sub-folder
+      p.name += (p.name.empty() ? "" : ",") + part;
+    }
+    if (p.name.empty()) p.name = "run";
+    p.overrides = std::move(overrides);
+    points.push_back(std::move(p));
+  }
+  return sweep;
+}
+
+namespace {
+
+pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
+  fs::create_directories(run);
+  std::vector<std::string> args{"/proc/self/exe", "train", r.config};
+  for (const auto& o : r.fixed_overrides) args.push_back(o);
+  for (const auto& o : p.overrides) args.push_back(o);
+  args.push_back("out=" + run.string());
+  args.push_back("train.threads=" + std::to_string(r.threads_per_job));
+  args.push_back("train.progress=false");
+  if (r.resume || fs::exists(run / "checkpoints" / "last.pt")) args.push_back("--resume");
+  const std::string log = (run / "train.log").string();
+  const pid_t pid = fork();
+  if (pid < 0) throw UserError("cannot start a sweep process (fork failed)");
+  if (pid == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    if (fd >= 0) {
+      dup2(fd, 1);
+      dup2(fd, 2);
+      close(fd);
+    }
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+}  // namespace
+
+int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
+  std::map<pid_t, std::size_t> running;
+  std::size_t next = 0, finished = 0, skipped = 0;
+  int failed = 0;
+  const std::size_t total = points.size();
+  auto reap_one = [&] {
+    int status = 0;
+    const pid_t pid = wait(&status);
+    if (pid <= 0) return;
+    const auto it = running.find(pid);
+    if (it == running.end()) return;
+    const auto& p = points[it->second];
+    const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    ++finished;
+    std::cerr << "loci: [" << finished + skipped << "/" << total << "] " << (ok ? "done   " : "FAILED ") << p.name;
+    if (!ok) {
+      ++failed;
+      std::cerr << " (see " << (fs::path(r.out) / p.name / "train.log").string() << ")";
+    }
+    std::cerr << "\n";
+    running.erase(it);
+  };
+  while (next < points.size() || !running.empty()) {
+    while (next < points.size() && static_cast<int>(running.size()) < r.jobs) {
+      const fs::path run = fs::path(r.out) / points[next].name;
+      if (fs::exists(run / "summary.json")) {
+        ++skipped;
+        std::cerr << "loci: [" << finished + skipped << "/" << total << "] kept    " << points[next].name << "\n";
+        ++next;
+        continue;
+      }
+      running[launch(r, points[next], run)] = next;
+      ++next;
+    }
+    if (!running.empty()) reap_one();
+  }
+  return failed;
+}
+
+}  // namespace loci::app

@@ -1,0 +1,34 @@
+// Sweeps (`loci train CONFIG -m key=v1,v2 ...`): one run folder per point under the config's `out`, run as separate
+// `loci train` processes, `jobs` at a time, each with cores/jobs threads; points whose run has finished are skipped.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace loci::app {
+
+struct SweepPoint {
+  std::vector<std::string> overrides;  // the point's `key=value`s
+  std::string name;                    // its folder name: "model.pe.init.std=0.2,seed=1"
+};
+
+struct Sweep {
+  std::vector<std::string> fixed;  // overrides with one value: applied to every point, not part of folder names
+  std::vector<SweepPoint> points;  // the grid of the overrides with several values
+};
+
+Sweep plan_sweep(const std::vector<std::string>& sweep_args);
+
+struct SweepRequest {
+  std::string config;
+  std::vector<std::string> fixed_overrides;  // applied to every point
+  std::string out;                           // sweep root
+  int jobs = 1;
+  int threads_per_job = 1;
+  bool resume = false;
+};
+
+// Returns the number of points that failed (their logs are named on stderr).
+int run_sweep(const SweepRequest& request, const std::vector<SweepPoint>& points);
+
+}  // namespace loci::app

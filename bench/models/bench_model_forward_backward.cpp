@@ -1,0 +1,197 @@
+// Training-step throughput of the paper's model (batch 128, T = 16, C = 5, d = 160, 4 blocks, learned PE, AdamW
+// lr 1e-4) per thread count, the FLOPs a step needs counted analytically, and the machine's measured GEMM rate at
+// the model's matrix sizes for comparison. Prints RESULT/GEMM lines that run.sh turns into a table.
+//
+// Usage: bench_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--bf16] [--no-prune] [--breakdown]
+//                    [--default-malloc]
+// The allocator is tuned as a trainer should (models/allocator.hpp) unless --default-malloc is given.
+// --breakdown adds the CPU time of forward, forward+backward and the optimizer step separately.
+
+#include "models/allocator.hpp"
+#include "models/model.hpp"
+#include "models/pe/sinusoid.hpp"
+
+#include <ATen/Parallel.h>
+#include <ATen/autocast_mode.h>
+#include <torch/optim/adamw.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+using loci::models::ModelOptions;
+using Clock = std::chrono::steady_clock;
+
+constexpr int64_t kBatch = 128, kTokens = 16, kChannels = 5, kD = 160, kBlocks = 4, kHidden = 640, kClasses = 4;
+
+struct Args {
+  std::vector<int> threads{1, 2};
+  int steps = 10, warmup = 3, reps = 5;
+  bool bf16 = false, prune = true, breakdown = false, tune_malloc = true;
+};
+
+Args parse(int argc, char** argv) {
+  Args a;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+      return argv[++i];
+    };
+    if (arg == "--threads") {
+      a.threads.clear();
+      std::stringstream list(next());
+      for (std::string t; std::getline(list, t, ',');) a.threads.push_back(std::stoi(t));
+    } else if (arg == "--steps") {
+      a.steps = std::stoi(next());
+    } else if (arg == "--reps") {
+      a.reps = std::stoi(next());
+    } else if (arg == "--warmup") {
+      a.warmup = std::stoi(next());
+    } else if (arg == "--bf16") {
+      a.bf16 = true;
+    } else if (arg == "--no-prune") {
+      a.prune = false;
+    } else if (arg == "--default-malloc") {
+      a.tune_malloc = false;
+    } else if (arg == "--breakdown") {
+      a.breakdown = true;
+    } else {
+      throw std::invalid_argument("unknown argument " + arg);
+    }
+  }
+  return a;
+}
+
+// Matrix-product FLOPs (2 per multiply-add) of a forward pass; backward costs twice that. `pruned`: the last block
+// computes only the last token past its attention.
+double forward_flops(bool pruned) {
+  const double n = kBatch * kTokens, b = kBatch;
+  const double qkv = 2 * n * kD * 3 * kD, scores = 2 * 2 * b * kTokens * kTokens * kD;
+  const double rest_per_token = 2.0 * kD * kD + 2 * 2.0 * kD * kHidden;  // out_proj + MLP
+  const double block = qkv + scores + n * rest_per_token;
+  const double last = pruned ? qkv + scores / kTokens + b * rest_per_token : block;
+  return 2 * n * kChannels * kD + (kBlocks - 1) * block + last + 2 * b * kD * kClasses;
+}
+
+double step_flops(bool pruned) { return 3 * forward_flops(pruned); }
+
+double cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+// Wall and process-CPU seconds per call. On a shared machine the CPU time of a 1-thread run is the steadier figure.
+struct Timing {
+  double wall = 0, cpu = 0;
+};
+
+// Best of `reps` rounds of `calls` calls (after `warmup` calls): on a shared machine the fastest round is the one
+// least disturbed by other processes.
+template <class F>
+Timing time_per_call(F&& f, int warmup, int calls, int reps = 1) {
+  for (int i = 0; i < warmup; ++i) f();
+  Timing best{1e300, 1e300};
+  for (int r = 0; r < reps; ++r) {
+    const auto start = Clock::now();
+    const double cpu_start = cpu_seconds();
+    for (int i = 0; i < calls; ++i) f();
+    const Timing t{std::chrono::duration<double>(Clock::now() - start).count() / calls,
+                   (cpu_seconds() - cpu_start) / calls};
+    if (t.wall < best.wall) best = t;
+  }
+  return best;
+}
+
+// The products a training step runs, forward and backward shapes, at the model's sizes.
+double gemm_gflops(torch::ScalarType dtype, int calls) {
+  const int64_t n = kBatch * kTokens;
+  struct Shape { int64_t m, k, n; };
+  const std::vector<Shape> shapes = {
+      {n, kD, 3 * kD}, {n, kD, kD}, {n, kD, kHidden}, {n, kHidden, kD},  // forward
+      {n, 3 * kD, kD}, {n, kHidden, kD}, {n, kD, kHidden},               // input gradients
+      {3 * kD, n, kD}, {kHidden, n, kD}, {kD, n, kHidden},               // weight gradients
+  };
+  std::vector<std::pair<torch::Tensor, torch::Tensor>> operands;
+  double flops = 0;
+  for (const auto& s : shapes) {
+    operands.emplace_back(torch::randn({s.m, s.k}).to(dtype), torch::randn({s.k, s.n}).to(dtype));
+    flops += 2.0 * s.m * s.k * s.n;
+  }
+  const auto t = time_per_call(
+      [&] {
+        for (const auto& [a, b] : operands) torch::mm(a, b);
+      },
+      3, calls, 5);
+  return flops / t.wall / 1e9;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) try {
+  const Args args = parse(argc, argv);
+  if (args.tune_malloc && !loci::models::tune_allocator()) std::fprintf(stderr, "bench_model: malloc not tuned\n");
+  torch::manual_seed(0);
+  auto symbols = torch::randint(0, 6, {kBatch, kTokens}, torch::kInt64);
+  const auto x = torch::one_hot(symbols, 6).narrow(2, 0, kChannels).to(torch::kFloat32).contiguous();
+  const auto y = torch::randint(0, kClasses, {kBatch}, torch::kInt64);
+  const auto positions = loci::models::grid_positions(4, 4);
+
+  std::printf("model: batch %lld, T %lld, C %lld, d %lld, %lld blocks, learned PE per block, AdamW lr 1e-4%s%s\n",
+              static_cast<long long>(kBatch), static_cast<long long>(kTokens), static_cast<long long>(kChannels),
+              static_cast<long long>(kD), static_cast<long long>(kBlocks), args.prune ? ", last block pruned" : "",
+              args.bf16 ? ", bf16 autocast" : "");
+  std::printf("malloc: %s\n", args.tune_malloc ? "tuned (loci::models::tune_allocator)" : "glibc defaults");
+  std::printf("FLOPs per step: %.3g (model), %.3g executed\n", step_flops(false), step_flops(args.prune));
+
+  for (int threads : args.threads) {
+    at::set_num_threads(threads);
+    auto options = ModelOptions().prune_last_block(args.prune);
+    options.encoder().pe().init(loci::models::InitOptions("normal").std(0.2));
+    auto model = loci::models::make_model(options, positions, 0);
+    torch::optim::AdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.0));
+    at::autocast::set_cpu_enabled(args.bf16);
+    at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+    auto step = [&] {
+      opt.zero_grad();
+      auto logits = model->classify(x);
+      torch::cross_entropy_loss(logits.to(torch::kFloat32), y).backward();
+      opt.step();
+      if (args.bf16) at::autocast::clear_cache();
+    };
+    const auto t = time_per_call(step, args.warmup, args.steps, args.reps);
+    at::autocast::set_cpu_enabled(false);
+    const double s = t.wall;
+    std::printf(
+        "RESULT impl=cpp%s threads=%d ms_per_step=%.2f puzzles_per_s=%.0f cpu_ms_per_step=%.2f gflops=%.1f "
+        "model_gflops=%.1f\n",
+        args.bf16 ? "_bf16" : "", threads, s * 1e3, kBatch / s, t.cpu * 1e3, step_flops(args.prune) / s / 1e9,
+        step_flops(false) / s / 1e9);
+    if (args.breakdown) {
+      const auto fwd = time_per_call([&] { model->classify(x); }, 2, args.steps);
+      const auto fwd_bwd = time_per_call(
+          [&] {
+            opt.zero_grad();
+            torch::cross_entropy_loss(model->classify(x), y).backward();
+          },
+          2, args.steps);
+      std::printf("BREAKDOWN threads=%d cpu_ms forward=%.1f backward=%.1f optimizer=%.1f\n", threads, fwd.cpu * 1e3,
+                  (fwd_bwd.cpu - fwd.cpu) * 1e3, (t.cpu - fwd_bwd.cpu) * 1e3);
+    }
+    std::printf("GEMM threads=%d fp32_gflops=%.1f", threads, gemm_gflops(torch::kFloat32, 10));
+    if (args.bf16) std::printf(" bf16_gflops=%.1f", gemm_gflops(torch::kBFloat16, 10));
+    std::printf("\n");
+    std::fflush(stdout);
+  }
+  return 0;
+} catch (const std::exception& e) {
+  std::fprintf(stderr, "bench_model: %s\n", e.what());
+  return 1;
+}

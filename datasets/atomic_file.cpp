@@ -1,0 +1,79 @@
+#include "datasets/atomic_file.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "datasets/error.hpp"
+
+namespace loci::data {
+
+namespace fs = std::filesystem;
+
+fs::path temporary_name(const fs::path& target) {
+  return target.parent_path() / ("." + target.filename().string() + ".tmp");
+}
+
+bool is_temporary_name(const std::string& filename) {
+  return filename.size() > 5 && filename[0] == '.' && filename.compare(filename.size() - 4, 4, ".tmp") == 0;
+}
+
+namespace {
+
+std::string reason(int err) { return std::strerror(err); }
+
+}  // namespace
+
+void sync_folder(const fs::path& dir) {
+  const int fd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) return;  // some file systems refuse to open folders for sync; the rename has still happened
+  ::fsync(fd);
+  ::close(fd);
+}
+
+void write_file_atomically(const fs::path& target, const void* data, std::size_t size, Durability durability) {
+  const fs::path tmp = temporary_name(target);
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw DataError(target, "cannot write (" + reason(errno) + ")");
+
+  auto fail = [&](const std::string& what, int err) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw DataError(target, what + " (" + reason(err) + ")");
+  };
+  const char* p = static_cast<const char*>(data);
+  std::size_t left = size;
+  while (left > 0) {
+    const ssize_t n = ::write(fd, p, left);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      fail("write failed", errno);
+    }
+    p += n;
+    left -= static_cast<std::size_t>(n);
+  }
+  if (durability != Durability::none && ::fsync(fd) != 0) fail("fsync failed", errno);
+  if (::close(fd) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw DataError(target, "close failed (" + reason(err) + ")");
+  }
+  if (::rename(tmp.c_str(), target.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(tmp.c_str());
+    throw DataError(target, "cannot rename into place (" + reason(err) + ")");
+  }
+  if (durability == Durability::full) sync_folder(target.parent_path());
+}
+
+void make_folder(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw DataError(dir, "cannot create folder (" + ec.message() + ")");
+  if (!fs::is_directory(dir)) throw DataError(dir, "not a folder");
+}
+
+}  // namespace loci::data

@@ -1,0 +1,61 @@
+// Batches for training, streamed from one split. The order is a shuffle that depends only on (seed, epoch) and the
+// dataset's chunking: HDF5 chunks are taken in a shuffled order, a window of a few chunks is read whole, and its
+// samples are shuffled within the window. Each read inflates whole chunks, memory stays at a few chunks plus the
+// queued batches, and a background thread reads ahead while the trainer works.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "datasets/arg.hpp"
+#include "datasets/reader.hpp"
+
+namespace loci::data {
+
+struct BatchStreamOptions {
+  BatchStreamOptions(std::string split, std::vector<std::string> arrays, std::int64_t batch_size)
+      : split_(std::move(split)), arrays_(std::move(arrays)), batch_size_(batch_size) {}
+  LOCI_ARG(std::string, split);
+  LOCI_ARG(std::vector<std::string>, arrays);  // per-sample arrays to load, in the order Batch::arrays holds them
+  LOCI_ARG(std::int64_t, batch_size);
+  LOCI_ARG(std::uint64_t, seed) = 0;
+  LOCI_ARG(std::int64_t, epoch) = 0;
+  LOCI_ARG(bool, shuffle) = true;        // false: samples in stored order (evaluation)
+  LOCI_ARG(bool, drop_last) = false;     // drop a final batch smaller than batch_size
+  LOCI_ARG(std::int64_t, window_chunks) = 4;  // chunks whose samples are mixed together
+  LOCI_ARG(std::int64_t, prefetch_batches) = 4;
+};
+
+struct Batch {
+  std::int64_t size = 0;
+  std::vector<std::vector<std::uint8_t>> arrays;  // per requested array: size x one sample's bytes, contiguous
+  std::vector<std::int64_t> sample_ids;           // index within the split of each sample
+
+  template <class T> const T* data(std::size_t array) const { return reinterpret_cast<const T*>(arrays.at(array).data()); }
+};
+
+class BatchStream {
+ public:
+  // Keeps a reference to `dataset`, which must outlive the stream. DataError for an unknown split or array.
+  BatchStream(const Dataset& dataset, BatchStreamOptions options);
+  ~BatchStream();
+  BatchStream(const BatchStream&) = delete;
+  BatchStream& operator=(const BatchStream&) = delete;
+
+  // The next batch into `out`; false when the epoch is done. Rethrows a read error (DataError) from the prefetcher.
+  bool next(Batch& out);
+
+  std::int64_t batches() const;  // in this epoch
+  const std::vector<ArrayInfo>& arrays() const;
+
+  // The epoch's sample order, without reading anything: what next() will yield, batch after batch.
+  std::vector<std::int64_t> order() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace loci::data

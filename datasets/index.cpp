@@ -1,0 +1,158 @@
+#include "datasets/index.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "datasets/error.hpp"
+#include "datasets/format.hpp"
+
+namespace loci::data {
+
+namespace fs = std::filesystem;
+using ojson = nlohmann::ordered_json;
+
+std::optional<DType> dtype_from_name(const std::string& name) {
+  for (DType t : {DType::u8, DType::i8, DType::u16, DType::i16, DType::u32, DType::i32, DType::u64, DType::i64,
+                  DType::f32, DType::f64})
+    if (name == dtype_name(t)) return t;
+  return std::nullopt;
+}
+
+ojson spec_to_json(const ArraySpec& s) {
+  return ojson{{"name", s.name}, {"dtype", dtype_name(s.dtype)}, {"dims", s.dims}, {"shape", s.shape}, {"doc", s.doc}};
+}
+
+ArraySpec spec_from_json(const nlohmann::json& j) {
+  ArraySpec s;
+  s.name = j.at("name").get<std::string>();
+  auto t = dtype_from_name(j.at("dtype").get<std::string>());
+  if (!t) throw std::invalid_argument("array '" + s.name + "': unknown dtype " + j.at("dtype").dump());
+  s.dtype = *t;
+  s.dims = j.at("dims").get<std::vector<std::string>>();
+  s.shape = j.at("shape").get<std::vector<std::int64_t>>();
+  s.doc = j.value("doc", "");
+  if (s.dims.size() != s.shape.size()) throw std::invalid_argument("array '" + s.name + "': dims and shape differ in length");
+  return s;
+}
+
+ojson Index::identity() const {
+  ojson j;
+  j["loci_schema_version"] = schema_version;
+  j["generator"] = generator;
+  j["generator_version"] = generator_version;
+  j["seed"] = seed;
+  j["config_yaml"] = config_yaml;
+  ojson sp = ojson::array();
+  for (const auto& s : splits) sp.push_back(ojson{{"name", s.name}, {"samples", s.samples}});
+  j["splits"] = sp;
+  j["samples_per_shard"] = samples_per_shard;
+  j["chunk_samples"] = chunk_samples;
+  j["compression"] = ojson{{"gzip", compression.gzip}, {"level", compression.level}, {"shuffle", compression.shuffle}};
+  ojson f = ojson::array(), d = ojson::array();
+  for (const auto& s : features) f.push_back(spec_to_json(s));
+  for (const auto& s : dataset_arrays) d.push_back(spec_to_json(s));
+  j["features"] = f;
+  j["dataset_arrays"] = d;
+  return j;
+}
+
+ojson Index::to_json() const {
+  ojson j = identity();
+  // Provenance that does not change the data: kept out of identity() so a resumed run need not match it.
+  j["plugin_abi"] = plugin_abi;
+  j["loci_version"] = loci_version;
+  j["created"] = created;
+  ojson sh = ojson::array();
+  for (const auto& s : shards)
+    sh.push_back(ojson{{"file", s.file}, {"split", s.split}, {"first_sample", s.first_sample}, {"samples", s.samples},
+                       {"bytes", s.bytes}, {"sha256", s.sha256}});
+  j["shards"] = sh;
+  return j;
+}
+
+Index Index::from_json(const nlohmann::json& j, const fs::path& file) {
+  if (!j.is_object()) throw DataError(file, "not a loci index (expected a JSON object)");
+  if (!j.contains("loci_schema_version")) throw DataError(file, "not a loci index (no loci_schema_version)");
+  Index x;
+  try {
+    x.schema_version = j.at("loci_schema_version").get<std::int64_t>();
+  } catch (const std::exception&) {
+    throw DataError(file, "loci_schema_version is not an integer");
+  }
+  if (x.schema_version != kSchemaVersion)
+    throw DataError(file, "unknown schema version " + std::to_string(x.schema_version) + " (this loci reads version " +
+                              std::to_string(kSchemaVersion) + ")");
+  try {
+    x.generator = j.at("generator").get<std::string>();
+    x.generator_version = j.value("generator_version", "");
+    x.loci_version = j.value("loci_version", "");
+    x.config_yaml = j.value("config_yaml", "");
+    x.created = j.value("created", "");
+    x.plugin_abi = j.value("plugin_abi", std::int64_t{1});
+    x.seed = j.at("seed").get<std::uint64_t>();
+    x.samples_per_shard = j.value("samples_per_shard", std::int64_t{0});
+    x.chunk_samples = j.value("chunk_samples", std::int64_t{0});
+    if (j.contains("compression")) {
+      const auto& c = j.at("compression");
+      x.compression = {c.value("gzip", true), c.value("level", 4), c.value("shuffle", true)};
+    }
+    for (const auto& s : j.at("splits")) x.splits.push_back({s.at("name").get<std::string>(), s.at("samples").get<std::int64_t>()});
+    for (const auto& s : j.at("features")) x.features.push_back(spec_from_json(s));
+    for (const auto& s : j.value("dataset_arrays", nlohmann::json::array())) x.dataset_arrays.push_back(spec_from_json(s));
+    for (const auto& s : j.value("shards", nlohmann::json::array())) {
+      ShardEntry e;
+      e.file = s.at("file").get<std::string>();
+      e.split = s.at("split").get<std::string>();
+      e.first_sample = s.at("first_sample").get<std::int64_t>();
+      e.samples = s.at("samples").get<std::int64_t>();
+      e.bytes = s.at("bytes").get<std::int64_t>();
+      e.sha256 = s.at("sha256").get<std::string>();
+      if (e.file.empty() || e.file.find('/') != std::string::npos || e.file[0] == '.')
+        throw std::invalid_argument("shard file '" + e.file + "' is not a plain file name");
+      x.shards.push_back(std::move(e));
+    }
+  } catch (const DataError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw DataError(file, std::string("malformed index: ") + e.what());
+  }
+  return x;
+}
+
+Index Index::load(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw DataError(file, fs::exists(file) ? "cannot read" : "missing");
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw DataError(file, std::string("not valid JSON (") + e.what() + ")");
+  }
+  return from_json(j, file);
+}
+
+std::int64_t Index::samples(const std::string& split) const {
+  for (const auto& s : splits)
+    if (s.name == split) return s.samples;
+  return 0;
+}
+
+std::optional<std::string> identity_difference(const ojson& had, const ojson& want) {
+  auto shorten = [](const ojson& v) {
+    std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+    for (char& c : s)
+      if (c == '\n') c = ' ';
+    return s.size() > 40 ? s.substr(0, 37) + "..." : s;
+  };
+  for (const auto& [key, value] : want.items()) {
+    const auto it = had.find(key);
+    if (it == had.end()) return key + " missing vs " + shorten(value);
+    if (*it != value) {
+      if (key == "config_yaml" || key == "features" || key == "dataset_arrays") return key + " differs";
+      return key + " " + shorten(*it) + " vs " + shorten(value);
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace loci::data

@@ -1,0 +1,70 @@
+#include "models/attention.hpp"
+
+#include "models/batched_matmul.hpp"
+
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+namespace loci::models {
+namespace {
+
+// Applies a hook meant for the T data tokens to the last T of N tokens, leaving the prefix as it is.
+torch::Tensor data_part(const torch::Tensor& t, int64_t prefix) {
+  return prefix > 0 ? t.narrow(2, prefix, t.size(2) - prefix) : t;
+}
+
+torch::Tensor with_prefix(const torch::Tensor& t, const torch::Tensor& data, int64_t prefix) {
+  return prefix > 0 ? torch::cat({t.narrow(2, 0, prefix), data}, 2) : data;
+}
+
+}  // namespace
+
+SelfAttentionImpl::SelfAttentionImpl(const AttentionOptions& options) : options_(options) {
+  if (options.d_model() < 1 || options.heads() < 1 || options.d_model() % options.heads() != 0)
+    throw std::invalid_argument("attention: d_model must be a positive multiple of heads");
+  in_proj = register_module("in_proj", torch::nn::Linear(options.d_model(), 3 * options.d_model()));
+  out_proj = register_module("out_proj", torch::nn::Linear(options.d_model(), options.d_model()));
+}
+
+torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index) {
+  const auto B = x.size(0), N = x.size(1), d = options_.d_model(), H = options_.heads(), dh = d / H;
+  const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
+  // chunk, not select: its backward is one cat, where three selects would each scatter into a zeroed [3d] copy.
+  const auto qkv = in_proj(x).chunk(3, -1);
+  auto split_heads = [&](const torch::Tensor& t) { return t.view({B, N, H, dh}).transpose(1, 2); };  // [B, H, N, dh]
+  auto q = split_heads(qkv[0]), k = split_heads(qkv[1]), v = split_heads(qkv[2]);
+
+  const bool hooks = pe.active && pe.pe != nullptr;
+  if (hooks) {
+    auto qd = data_part(q, pe.prefix), kd = data_part(k, pe.prefix);
+    auto q_plain = qd;
+    pe.pe->rotate(qd, kd, pe.placement);
+    if (!qd.is_same(q_plain)) {
+      q = with_prefix(q, qd, pe.prefix);
+      k = with_prefix(k, kd, pe.prefix);
+    }
+  }
+  auto scores = batched_matmul(q, k.transpose(-2, -1)) * scale;  // [B, H, N, N]
+  if (hooks) {
+    auto bias = pe.pe->attention_bias(pe.placement, data_part(q, pe.prefix), scale);
+    if (bias.defined())
+      scores = scores + (pe.prefix > 0 ? torch::constant_pad_nd(bias, {pe.prefix, 0, pe.prefix, 0}) : bias);
+    if (pe.pe->causal()) {
+      auto later = torch::ones({N, N}, torch::TensorOptions().dtype(torch::kBool)).triu(1);
+      scores = scores.masked_fill(later, -std::numeric_limits<float>::infinity());
+    }
+  }
+  int64_t rows = N;
+  if (query_index.defined()) {
+    rows = 1;
+    scores = scores.gather(2, query_index.view({B, 1, 1, 1}).expand({B, H, 1, N}));
+  }
+  auto weights = torch::softmax(scores, -1);
+  if (record_) last_map_ = weights.detach();
+  if (options_.dropout() > 0.0) weights = torch::dropout(weights, options_.dropout(), is_training());
+  auto out = batched_matmul(weights, v).transpose(1, 2).reshape({B, rows, d});
+  return out_proj(out);
+}
+
+}  // namespace loci::models

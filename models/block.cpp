@@ -1,0 +1,55 @@
+#include "models/block.hpp"
+
+#include "models/fused_gelu.hpp"
+
+#include <stdexcept>
+
+namespace loci::models {
+
+EncoderBlockImpl::EncoderBlockImpl(const BlockOptions& options) : options_(options) {
+  if (options.activation() != "gelu" && options.activation() != "relu")
+    throw std::invalid_argument("block: activation must be 'gelu' or 'relu', not '" + options.activation() + "'");
+  if (options.norm() != "post" && options.norm() != "pre")
+    throw std::invalid_argument("block: norm must be 'post' or 'pre', not '" + options.norm() + "'");
+  gelu_ = options.activation() == "gelu";
+  post_norm_ = options.norm() == "post";
+  const auto d = options.d_model();
+  attention = register_module(
+      "attention", SelfAttention(AttentionOptions(d, options.heads()).dropout(options.dropout())));
+  auto ln = torch::nn::LayerNormOptions({d}).eps(options.layer_norm_eps());
+  norm1 = register_module("norm1", torch::nn::LayerNorm(ln));
+  norm2 = register_module("norm2", torch::nn::LayerNorm(ln));
+  fc1 = register_module("fc1", torch::nn::Linear(d, options.mlp_hidden()));
+  fc2 = register_module("fc2", torch::nn::Linear(options.mlp_hidden(), d));
+}
+
+torch::Tensor EncoderBlockImpl::activate(const torch::Tensor& x) const { return gelu_ ? fused_gelu(x) : torch::relu(x); }
+
+torch::Tensor EncoderBlockImpl::mlp(const torch::Tensor& x) {
+  const double p = options_.dropout();
+  auto h = activate(fc1(x));
+  if (p > 0.0) h = torch::dropout(h, p, is_training());
+  h = fc2(h);
+  if (options_.activation_after_both()) h = activate(h);
+  if (p > 0.0) h = torch::dropout(h, p, is_training());
+  return h;
+}
+
+torch::Tensor EncoderBlockImpl::forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index) {
+  auto h = (pe.active && pe.pe != nullptr) ? pe.pe->add(x, pe.placement, pe.prefix) : x;
+  // The residual stream keeps only the rows that are queried.
+  auto rows = [&](const torch::Tensor& t) {
+    if (!query_index.defined()) return t;
+    return t.gather(1, query_index.view({-1, 1, 1}).expand({t.size(0), 1, t.size(2)}));
+  };
+  const double p = options_.dropout();
+  auto drop = [&](torch::Tensor t) { return p > 0.0 ? torch::dropout(t, p, is_training()) : t; };
+  if (post_norm_) {
+    auto y = norm1(drop(attention(h, pe, query_index)) + rows(h));
+    return norm2(mlp(y) + y);
+  }
+  auto y = rows(h) + drop(attention(norm1(h), pe, query_index));
+  return y + mlp(norm2(y));
+}
+
+}  // namespace loci::models

@@ -1,0 +1,49 @@
+#pragma once
+// One encoder block: the PE added at its input, self-attention, an MLP, LayerNorms after (paper) or before the
+// residual sums. With activation_after_both the MLP is act(fc2(act(fc1(x)))), the paper's model.
+
+#include "models/attention.hpp"
+
+#include <torch/nn/modules/normalization.h>
+
+namespace loci::models {
+
+struct BlockOptions {
+  TORCH_ARG(int64_t, d_model) = 160;
+  TORCH_ARG(int64_t, heads) = 1;
+  TORCH_ARG(int64_t, mlp_hidden) = 640;
+  // "gelu" (exact, erf-based, as PyTorch's nn.GELU) or "relu".
+  TORCH_ARG(std::string, activation) = "gelu";
+  TORCH_ARG(bool, activation_after_both) = true;
+  // "post": x = LN(attn(h) + h); x = LN(mlp(x) + x) (paper). "pre": x = h + attn(LN(h)); x = x + mlp(LN(x)).
+  TORCH_ARG(std::string, norm) = "post";
+  TORCH_ARG(double, dropout) = 0.0;
+  TORCH_ARG(double, layer_norm_eps) = 1e-5;
+};
+
+class EncoderBlockImpl : public torch::nn::Module {
+ public:
+  explicit EncoderBlockImpl(const BlockOptions& options);
+
+  // x: [B, N, d]. The block's PE (if active) is added first. With query_index ([B] int64) only that token's row is
+  // computed past the attention: [B, 1, d]. Otherwise [B, N, d].
+  torch::Tensor forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index = {});
+
+  const BlockOptions& options() const { return options_; }
+
+  SelfAttention attention{nullptr};
+  torch::nn::LayerNorm norm1{nullptr}, norm2{nullptr};
+  torch::nn::Linear fc1{nullptr}, fc2{nullptr};
+
+ private:
+  torch::Tensor activate(const torch::Tensor& x) const;
+  torch::Tensor mlp(const torch::Tensor& x);
+
+  BlockOptions options_;
+  bool gelu_ = true;
+  bool post_norm_ = true;
+};
+
+TORCH_MODULE(EncoderBlock);
+
+}  // namespace loci::models

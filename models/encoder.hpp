@@ -1,0 +1,74 @@
+#pragma once
+// The paper's encoder, generalised: Linear token embedding, `blocks` encoder blocks, a positional encoding placed at
+// every block (each its own, or one shared) or at the input only, and an optional final LayerNorm.
+// Batch-first throughout: input [B, T, C] float, hidden [B, T, d].
+
+#include "models/block.hpp"
+#include "models/pe/positional_encoding.hpp"
+
+#include <torch/nn/modules/container/modulelist.h>
+
+#include <vector>
+
+namespace loci::models {
+
+struct EncoderOptions {
+  TORCH_ARG(int64_t, in_channels) = 5;
+  TORCH_ARG(int64_t, d_model) = 160;
+  TORCH_ARG(int64_t, blocks) = 4;
+  TORCH_ARG(int64_t, heads) = 1;
+  // MLP hidden width = round(mlp_ratio * d_model): 640 for the paper.
+  TORCH_ARG(double, mlp_ratio) = 4.0;
+  TORCH_ARG(std::string, activation) = "gelu";
+  TORCH_ARG(bool, activation_after_both) = true;
+  TORCH_ARG(std::string, norm) = "post";
+  TORCH_ARG(double, dropout) = 0.0;
+  // A LayerNorm after the last block (the paper has none; pre-norm models usually want one).
+  TORCH_ARG(bool, final_norm) = false;
+  TORCH_ARG(double, layer_norm_eps) = 1e-5;
+  TORCH_ARG(PEOptions, pe) = PEOptions();
+};
+
+class EncoderImpl : public torch::nn::Module {
+ public:
+  // positions: the dataset's true coordinates [T, dims] (index_positions(T) for a plain sequence). Every random
+  // draw (PE tables first, then the Linear layers in order) comes from `generator`.
+  EncoderImpl(const EncoderOptions& options, const torch::Tensor& positions, at::Generator generator);
+
+  // [B, T, C] -> [B, T, d].
+  torch::Tensor embed(const torch::Tensor& x);
+  // h: [B, prefix + T, d], embedded tokens after any CLS prefix. With query_index ([B] int64) the last block computes
+  // only that token's row and the result is [B, 1, d]; otherwise [B, prefix + T, d].
+  torch::Tensor encode(const torch::Tensor& h, int64_t prefix = 0, const torch::Tensor& query_index = {});
+  // embed then encode, no prefix.
+  torch::Tensor forward(const torch::Tensor& x);
+
+  // The PE of every placement, as pe_matrices() of the model documents.
+  std::vector<torch::Tensor> pe_matrices() const;
+  // Attention weights of every block from the last forward while recording: [B, H, N, N] each.
+  void record_attention(bool on);
+  bool recording_attention() const { return recording_; }
+  std::vector<torch::Tensor> attention_maps() const;
+
+  const EncoderOptions& options() const { return options_; }
+  int64_t tokens() const { return tokens_; }
+  const PositionalEncodingImpl& pe() const { return *pe_; }
+  EncoderBlockImpl& block(int64_t i) { return *blocks_[static_cast<size_t>(i)]; }
+
+  torch::nn::Linear embedding{nullptr};
+  torch::nn::LayerNorm final_norm{nullptr};
+
+ private:
+  BlockPE block_pe(int64_t block, int64_t prefix) const;
+
+  EncoderOptions options_;
+  int64_t tokens_ = 0;
+  bool input_only_ = false, shared_ = false, recording_ = false;
+  std::shared_ptr<PositionalEncodingImpl> pe_;
+  std::vector<EncoderBlock> blocks_;
+  torch::nn::ModuleList block_list_{nullptr};
+};
+
+TORCH_MODULE(Encoder);
+
+}  // namespace loci::models

@@ -1,0 +1,65 @@
+#pragma once
+// Initialisers for positional-encoding tensors (learned PEs, frozen random PEs, relative-attention tables), looked up
+// by name so that a new scheme is one registration and the trainer can select it from YAML.
+
+#include <ATen/core/Generator.h>
+#include <torch/arg.h>
+#include <torch/types.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace loci::models {
+
+// Keys are shared by every initialiser; each reads only its own (listed per name in init/builtin_inits.cpp).
+struct InitOptions {
+  InitOptions() = default;
+  explicit InitOptions(std::string name) : name_(std::move(name)) {}
+  TORCH_ARG(std::string, name) = "normal";
+  // normal, truncated_normal: the standard deviation (the paper's sigma).
+  TORCH_ARG(double, std) = 1.0;
+  // uniform: values in [-a, a].
+  TORCH_ARG(double, a) = 0.1;
+  // orthogonal: multiplies the orthonormal rows/columns.
+  TORCH_ARG(double, gain) = 1.0;
+  // from_sinusoidal, from_coordinates: multiplies the result.
+  TORCH_ARG(double, scale) = 1.0;
+  // from_sinusoidal: "index" (1D sinusoid of the token index) or "coordinates" (split over the true position axes).
+  TORCH_ARG(std::string, source) = "index";
+  // from_coordinates: "project" (standardised coordinates times a random Gaussian matrix) or "tile" (repeat them).
+  TORCH_ARG(std::string, mode) = "project";
+  // from_sinusoidal: the wavelength base.
+  TORCH_ARG(double, base) = 10000.0;
+};
+
+// What an initialiser may need beyond the shape: the tokens' true positions [T, dims] and the caller's generator,
+// which every random draw goes through so that a seed fixes the result.
+struct InitContext {
+  torch::Tensor positions;
+  at::Generator generator;
+};
+
+using InitFn = std::function<torch::Tensor(at::IntArrayRef shape, const InitOptions&, const InitContext&)>;
+
+class InitRegistry {
+ public:
+  // Returns true so that a registration can initialise a namespace-scope constant.
+  static bool add(const std::string& name, InitFn fn);
+  static const InitFn& get(const std::string& name);
+  static bool contains(const std::string& name);
+  static std::vector<std::string> names();
+};
+
+// A float32 tensor of `shape` drawn by the initialiser named in `options`.
+torch::Tensor make_init(at::IntArrayRef shape, const InitOptions& options, const InitContext& context);
+
+// A CPU generator seeded by the caller: the one source of randomness for model construction.
+at::Generator make_generator(uint64_t seed);
+
+}  // namespace loci::models
+
+#define LOCI_INIT_CONCAT_INNER(a, b) a##b
+#define LOCI_INIT_CONCAT(a, b) LOCI_INIT_CONCAT_INNER(a, b)
+#define LOCI_REGISTER_INIT(name, fn) \
+  static const bool LOCI_INIT_CONCAT(loci_init_registered_, __COUNTER__) = ::loci::models::InitRegistry::add(name, fn)

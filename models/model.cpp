@@ -1,0 +1,81 @@
+#include "models/model.hpp"
+
+#include <stdexcept>
+
+namespace loci::models {
+
+ModelImpl::ModelImpl(const ModelOptions& options, const torch::Tensor& positions, at::Generator generator)
+    : options_(options) {
+  const auto& enc = options.encoder();
+  encoder = register_module("encoder", Encoder(enc, positions, generator));
+  if (options.task() == "classification") {
+    classification = register_module("head", ClassificationHead(options.classification(), enc.d_model(), generator));
+    if (classification->prefix() > 0 && encoder->pe().causal())
+      throw std::invalid_argument("model: a causal PE cannot be combined with cls pooling");
+  } else if (options.task() == "masked_regression") {
+    const auto channels =
+        options.masked_regression().channels() > 0 ? options.masked_regression().channels() : enc.in_channels();
+    masked_regression =
+        register_module("head", MaskedRegressionHead(options.masked_regression(), enc.d_model(), channels, generator));
+  } else {
+    throw std::invalid_argument("model: task must be 'classification' or 'masked_regression', not '" +
+                                options.task() + "'");
+  }
+}
+
+ModelOutput ModelImpl::forward(const ModelInput& input) {
+  auto h = encoder->embed(input.x);
+  ModelOutput out;
+  if (masked_regression) {
+    out.hidden = encoder->encode(masked_regression->apply_mask(h, input.mask));
+    out.output = masked_regression->forward(out.hidden);
+    return out;
+  }
+  h = classification->prepend(h);
+  // Only cls pooling has a prefix, and its row is 0, so the head's token indices address the prefixed sequence too.
+  torch::Tensor rows;
+  if (options_.prune_last_block() && !encoder->recording_attention())
+    rows = classification->query_index(h.size(0), encoder->tokens(), input.target_index);
+  out.hidden = encoder->encode(h, classification->prefix(), rows);
+  out.output = classification->forward(out.hidden, input.target_index);
+  return out;
+}
+
+torch::Tensor ModelImpl::classify(const torch::Tensor& x, const torch::Tensor& target_index) {
+  return forward({x, target_index, {}}).output;
+}
+
+torch::Tensor ModelImpl::reconstruct(const torch::Tensor& x, const torch::Tensor& mask) {
+  return forward({x, {}, mask}).output;
+}
+
+torch::Tensor ModelImpl::loss(const ModelOutput& output, const ModelInput& input, const torch::Tensor& target) const {
+  if (classification) return torch::cross_entropy_loss(output.output, target.to(torch::kInt64));
+  return masked_mse(output.output, target, input.mask);
+}
+
+torch::Tensor ModelImpl::sample_mask(int64_t batch, at::Generator& generator) const {
+  if (!masked_regression) throw std::logic_error("model: sample_mask needs the masked_regression task");
+  const auto& o = masked_regression->options();
+  return sample_token_mask(batch, tokens(), is_training() ? o.mask_ratio_train() : o.mask_ratio_eval(), generator);
+}
+
+std::vector<torch::Tensor> ModelImpl::attention_maps(const ModelInput& input) {
+  torch::NoGradGuard no_grad;
+  const bool was = encoder->recording_attention();
+  encoder->record_attention(true);
+  forward(input);
+  auto maps = encoder->attention_maps();
+  encoder->record_attention(was);
+  return maps;
+}
+
+Model make_model(const ModelOptions& options, const torch::Tensor& positions, at::Generator generator) {
+  return Model(options, positions, generator);
+}
+
+Model make_model(const ModelOptions& options, const torch::Tensor& positions, uint64_t seed) {
+  return make_model(options, positions, make_generator(seed));
+}
+
+}  // namespace loci::models

@@ -1,0 +1,81 @@
+#pragma once
+// The whole model: encoder + task head, built from one plain options struct (the trainer maps YAML onto it).
+
+#include "models/encoder.hpp"
+#include "models/heads.hpp"
+
+#include <vector>
+
+namespace loci::models {
+
+struct ModelOptions {
+  TORCH_ARG(EncoderOptions, encoder) = EncoderOptions();
+  // "classification" or "masked_regression".
+  TORCH_ARG(std::string, task) = "classification";
+  TORCH_ARG(ClassificationOptions, classification) = ClassificationOptions();
+  TORCH_ARG(MaskedRegressionOptions, masked_regression) = MaskedRegressionOptions();
+  // When the readout needs one token (last, target, cls), the last block computes only that token's row after its
+  // attention. Same logits and gradients, about a fifth less work for the paper's model; switched off by itself
+  // while attention maps are recorded, so that every map stays [B, H, N, N].
+  TORCH_ARG(bool, prune_last_block) = true;
+};
+
+struct ModelInput {
+  torch::Tensor x;             // [B, T, C] float
+  torch::Tensor target_index;  // [B] int64, classification with pooling "target"
+  torch::Tensor mask;          // [B, T] bool, masked regression (sample_mask draws one)
+};
+
+struct ModelOutput {
+  torch::Tensor output;  // logits [B, classes], or predictions [B, T, channels]
+  torch::Tensor hidden;  // the encoder's last hidden state ([B, 1, d] when the last block was pruned)
+};
+
+class ModelImpl : public torch::nn::Module {
+ public:
+  ModelImpl(const ModelOptions& options, const torch::Tensor& positions, at::Generator generator);
+
+  ModelOutput forward(const ModelInput& input);
+  // Shorthands: logits [B, classes]; predictions [B, T, channels].
+  torch::Tensor classify(const torch::Tensor& x, const torch::Tensor& target_index = {});
+  torch::Tensor reconstruct(const torch::Tensor& x, const torch::Tensor& mask);
+  // Cross-entropy against class labels [B] int64, or masked_mse against targets [B, T, channels] on input.mask.
+  torch::Tensor loss(const ModelOutput& output, const ModelInput& input, const torch::Tensor& target) const;
+  // A mask for a batch at the ratio of the current mode (train or eval).
+  torch::Tensor sample_mask(int64_t batch, at::Generator& generator) const;
+
+  // One tensor per PE placement (blocks for per_block, else 1), detached copies:
+  //   additive PEs (learned, random_fixed, sinusoidal_*): the [T, d] matrix added at the block's input, fixed ones
+  //     included, without the (random) sinusoidal dropout;
+  //   relative: its table, [H, offsets] (bias) or [H, L, dh] (music_causal embeddings, row L-1 is offset 0);
+  //   alibi: its fixed bias [H, T, T];
+  //   none, rope, rope_axial: an empty tensor (numel 0).
+  std::vector<torch::Tensor> pe_matrices() const { return encoder->pe_matrices(); }
+
+  // While recording, each forward keeps every block's attention weights; maps are [B, H, N, N] with N = prefix + T
+  // (the CLS token first when pooling is cls).
+  void record_attention(bool on) { encoder->record_attention(on); }
+  std::vector<torch::Tensor> attention_maps() const { return encoder->attention_maps(); }
+  // A forward without gradients that records and returns the maps, leaving recording as it was.
+  std::vector<torch::Tensor> attention_maps(const ModelInput& input);
+
+  const ModelOptions& options() const { return options_; }
+  int64_t tokens() const { return encoder->tokens(); }
+  int64_t prefix() const { return classification ? classification->prefix() : 0; }
+
+  Encoder encoder{nullptr};
+  ClassificationHead classification{nullptr};
+  MaskedRegressionHead masked_regression{nullptr};
+
+ private:
+  ModelOptions options_;
+};
+
+TORCH_MODULE(Model);
+
+// Builds the model; every random draw comes from `generator` (or a generator seeded with `seed`), so equal seeds
+// give equal models.
+Model make_model(const ModelOptions& options, const torch::Tensor& positions, at::Generator generator);
+Model make_model(const ModelOptions& options, const torch::Tensor& positions, uint64_t seed);
+
+}  // namespace loci::models

@@ -1,0 +1,22 @@
+// A free [T, d] parameter per placement: the PE whose initialisation the paper studies. Drawn from the init registry,
+// placements in order, so one generator seed fixes all of them; default N(0, 0.02^2) when no initialiser is given.
+
+#include "models/pe/positional_encoding.hpp"
+
+namespace loci::models {
+namespace {
+
+class LearnedPEImpl : public TablePEImpl {
+ public:
+  LearnedPEImpl(const PEOptions& o, const PEContext& c) : TablePEImpl(o, c) {
+    const auto init = init_or(InitOptions("normal").std(0.02));
+    for (int64_t p = 0; p < placements(); ++p)
+      add_table(make_init({tokens(), d_model()}, init, init_context()), /*learned=*/true);
+  }
+};
+
+}  // namespace
+
+LOCI_REGISTER_PE("learned", LearnedPEImpl);
+
+}  // namespace loci::models

@@ -1,0 +1,17 @@
+// No positional information: the control condition. Every hook keeps its do-nothing default.
+
+#include "models/pe/positional_encoding.hpp"
+
+namespace loci::models {
+namespace {
+
+class NonePEImpl : public PositionalEncodingImpl {
+ public:
+  using PositionalEncodingImpl::PositionalEncodingImpl;
+};
+
+}  // namespace
+
+LOCI_REGISTER_PE("none", NonePEImpl);
+
+}  // namespace loci::models

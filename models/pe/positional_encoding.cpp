@@ -1,0 +1,99 @@
+#include "models/pe/positional_encoding.hpp"
+
+#include <torch/nn/functional/dropout.h>
+
+#include <map>
+#include <stdexcept>
+
+namespace loci::models {
+
+PositionalEncodingImpl::PositionalEncodingImpl(PEOptions options, PEContext context)
+    : options_(std::move(options)),
+      tokens_(context.positions.defined() ? context.positions.size(0) : 0),
+      d_model_(context.d_model),
+      heads_(context.heads),
+      placements_(context.placements),
+      positions_(context.positions.defined() ? context.positions.to(torch::kFloat32).contiguous() : torch::Tensor()),
+      generator_(context.generator) {
+  if (!positions_.defined() || positions_.dim() != 2 || tokens_ < 1)
+    throw std::invalid_argument("PE '" + options_.type() + "' needs the tokens' positions as a [tokens, dims] tensor");
+  if (d_model_ < 1 || heads_ < 1 || d_model_ % heads_ != 0)
+    throw std::invalid_argument("PE '" + options_.type() + "': d_model must be a positive multiple of heads");
+  if (placements_ < 1) throw std::invalid_argument("PE '" + options_.type() + "': needs at least one placement");
+}
+
+torch::Tensor PositionalEncodingImpl::matrix(int64_t) const { return {}; }
+
+torch::Tensor PositionalEncodingImpl::add(const torch::Tensor& x, int64_t placement, int64_t prefix) const {
+  check_placement(placement);
+  auto out = x;
+  auto m = matrix(placement);
+  if (m.defined()) {
+    // Zero rows for the prefix tokens let one broadcast add serve with and without a CLS token.
+    out = x + (prefix > 0 ? torch::constant_pad_nd(m, {0, 0, prefix, 0}) : m);
+  }
+  if (dropout_ > 0.0) out = torch::dropout(out, dropout_, is_training() || dropout_at_eval_);
+  return out;
+}
+
+torch::Tensor PositionalEncodingImpl::attention_bias(int64_t, const torch::Tensor&, double) const { return {}; }
+
+void PositionalEncodingImpl::rotate(torch::Tensor&, torch::Tensor&, int64_t) const {}
+
+torch::Tensor PositionalEncodingImpl::table(int64_t placement) const {
+  check_placement(placement);
+  auto m = matrix(placement);
+  return m.defined() ? m : torch::empty({0});
+}
+
+void PositionalEncodingImpl::check_placement(int64_t placement) const {
+  if (placement < 0 || placement >= placements_)
+    throw std::out_of_range("PE placement " + std::to_string(placement) + " of " + std::to_string(placements_));
+}
+
+torch::Tensor TablePEImpl::matrix(int64_t placement) const {
+  check_placement(placement);
+  return tables_.size() == 1 ? tables_.front() : tables_.at(static_cast<size_t>(placement));
+}
+
+void TablePEImpl::add_table(torch::Tensor table, bool learned) {
+  if (table.dim() != 2 || table.size(0) != tokens() || table.size(1) != d_model())
+    throw std::logic_error("PE '" + options().type() + "': a table must be [tokens, d_model]");
+  const auto name = "pe_" + std::to_string(tables_.size());
+  tables_.push_back(learned ? register_parameter(name, table, /*requires_grad=*/true) : register_buffer(name, table));
+}
+
+namespace {
+
+std::map<std::string, PEFactory>& factories() {
+  static std::map<std::string, PEFactory> table;
+  return table;
+}
+
+}  // namespace
+
+bool PERegistry::add(const std::string& name, PEFactory factory) {
+  if (!factories().emplace(name, std::move(factory)).second)
+    throw std::logic_error("positional encoding '" + name + "' is registered twice");
+  return true;
+}
+
+std::shared_ptr<PositionalEncodingImpl> PERegistry::create(const PEOptions& options, const PEContext& context) {
+  auto it = factories().find(options.type());
+  if (it == factories().end()) {
+    std::string known;
+    for (const auto& [name, f] : factories()) known += (known.empty() ? "" : ", ") + name;
+    throw std::invalid_argument("unknown positional encoding '" + options.type() + "'; known: " + known);
+  }
+  return it->second(options, context);
+}
+
+bool PERegistry::contains(const std::string& name) { return factories().count(name) != 0; }
+
+std::vector<std::string> PERegistry::names() {
+  std::vector<std::string> out;
+  for (const auto& [name, f] : factories()) out.push_back(name);
+  return out;
+}
+
+}  // namespace loci::models

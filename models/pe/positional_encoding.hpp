@@ -1,0 +1,145 @@
+#pragma once
+// One interface for every positional encoding (PE). A PE is a module that holds one set of tensors per *placement*
+// (the blocks that own a PE of their own) and acts through hooks the encoder calls at fixed points:
+//   add(x, p, prefix)            at a block's input, for PEs that add a [T, d] matrix (sinusoidal*, learned, random);
+//   attention_bias(p, q, scale)  added to the scaled attention logits (relative, alibi);
+//   rotate(q, k, p)              applied to queries and keys before their product (rope, rope_axial);
+//   causal()                     when a token may not attend to later ones (relative, variant music_causal).
+// A PE leaves the hooks it does not need at their defaults, which do nothing. Variants register themselves by name
+// (one file each under models/pe/), so a new PE is one new file.
+
+#include "models/init/init_registry.hpp"
+
+#include <c10/util/Optional.h>
+#include <torch/nn/module.h>
+#include <torch/nn/pimpl.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace loci::models {
+
+struct PEOptions {
+  PEOptions() = default;
+  explicit PEOptions(std::string type) : type_(std::move(type)) {}
+  // Registry name: none, sinusoidal_1d, sinusoidal_2d, sinusoidal_nd, learned, random_fixed, relative, rope,
+  // rope_axial, alibi (PERegistry::names() lists what is linked in).
+  TORCH_ARG(std::string, type) = "learned";
+  // per_block: each block adds its own PE at its input (the paper); shared: one PE, added at every block's input;
+  // input_only: one PE, at the first block only. For PEs acting in attention the same words choose which blocks'
+  // attention they modify and whether those blocks share tables.
+  TORCH_ARG(std::string, placement) = "per_block";
+  // Initialiser of learned and random tables; unset means the PE's own default (see each PE's file):
+  // learned normal(0.02), random_fixed normal(1.0), relative bias zeros, relative music_causal normal(1.0).
+  TORCH_ARG(c10::optional<InitOptions>, init) = c10::nullopt;
+  // Wavelength base of sinusoidal and rotary PEs.
+  TORCH_ARG(double, base) = 10000.0;
+  // Multiplies true coordinates before sinusoidal_nd, rope_axial and coordinate-based alibi use them.
+  TORCH_ARG(double, coordinate_scale) = 1.0;
+  // Paper quirk of the fixed sinusoidal PEs: dropout on the block input after the PE is added (0.1 in the paper),
+  // which stays active in evaluation when dropout_at_eval is set (as in the paper). Off by default.
+  TORCH_ARG(double, sinusoidal_dropout) = 0.0;
+  TORCH_ARG(bool, dropout_at_eval) = false;
+  // relative: "bias" (a learned logit bias per head and offset) or "music_causal" (Music-Transformer relative
+  // attention, logits q.E_r, with a causal mask: the paper's "relative").
+  TORCH_ARG(std::string, variant) = "bias";
+  // relative and alibi: "index" (offsets of the token index) or "coordinates" (offsets of the true positions: grid
+  // offset vectors for relative bias, Euclidean distance for alibi).
+  TORCH_ARG(std::string, offsets) = "index";
+  // relative: offsets beyond this are clipped to it (per axis for coordinates); 0 keeps every offset distinct.
+  TORCH_ARG(int64_t, max_distance) = 0;
+};
+
+// What a PE is built for. Positions are the dataset's true coordinates [T, dims]; T = positions.size(0).
+struct PEContext {
+  int64_t d_model = 0;
+  int64_t heads = 1;
+  int64_t placements = 1;
+  torch::Tensor positions;
+  at::Generator generator;
+};
+
+class PositionalEncodingImpl : public torch::nn::Module {
+ public:
+  PositionalEncodingImpl(PEOptions options, PEContext context);
+  ~PositionalEncodingImpl() override = default;
+
+  const PEOptions& options() const { return options_; }
+  int64_t tokens() const { return tokens_; }
+  int64_t d_model() const { return d_model_; }
+  int64_t heads() const { return heads_; }
+  int64_t placements() const { return placements_; }
+
+  // The [T, d] matrix placement p adds at its block's input; undefined for a PE that adds nothing.
+  virtual torch::Tensor matrix(int64_t placement) const;
+  // x is [B, prefix + T, d]: the matrix goes onto the last T tokens (prefix tokens such as CLS carry no position),
+  // then the sinusoidal dropout quirk if configured. Without a matrix (and dropout) x comes back as is.
+  torch::Tensor add(const torch::Tensor& x, int64_t placement, int64_t prefix) const;
+
+  // q is [B, H, T, dh] (data tokens only). Returns a tensor broadcastable to [B, H, T, T] that is added to the
+  // logits after they are multiplied by `scale` (1/sqrt(dh)), or undefined.
+  virtual torch::Tensor attention_bias(int64_t placement, const torch::Tensor& q, double scale) const;
+  // q, k are [B, H, T, dh] (data tokens only); rotary PEs replace them by their rotated versions.
+  virtual void rotate(torch::Tensor& q, torch::Tensor& k, int64_t placement) const;
+  virtual bool causal() const { return false; }
+
+  // What pe_matrices() reports for placement p: matrix(p) for additive PEs, the table a relative or alibi PE keeps,
+  // or an empty tensor (numel 0) when the PE stores nothing (none, rope, rope_axial).
+  virtual torch::Tensor table(int64_t placement) const;
+
+ protected:
+  void check_placement(int64_t placement) const;
+  // The initialiser this PE uses: the caller's when set, else `fallback`.
+  InitOptions init_or(const InitOptions& fallback) const { return options_.init().value_or(fallback); }
+  InitContext init_context() const { return {positions_, generator_}; }
+  const torch::Tensor& positions() const { return positions_; }
+  void set_dropout(double p, bool at_eval) { dropout_ = p; dropout_at_eval_ = at_eval; }
+
+ private:
+  PEOptions options_;
+  int64_t tokens_, d_model_, heads_, placements_;
+  torch::Tensor positions_;
+  at::Generator generator_;
+  double dropout_ = 0.0;
+  bool dropout_at_eval_ = false;
+};
+
+TORCH_MODULE(PositionalEncoding);
+
+// A PE that is a [T, d] table per placement, learned (parameters) or fixed (buffers). A fixed table identical for
+// all placements is stored once.
+class TablePEImpl : public PositionalEncodingImpl {
+ public:
+  using PositionalEncodingImpl::PositionalEncodingImpl;
+  torch::Tensor matrix(int64_t placement) const override;
+
+ protected:
+  // Stored as "pe_<i>" in the order added; one table serves every placement.
+  void add_table(torch::Tensor table, bool learned);
+
+ private:
+  std::vector<torch::Tensor> tables_;
+};
+
+using PEFactory = std::function<std::shared_ptr<PositionalEncodingImpl>(const PEOptions&, const PEContext&)>;
+
+class PERegistry {
+ public:
+  static bool add(const std::string& name, PEFactory factory);
+  static std::shared_ptr<PositionalEncodingImpl> create(const PEOptions& options, const PEContext& context);
+  static bool contains(const std::string& name);
+  static std::vector<std::string> names();
+};
+
+}  // namespace loci::models
+
+#define LOCI_PE_CONCAT_INNER(a, b) a##b
+#define LOCI_PE_CONCAT(a, b) LOCI_PE_CONCAT_INNER(a, b)
+// Registers class `Impl` (constructible from (const PEOptions&, const PEContext&)) under `name`.
+#define LOCI_REGISTER_PE(name, Impl)                                                               \
+  static const bool LOCI_PE_CONCAT(loci_pe_registered_, __COUNTER__) = ::loci::models::PERegistry::add( \
+      name, [](const ::loci::models::PEOptions& o, const ::loci::models::PEContext& c) {           \
+        return std::static_pointer_cast<::loci::models::PositionalEncodingImpl>(std::make_shared<Impl>(o, c)); \
+      })

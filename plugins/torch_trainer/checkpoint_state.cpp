@@ -1,0 +1,88 @@
+#include "checkpoint_state.hpp"
+
+#include <cstdio>
+
+#include "datasets/atomic_file.hpp"
+#include "models/checkpoint.hpp"
+#include "plugins/api/error.hpp"
+
+namespace loci::torch_trainer {
+
+void save_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
+                     const RunState& state, const std::vector<std::string>& condition_names) {
+  torch::serialize::OutputArchive archive;
+  models::save_module(*model, archive, "model");
+  torch::serialize::OutputArchive opt_archive;
+  optimizer.save(opt_archive);
+  archive.write("optimizer", opt_archive);
+
+  nlohmann::ordered_json j;
+  j["epoch"] = state.epoch;
+  j["step"] = state.step;
+  j["seconds"] = state.seconds;
+  j["best_loss"] = state.best_loss;
+  j["evals_without_improvement"] = state.evals_without_improvement;
+  j["rows"] = nlohmann::ordered_json::array();
+  for (const auto& r : state.rows) j["rows"].push_back(to_json(r, condition_names));
+  j["pe_epochs"] = nlohmann::ordered_json::array();
+  for (const auto& h : state.pe_history) j["pe_epochs"].push_back({h.epoch, h.step});
+  archive.write("state_json", c10::IValue(j.dump()));
+  for (std::size_t e = 0; e < state.pe_history.size(); ++e)
+    for (std::size_t p = 0; p < state.pe_history[e].matrices.size(); ++p) {
+      const auto& t = state.pe_history[e].matrices[p];
+      archive.write("pe_" + std::to_string(e) + "_" + std::to_string(p), t.defined() ? t : torch::empty({0}),
+                    /*is_buffer=*/true);
+    }
+
+  const auto tmp = data::temporary_name(file);
+  archive.save_to(tmp.string());
+  std::error_code ec;
+  std::filesystem::rename(tmp, file, ec);
+  if (ec) throw UserError(file.string() + ": cannot write checkpoint (" + ec.message() + ")");
+}
+
+RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer) {
+  torch::serialize::InputArchive archive;
+  try {
+    archive.load_from(file.string());
+  } catch (const std::exception& e) {
+    throw UserError(file.string() + ": not a readable checkpoint (" + std::string(e.what()).substr(0, 200) + ")");
+  }
+  try {
+    models::load_module(*model, archive, "model");
+    torch::serialize::InputArchive opt_archive;
+    archive.read("optimizer", opt_archive);
+    optimizer.load(opt_archive);
+  } catch (const std::exception& e) {
+    throw UserError(file.string() + ": does not fit this run's model or optimizer (was the config changed?): " +
+                    std::string(e.what()).substr(0, std::string(e.what()).find('\n')));
+  }
+
+  c10::IValue json_value;
+  archive.read("state_json", json_value);
+  const auto j = nlohmann::ordered_json::parse(json_value.toStringRef());
+  RunState s;
+  s.epoch = j.at("epoch").get<std::int64_t>();
+  s.step = j.at("step").get<std::int64_t>();
+  s.seconds = j.at("seconds").get<double>();
+  s.best_loss = j.at("best_loss").get<double>();
+  s.evals_without_improvement = j.at("evals_without_improvement").get<std::int64_t>();
+  for (const auto& r : j.at("rows")) s.rows.push_back(row_from_json(r));
+  const std::size_t placements = model->pe_matrices().size();
+  std::size_t e = 0;
+  for (const auto& pe : j.at("pe_epochs")) {
+    PeSnapshot snap;
+    snap.epoch = pe.at(0).get<std::int64_t>();
+    snap.step = pe.at(1).get<std::int64_t>();
+    for (std::size_t p = 0; p < placements; ++p) {
+      torch::Tensor t;
+      archive.read("pe_" + std::to_string(e) + "_" + std::to_string(p), t, /*is_buffer=*/true);
+      snap.matrices.push_back(t);
+    }
+    s.pe_history.push_back(std::move(snap));
+    ++e;
+  }
+  return s;
+}
+
+}  // namespace loci::torch_trainer

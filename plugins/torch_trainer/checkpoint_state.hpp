@@ -1,0 +1,29 @@
+// One checkpoint archive holds everything a run needs to continue bit for bit: model, optimizer, epoch, step,
+// the early-stopping state, and the history behind metrics.csv and pe.h5. Every source of randomness is re-seeded
+// from (seed, epoch) at each epoch start, so no generator state needs saving.
+#pragma once
+
+#include <filesystem>
+#include <vector>
+
+#include "models/model.hpp"
+#include "run_outputs.hpp"
+
+namespace loci::torch_trainer {
+
+struct RunState {
+  std::int64_t epoch = 0;  // epochs finished
+  std::int64_t step = 0;
+  double seconds = 0;      // training time so far, across resumptions
+  double best_loss = 1e300;
+  std::int64_t evals_without_improvement = 0;
+  std::vector<MetricsRow> rows;
+  std::vector<PeSnapshot> pe_history;
+};
+
+// Written under a temporary name and renamed, so a crash mid-save leaves the previous checkpoint intact.
+void save_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
+                     const RunState& state, const std::vector<std::string>& condition_names);
+RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer);
+
+}  // namespace loci::torch_trainer

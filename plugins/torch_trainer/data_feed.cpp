@@ -1,0 +1,118 @@
+#include "data_feed.hpp"
+
+#include <algorithm>
+
+#include "plugins/api/error.hpp"
+
+namespace loci::torch_trainer {
+
+namespace {
+
+torch::ScalarType scalar_type(data::DType t, const std::string& name) {
+  switch (t) {
+    case data::DType::u8: return torch::kUInt8;
+    case data::DType::i8: return torch::kInt8;
+    case data::DType::i16: return torch::kInt16;
+    case data::DType::i32: return torch::kInt32;
+    case data::DType::i64: return torch::kInt64;
+    case data::DType::f32: return torch::kFloat32;
+    case data::DType::f64: return torch::kFloat64;
+    default: throw UserError("array '" + name + "' is " + data::dtype_name(t) + ", which the trainer cannot read");
+  }
+}
+
+torch::Tensor as_tensor(const data::Batch& b, std::size_t i, const data::ArrayInfo& info,
+                        std::vector<std::int64_t> shape) {
+  auto* bytes = const_cast<std::uint8_t*>(b.arrays.at(i).data());
+  // from_blob borrows the batch's bytes; the conversion copies them into a tensor the model owns.
+  return torch::from_blob(bytes, shape, scalar_type(info.dtype, info.name)).clone();
+}
+
+std::vector<std::string> split_names(const std::string& csv) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= csv.size()) {
+    auto comma = csv.find(',', start);
+    out.push_back(csv.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> FeedPlan::arrays() const {
+  std::vector<std::string> a{input};
+  if (task == Task::classification) a.push_back(label);
+  if (!target_token.empty()) a.push_back(target_token);
+  if (!condition.empty()) a.push_back(condition);
+  return a;
+}
+
+FeedPlan plan_feed(const data::Dataset& ds, const TrainOptions& opt) {
+  auto has = [&](const std::string& name) {
+    const auto& arrays = ds.arrays();
+    return std::any_of(arrays.begin(), arrays.end(), [&](const data::ArrayInfo& a) { return a.name == name; });
+  };
+  const std::string where = ds.path().string() + ": ";
+  FeedPlan p;
+  if (opt.task == "classification") p.task = Task::classification;
+  else if (opt.task == "masked_regression") p.task = Task::masked_regression;
+  else p.task = has(opt.label) ? Task::classification : Task::masked_regression;
+
+  p.input = opt.input;
+  if (p.input == "auto") p.input = has("tokens") ? "tokens" : "activity";
+  if (!has(p.input)) throw UserError(where + "no per-sample array '" + p.input + "' to use as input (task.input)");
+  const auto& in = ds.array(p.input);
+  if (in.shape.size() != 2)
+    throw UserError(where + "input '" + p.input + "' is " + data::describe_type(in) + "; the trainer needs [token, channel]");
+  p.tokens = in.shape[0];
+  p.channels = in.shape[1];
+
+  if (p.task == Task::classification) {
+    if (!has(opt.label)) throw UserError(where + "no label array '" + opt.label + "' (task.label) for classification");
+    const auto& l = ds.array(opt.label);
+    if (!l.shape.empty()) throw UserError(where + "label '" + opt.label + "' must hold one value per sample");
+    p.label = opt.label;
+    p.classes = opt.classes;
+    if (p.classes == 0) {
+      const auto attrs = ds.attributes();
+      if (auto it = attrs.find("grid_n"); it != attrs.end() && std::holds_alternative<std::int64_t>(it->second))
+        p.classes = std::get<std::int64_t>(it->second);
+      else
+        throw UserError(where + "cannot tell the number of classes; set task.classes");
+    }
+    if (opt.model.classification().pooling() == "target") {
+      if (!has(opt.target_token)) throw UserError(where + "pooling: target needs the array '" + opt.target_token + "'");
+      p.target_token = opt.target_token;
+    }
+    if (has("condition")) {
+      p.condition = "condition";
+      const auto attrs = ds.attributes();
+      if (auto it = attrs.find("condition_names"); it != attrs.end() && std::holds_alternative<std::string>(it->second))
+        p.condition_names = split_names(std::get<std::string>(it->second));
+    }
+  }
+  return p;
+}
+
+Feed Feed::from(const data::Batch& batch, const FeedPlan& plan, const data::BatchStream& stream) {
+  Feed f;
+  const auto& infos = stream.arrays();
+  std::size_t i = 0;
+  f.x = as_tensor(batch, i, infos[i], {batch.size, plan.tokens, plan.channels}).to(torch::kFloat32);
+  ++i;
+  if (plan.task == Task::classification) {
+    f.label = as_tensor(batch, i, infos[i], {batch.size}).to(torch::kInt64);
+    ++i;
+  }
+  if (!plan.target_token.empty()) {
+    f.target = as_tensor(batch, i, infos[i], {batch.size}).to(torch::kInt64);
+    ++i;
+  }
+  if (!plan.condition.empty()) f.condition = as_tensor(batch, i, infos[i], {batch.size}).to(torch::kInt64);
+  return f;
+}
+
+}  // namespace loci::torch_trainer

@@ -1,0 +1,40 @@
+// From stored batches to model inputs: which arrays a task reads, and how their bytes become tensors.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "datasets/batch_stream.hpp"
+#include "datasets/reader.hpp"
+#include "train_options.hpp"
+
+namespace loci::torch_trainer {
+
+// What the trainer reads from a dataset for its task, decided once from the dataset's arrays.
+struct FeedPlan {
+  Task task = Task::classification;
+  std::string input;                 // [token, channel]
+  std::string label;                 // classification only
+  std::string target_token;          // "" unless pooling is target
+  std::string condition;             // "" when the dataset has no `condition` (accuracy per condition then absent)
+  std::vector<std::string> condition_names;
+  std::int64_t tokens = 0, channels = 0, classes = 0;
+
+  std::vector<std::string> arrays() const;  // in the order Feed::from reads them
+};
+
+// Checks the dataset against the options and decides the plan; a mismatch is a one-line UserError.
+FeedPlan plan_feed(const data::Dataset& ds, const TrainOptions& opt);
+
+struct Feed {
+  torch::Tensor x;          // [B, T, C] float
+  torch::Tensor label;      // [B] int64 (classification)
+  torch::Tensor target;     // [B] int64 (pooling: target)
+  torch::Tensor condition;  // [B] int64 when the plan has one
+
+  static Feed from(const data::Batch& batch, const FeedPlan& plan, const data::BatchStream& stream);
+};
+
+}  // namespace loci::torch_trainer

@@ -1,0 +1,60 @@
+#include "evaluate.hpp"
+
+#include "models/init/init_registry.hpp"
+#include "sim/random/stream.hpp"
+
+namespace loci::torch_trainer {
+
+SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
+                      std::int64_t batch_size, std::uint64_t seed) {
+  torch::NoGradGuard no_grad;
+  const bool was_training = model->is_training();
+  model->eval();
+
+  data::BatchStream stream(ds, data::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
+  at::Generator mask_gen = models::make_generator(sim::Rng::stream(seed, "eval-mask:" + split, 0)());
+  SplitMetrics m;
+  m.split = split;
+  const std::size_t conditions = std::max<std::size_t>(plan.condition_names.size(), 3);
+  std::vector<std::int64_t> right(conditions, 0), seen(conditions, 0);
+  std::int64_t correct = 0;
+  double loss_sum = 0;
+  data::Batch batch;
+  while (stream.next(batch)) {
+    const Feed f = Feed::from(batch, plan, stream);
+    models::ModelInput in{f.x, f.target, {}};
+    if (plan.task == Task::masked_regression) in.mask = model->sample_mask(batch.size, mask_gen);
+    const auto out = model->forward(in);
+    const auto loss = model->loss(out, in, plan.task == Task::classification ? f.label : f.x);
+    loss_sum += loss.item<double>() * static_cast<double>(batch.size);
+    m.samples += batch.size;
+    if (plan.task == Task::classification) {
+      const auto hit = out.output.argmax(1).eq(f.label);
+      correct += hit.sum().item<std::int64_t>();
+      if (f.condition.defined()) {
+        const auto* c = f.condition.data_ptr<std::int64_t>();
+        const auto* h = hit.data_ptr<bool>();
+        for (std::int64_t i = 0; i < batch.size; ++i) {
+          if (c[i] < 0 || static_cast<std::size_t>(c[i]) >= conditions) continue;
+          ++seen[static_cast<std::size_t>(c[i])];
+          right[static_cast<std::size_t>(c[i])] += h[i] ? 1 : 0;
+        }
+      }
+    }
+  }
+  if (m.samples > 0) {
+    m.loss = loss_sum / static_cast<double>(m.samples);
+    if (plan.task == Task::classification) {
+      m.accuracy = static_cast<double>(correct) / static_cast<double>(m.samples);
+      if (!plan.condition.empty())
+        for (std::size_t c = 0; c < conditions; ++c)
+          m.accuracy_by_condition.push_back(seen[c] ? static_cast<double>(right[c]) / static_cast<double>(seen[c]) : -1);
+    } else {
+      m.mse = m.loss;
+    }
+  }
+  if (was_training) model->train();
+  return m;
+}
+
+}  // namespace loci::torch_trainer

@@ -1,0 +1,26 @@
+// One evaluation pass over a split: loss, accuracy (with accuracy per LST condition) or masked MSE.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "data_feed.hpp"
+#include "models/model.hpp"
+
+namespace loci::torch_trainer {
+
+struct SplitMetrics {
+  std::string split;
+  std::int64_t samples = 0;
+  double loss = 0;
+  double accuracy = -1;                       // classification; -1 when not applicable
+  std::vector<double> accuracy_by_condition;  // index = condition; -1 where the split holds none
+  double mse = -1;                            // masked regression
+};
+
+// Deterministic: masks of masked regression come from a generator seeded by (seed, split), the same at every
+// evaluation, so numbers are comparable across epochs and runs.
+SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
+                      std::int64_t batch_size, std::uint64_t seed);
+
+}  // namespace loci::torch_trainer

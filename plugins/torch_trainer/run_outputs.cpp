@@ -1,0 +1,130 @@
+#include "run_outputs.hpp"
+
+#include <sstream>
+
+#include "datasets/array_file.hpp"
+#include "datasets/atomic_file.hpp"
+
+namespace loci::torch_trainer {
+
+namespace {
+
+std::string condition_column(const std::string& name) {
+  std::string s = "accuracy_";
+  for (char c : name) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string number(double v) {
+  if (v < 0) return "";  // not applicable: an empty CSV cell (NaN for pandas)
+  std::ostringstream s;
+  s.precision(9);
+  s << v;
+  return s.str();
+}
+
+template <class T> data::Array array_of(const std::string& name, std::vector<std::string> dims,
+                                        std::vector<std::int64_t> shape, const std::vector<T>& v,
+                                        const std::string& doc) {
+  return data::Array::of(data::ArraySpec{name, data::dtype_of<T>(), std::move(dims), std::move(shape), doc}, v);
+}
+
+}  // namespace
+
+nlohmann::ordered_json to_json(const MetricsRow& r, const std::vector<std::string>& names) {
+  nlohmann::ordered_json j;
+  j["epoch"] = r.epoch;
+  j["step"] = r.step;
+  j["seconds"] = r.seconds;
+  j["lr"] = r.lr;
+  j["split"] = r.metrics.split;
+  j["samples"] = r.metrics.samples;
+  j["loss"] = r.metrics.loss;
+  if (r.metrics.accuracy >= 0) j["accuracy"] = r.metrics.accuracy;
+  for (std::size_t c = 0; c < r.metrics.accuracy_by_condition.size() && c < names.size(); ++c)
+    if (r.metrics.accuracy_by_condition[c] >= 0) j[condition_column(names[c])] = r.metrics.accuracy_by_condition[c];
+  if (r.metrics.mse >= 0) j["mse"] = r.metrics.mse;
+  if (r.pe_norm >= 0) j["pe_norm"] = r.pe_norm;
+  j["by_condition"] = r.metrics.accuracy_by_condition;
+  return j;
+}
+
+MetricsRow row_from_json(const nlohmann::ordered_json& j) {
+  MetricsRow r;
+  r.epoch = j.at("epoch").get<std::int64_t>();
+  r.step = j.at("step").get<std::int64_t>();
+  r.seconds = j.at("seconds").get<double>();
+  r.lr = j.at("lr").get<double>();
+  r.metrics.split = j.at("split").get<std::string>();
+  r.metrics.samples = j.at("samples").get<std::int64_t>();
+  r.metrics.loss = j.at("loss").get<double>();
+  r.metrics.accuracy = j.value("accuracy", -1.0);
+  r.metrics.mse = j.value("mse", -1.0);
+  r.pe_norm = j.value("pe_norm", -1.0);
+  r.metrics.accuracy_by_condition = j.at("by_condition").get<std::vector<double>>();
+  return r;
+}
+
+void write_metrics(const std::filesystem::path& run, const std::vector<MetricsRow>& rows,
+                   const std::vector<std::string>& names) {
+  std::ostringstream csv, jsonl;
+  csv << "epoch,step,seconds,lr,split,samples,loss,accuracy";
+  for (const auto& n : names) csv << "," << condition_column(n);
+  csv << ",mse,pe_norm\n";
+  for (const auto& r : rows) {
+    csv << r.epoch << "," << r.step << "," << number(r.seconds) << "," << number(r.lr) << "," << r.metrics.split << ","
+        << r.metrics.samples << "," << number(r.metrics.loss) << "," << number(r.metrics.accuracy);
+    for (std::size_t c = 0; c < names.size(); ++c)
+      csv << "," << (c < r.metrics.accuracy_by_condition.size() ? number(r.metrics.accuracy_by_condition[c]) : "");
+    csv << "," << number(r.metrics.mse) << "," << number(r.pe_norm) << "\n";
+    auto j = to_json(r, names);
+    j.erase("by_condition");
+    jsonl << j.dump() << "\n";
+  }
+  data::write_file_atomically(run / "metrics.csv", csv.str());
+  data::write_file_atomically(run / "metrics.jsonl", jsonl.str());
+}
+
+void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapshot>& history,
+                   const torch::Tensor& positions, const std::string& pe_type, double init_std,
+                   const std::string& placement) {
+  std::vector<data::Array> arrays;
+  const auto evals = static_cast<std::int64_t>(history.size());
+  std::vector<std::int64_t> epochs, steps;
+  for (const auto& h : history) {
+    epochs.push_back(h.epoch);
+    steps.push_back(h.step);
+  }
+  arrays.push_back(array_of("epoch", {"evaluation"}, {evals}, epochs, "epoch of each evaluation"));
+  arrays.push_back(array_of("step", {"evaluation"}, {evals}, steps, "optimizer steps done at each evaluation"));
+  const std::size_t placements = history.empty() ? 0 : history.front().matrices.size();
+  for (std::size_t p = 0; p < placements; ++p) {
+    const auto& first = history.front().matrices[p];
+    if (!first.defined() || first.numel() == 0) continue;
+    std::vector<std::int64_t> shape{evals};
+    std::vector<std::string> dims{"evaluation"};
+    const bool table = first.dim() == 2;
+    for (std::int64_t d = 0; d < first.dim(); ++d) {
+      shape.push_back(first.size(d));
+      dims.push_back(table ? (d == 0 ? "token" : "dim") : "axis" + std::to_string(d));
+    }
+    std::vector<float> values;
+    values.reserve(static_cast<std::size_t>(evals * first.numel()));
+    for (const auto& h : history) {
+      const auto t = h.matrices[p].to(torch::kCPU, torch::kFloat32).contiguous();
+      values.insert(values.end(), t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
+    }
+    arrays.push_back(array_of("placement_" + std::to_string(p), dims, shape, values,
+                              table ? "the [token, dim] PE this placement adds, at each evaluation"
+                                    : "the PE's attention table at each evaluation"));
+  }
+  const auto pos = positions.to(torch::kCPU, torch::kFloat32).contiguous();
+  std::vector<float> pv(pos.data_ptr<float>(), pos.data_ptr<float>() + pos.numel());
+  arrays.push_back(array_of("positions", {"token", "axis"}, {pos.size(0), pos.size(1)}, pv,
+                            "true position of each token (from the dataset)"));
+  data::Attributes attrs{{"pe_type", pe_type}, {"init_std", init_std}, {"placement", placement},
+                         {"placements", static_cast<std::int64_t>(placements)}};
+  data::write_array_file(run / "pe.h5", arrays, attrs);
+}
+
+}  // namespace loci::torch_trainer

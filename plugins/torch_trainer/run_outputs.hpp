@@ -1,0 +1,41 @@
+// What a run leaves in its folder besides checkpoints: metrics.csv + metrics.jsonl (one row per split per
+// evaluation), pe.h5 (every PE of every placement at every evaluation) and summary.json. Everything is rewritten
+// from the in-memory history, so a resumed run's files equal an uninterrupted run's.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <torch/torch.h>
+
+#include "evaluate.hpp"
+
+namespace loci::torch_trainer {
+
+struct MetricsRow {
+  std::int64_t epoch = 0, step = 0;
+  double seconds = 0, lr = 0, pe_norm = -1;
+  SplitMetrics metrics;
+};
+
+nlohmann::ordered_json to_json(const MetricsRow& row, const std::vector<std::string>& condition_names);
+MetricsRow row_from_json(const nlohmann::ordered_json& j);
+
+// Rewrites metrics.csv and metrics.jsonl atomically from every row so far.
+void write_metrics(const std::filesystem::path& run, const std::vector<MetricsRow>& rows,
+                   const std::vector<std::string>& condition_names);
+
+struct PeSnapshot {
+  std::int64_t epoch = 0, step = 0;
+  std::vector<torch::Tensor> matrices;  // one per placement; empty tensors for PEs without a table
+};
+
+// pe.h5: `epoch` and `step` [evaluation], `placement_<p>` [evaluation, ...] for each placement with a table,
+// `positions` [token, axis] (the dataset's true positions), and attributes describing the PE.
+void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapshot>& history,
+                   const torch::Tensor& positions, const std::string& pe_type, double init_std,
+                   const std::string& placement);
+
+}  // namespace loci::torch_trainer

@@ -1,0 +1,54 @@
+#include <limits>
+#include <stdexcept>
+
+#include "sim/graph/placement.hpp"
+#include "sim/graph/topologies.hpp"
+#include "sim/graph/topology.hpp"
+
+namespace loci::sim::graph {
+
+SpatialGraph block_model(const BlockModelOptions& o, Rng& rng) {
+  if (o.blocks() < 1) throw std::invalid_argument("block_model: blocks must be at least 1");
+  SpatialGraph g(uniform_positions(o.nodes(), o.dims(), rng));
+  g.groups.resize(g.nodes());
+  if (o.spatial()) {
+    const Eigen::MatrixXd centres = uniform_positions(o.blocks(), o.dims(), rng);
+    for (std::size_t v = 0; v < g.nodes(); ++v) {
+      double best = std::numeric_limits<double>::infinity();
+      for (Eigen::Index c = 0; c < centres.rows(); ++c) {
+        const double d = (g.positions.row(static_cast<Eigen::Index>(v)) - centres.row(c)).squaredNorm();
+        if (d < best) best = d, g.groups[v] = static_cast<int>(c);
+      }
+    }
+  } else {
+    for (std::size_t v = 0; v < g.nodes(); ++v) g.groups[v] = static_cast<int>(v % o.blocks());
+  }
+  for (std::size_t u = 0; u < g.nodes(); ++u)
+    for (std::size_t v = u + 1; v < g.nodes(); ++v)
+      if (rng.uniform() < (g.groups[u] == g.groups[v] ? o.p_in() : o.p_out())) add_edge(g, u, v);
+  return g;
+}
+
+namespace {
+
+const TopologyRegistration registration({
+    "block_model",
+    "stochastic block model: p_in within a block, p_out between; spatial blocks are Voronoi cells of random centres",
+    {ParamSpec::integer("blocks", 4, "number of blocks (communities)").at_least(1),
+     ParamSpec::real("p_in", 0.2, "edge probability within a block").within(0, 1),
+     ParamSpec::real("p_out", 0.01, "edge probability between blocks").within(0, 1),
+     ParamSpec::flag("spatial", true, "blocks are regions of space (else node i is in block i mod blocks)")},
+    [](const GraphOptions& common, const Params& p, Rng& rng) {
+      return block_model(BlockModelOptions()
+                             .nodes(common.nodes())
+                             .dims(common.dims())
+                             .blocks(static_cast<std::size_t>(p.get_int("blocks")))
+                             .p_in(p.get("p_in"))
+                             .p_out(p.get("p_out"))
+                             .spatial(p.get_flag("spatial")),
+                         rng);
+    }});
+
+}  // namespace
+
+}  // namespace loci::sim::graph

@@ -1,0 +1,33 @@
+#include "sim/graph/placement.hpp"
+#include "sim/graph/topologies.hpp"
+#include "sim/graph/topology.hpp"
+
+namespace loci::sim::graph {
+
+SpatialGraph random_geometric(const GeometricOptions& o, Rng& rng) {
+  SpatialGraph g(uniform_positions(o.nodes(), o.dims(), rng), o.periodic());
+  for (std::size_t u = 0; u < g.nodes(); ++u)
+    for (std::size_t v = u + 1; v < g.nodes(); ++v)
+      if (distance(g, u, v) < o.radius()) add_edge(g, u, v);
+  return g;
+}
+
+namespace {
+
+const TopologyRegistration registration({
+    "geometric",
+    "random geometric graph: uniform points in the unit cube, joined when closer than radius",
+    {ParamSpec::real("radius", 0.15, "connection radius (unit-cube lengths)").at_least(0),
+     ParamSpec::flag("periodic", false, "measure distances on the torus (no boundary effects)")},
+    [](const GraphOptions& common, const Params& p, Rng& rng) {
+      return random_geometric(GeometricOptions()
+                                  .nodes(common.nodes())
+                                  .dims(common.dims())
+                                  .radius(p.get("radius"))
+                                  .periodic(p.get_flag("periodic")),
+                              rng);
+    }});
+
+}  // namespace
+
+}  // namespace loci::sim::graph

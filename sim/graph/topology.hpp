@@ -1,0 +1,46 @@
+// The topology registry: name -> builder. A topology is one .cpp file that registers itself with its parameters
+// (see lattice.cpp); the plugin, its config schema and its docs pick it up from here.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "sim/graph/graph.hpp"
+#include "sim/graph/option.hpp"
+#include "sim/graph/params.hpp"
+#include "sim/random/stream.hpp"
+
+namespace loci::sim::graph {
+
+// What every topology is asked for; the rest is in its own parameters.
+class GraphOptions {
+  LOCI_SIM_OPTION(std::size_t, nodes, 100);
+  LOCI_SIM_OPTION(int, dims, 2);  // 1 (a line or ring), 2 or 3
+};
+
+struct TopologyInfo {
+  std::string name;
+  std::string doc;  // one line: what the topology is and how it uses the coordinates
+  std::vector<ParamSpec> params;
+  // Throws std::invalid_argument for options it cannot honour (e.g. a lattice of 99 nodes in 2D).
+  std::function<SpatialGraph(const GraphOptions&, const Params&, Rng&)> build;
+};
+
+void register_topology(TopologyInfo info);
+// std::invalid_argument listing the registered names when `name` is not one of them.
+const TopologyInfo& topology(const std::string& name);
+std::vector<std::string> topology_names();  // sorted
+
+// Builds `name` with its defaults overridden by `params`; every random draw comes from `rng`.
+SpatialGraph make_topology(const std::string& name, const GraphOptions& options,
+                           const std::map<std::string, double>& params, Rng& rng);
+
+// A static instance in a topology's .cpp file registers it when loci_sim is loaded.
+struct TopologyRegistration {
+  explicit TopologyRegistration(TopologyInfo info) { register_topology(std::move(info)); }
+};
+
+}  // namespace loci::sim::graph

@@ -1,0 +1,113 @@
+// The streaming reader: every sample once per epoch, a new order each epoch, the same order for the same
+// (seed, epoch), and batches that hold exactly what random access reads.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cstring>
+#include <numeric>
+
+#include "datasets/batch_stream.hpp"
+#include "datasets/generate.hpp"
+#include "synthetic_source.hpp"
+#include "test_util.hpp"
+
+using namespace loci;
+
+namespace {
+
+const data::Dataset& streamed() {
+  static const data::Dataset ds = [] {
+    auto o = test::small_options(test::fresh_dir("stream") / "ds");
+    o.splits = {{"train", 103}, {"test", 9}};
+    o.samples_per_shard = 20;
+    o.chunk_samples = 5;
+    data::generate_dataset(test::SyntheticSource(), o);
+    return data::Dataset::open(o.out);
+  }();
+  return ds;
+}
+
+std::vector<std::int64_t> epoch_ids(std::uint64_t seed, std::int64_t epoch, std::int64_t batch = 8) {
+  data::BatchStream s(streamed(), data::BatchStreamOptions("train", {"index"}, batch).seed(seed).epoch(epoch));
+  std::vector<std::int64_t> ids;
+  data::Batch b;
+  while (s.next(b)) ids.insert(ids.end(), b.sample_ids.begin(), b.sample_ids.end());
+  return ids;
+}
+
+}  // namespace
+
+TEST_CASE("each epoch visits every sample exactly once", "[datasets][stream]") {
+  for (std::int64_t epoch : {0, 1, 5}) {
+    auto ids = epoch_ids(3, epoch);
+    REQUIRE(ids.size() == 103);
+    std::sort(ids.begin(), ids.end());
+    std::vector<std::int64_t> all(103);
+    std::iota(all.begin(), all.end(), 0);
+    CHECK(ids == all);
+  }
+}
+
+TEST_CASE("the order depends on seed and epoch and on nothing else", "[datasets][stream]") {
+  const auto a = epoch_ids(3, 0), b = epoch_ids(3, 1), c = epoch_ids(4, 0);
+  CHECK(a != b);
+  CHECK(a != c);
+  CHECK(epoch_ids(3, 0) == a);
+  CHECK(epoch_ids(3, 0, 7) == a);  // batch size cuts the order, it does not change it
+  data::BatchStream s(streamed(), data::BatchStreamOptions("train", {"index"}, 8).seed(3).epoch(1));
+  CHECK(s.order() == b);
+  CHECK(s.batches() == 13);
+
+  // Shuffled within windows, not only chunk by chunk: few neighbours in the order are neighbours in the file.
+  std::int64_t runs = 0;
+  for (std::size_t i = 1; i < a.size(); ++i) runs += a[i] == a[i - 1] + 1;
+  CHECK(runs < 20);
+
+  data::BatchStream plain(streamed(), data::BatchStreamOptions("train", {"index"}, 8).shuffle(false));
+  const auto in_order = plain.order();
+  CHECK(std::is_sorted(in_order.begin(), in_order.end()));
+}
+
+TEST_CASE("batches hold what random access reads", "[datasets][stream]") {
+  const auto& ds = streamed();
+  data::BatchStream s(ds, data::BatchStreamOptions("train", {"tokens", "label", "noise"}, 16).seed(9).epoch(2).prefetch_batches(2));
+  data::Batch b;
+  std::int64_t batches = 0, samples = 0;
+  while (s.next(b)) {
+    ++batches;
+    samples += b.size;
+    REQUIRE(b.arrays.size() == 3);
+    REQUIRE(b.sample_ids.size() == static_cast<std::size_t>(b.size));
+    for (std::int64_t i = 0; i < b.size; ++i) {
+      const std::int64_t id = b.sample_ids[static_cast<std::size_t>(i)];
+      const auto tokens = ds.read<std::uint8_t>("train", "tokens", id, 1);
+      const auto label = ds.read<std::int32_t>("train", "label", id, 1);
+      const auto noise = ds.read<float>("train", "noise", id, 1);
+      CHECK(std::memcmp(b.data<std::uint8_t>(0) + i * 18, tokens.data(), 18) == 0);
+      CHECK(b.data<std::int32_t>(1)[i] == label[0]);
+      CHECK(std::memcmp(b.data<float>(2) + i * 12, noise.data(), 12 * sizeof(float)) == 0);
+    }
+  }
+  CHECK(batches == 7);  // 6 of 16 and one of 7
+  CHECK(samples == 103);
+
+  data::BatchStream dropped(ds, data::BatchStreamOptions("train", {"label"}, 16).drop_last(true));
+  std::int64_t n = 0;
+  while (dropped.next(b)) n += b.size;
+  CHECK(n == 96);
+  CHECK(dropped.batches() == 6);
+}
+
+TEST_CASE("a stream abandoned half-way stops cleanly and bad requests are refused", "[datasets][stream]") {
+  {
+    data::BatchStream s(streamed(), data::BatchStreamOptions("train", {"tokens"}, 4).prefetch_batches(1));
+    data::Batch b;
+    REQUIRE(s.next(b));
+  }
+  CHECK_THROWS_WITH(data::BatchStream(streamed(), data::BatchStreamOptions("train", {"nope"}, 4)),
+                    Catch::Contains("no array 'nope'"));
+  CHECK_THROWS_WITH(data::BatchStream(streamed(), data::BatchStreamOptions("train", {"positions"}, 4)),
+                    Catch::Contains("not per-sample"));
+  CHECK_THROWS_WITH(data::BatchStream(streamed(), data::BatchStreamOptions("valid", {"tokens"}, 4)),
+                    Catch::Contains("no split 'valid'"));
+}

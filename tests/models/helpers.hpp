@@ -1,0 +1,60 @@
+#pragma once
+// Small models and inputs shared by the model tests: sizes chosen so that every PE type fits (even head width for
+// rope, d divisible by 4 for the 2D sinusoid) and a forward/backward takes milliseconds.
+
+#include "models/model.hpp"
+#include "models/pe/sinusoid.hpp"
+
+#include <string>
+#include <vector>
+
+namespace loci::models::test {
+
+inline EncoderOptions small_encoder(const PEOptions& pe, int64_t d = 16, int64_t heads = 2, int64_t blocks = 2) {
+  return EncoderOptions().in_channels(5).d_model(d).heads(heads).blocks(blocks).pe(pe);
+}
+
+inline ModelOptions small_model(const PEOptions& pe, const std::string& pooling = "last") {
+  return ModelOptions().encoder(small_encoder(pe)).classification(ClassificationOptions().pooling(pooling));
+}
+
+// A 4x4 grid, as in the Latin Square Task.
+inline torch::Tensor grid() { return grid_positions(4, 4); }
+
+// [B, 16, 5] inputs with one-hot symbols and blanks, like LST puzzles, drawn from `seed`.
+inline torch::Tensor puzzle_batch(int64_t batch, uint64_t seed) {
+  auto gen = make_generator(seed);
+  auto symbol = torch::randint(0, 6, {batch, 16}, gen, torch::kInt64);  // 5 = blank
+  return torch::one_hot(symbol, 6).narrow(2, 0, 5).to(torch::kFloat32);
+}
+
+// Every PE configuration the tests sweep, with a readable label.
+struct PECase {
+  std::string label;
+  PEOptions options;
+};
+
+inline std::vector<PECase> all_pe_cases() {
+  return {
+      {"none", PEOptions("none")},
+      {"sinusoidal_1d", PEOptions("sinusoidal_1d")},
+      {"sinusoidal_2d", PEOptions("sinusoidal_2d")},
+      {"sinusoidal_nd", PEOptions("sinusoidal_nd")},
+      {"learned", PEOptions("learned")},
+      {"random_fixed", PEOptions("random_fixed")},
+      {"relative bias index", PEOptions("relative")},
+      {"relative bias grid", PEOptions("relative").offsets("coordinates")},
+      {"relative music_causal", PEOptions("relative").variant("music_causal")},
+      {"rope", PEOptions("rope")},
+      {"rope_axial", PEOptions("rope_axial")},
+      {"alibi index", PEOptions("alibi")},
+      {"alibi coordinates", PEOptions("alibi").offsets("coordinates")},
+  };
+}
+
+inline bool is_fixed(const std::string& type) {
+  return type == "sinusoidal_1d" || type == "sinusoidal_2d" || type == "sinusoidal_nd" || type == "random_fixed" ||
+         type == "alibi";
+}
+
+}  // namespace loci::models::test

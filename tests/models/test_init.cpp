@@ -1,0 +1,81 @@
+// The init registry: each initialiser's distribution and its determinism under a caller's seed.
+
+#include "models/init/init_registry.hpp"
+#include "models/pe/sinusoid.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace loci::models;
+
+namespace {
+
+torch::Tensor draw(const InitOptions& o, at::IntArrayRef shape = {200, 160}, uint64_t seed = 1,
+                   const torch::Tensor& positions = {}) {
+  return make_init(shape, o, {positions, make_generator(seed)});
+}
+
+double max_abs(const torch::Tensor& a) { return a.abs().max().item<double>(); }
+
+}  // namespace
+
+TEST_CASE("normal(sigma) has empirical std sigma and mean 0") {
+  for (double sigma : {0.01, 0.2, 2.0}) {
+    const auto t = draw(InitOptions("normal").std(sigma));
+    CHECK(t.scalar_type() == torch::kFloat32);
+    CHECK(t.std().item<double>() == Approx(sigma).epsilon(0.02));
+    CHECK(std::abs(t.mean().item<double>()) < 0.01 * sigma);
+  }
+}
+
+TEST_CASE("same seed, same draw; another seed, another draw") {
+  for (const auto& name : {"normal", "uniform", "truncated_normal", "orthogonal", "from_coordinates"}) {
+    INFO(name);
+    const auto positions = grid_positions(10, 20);
+    const auto a = draw(InitOptions(name), {200, 160}, 42, positions);
+    CHECK(torch::equal(a, draw(InitOptions(name), {200, 160}, 42, positions)));
+    CHECK_FALSE(torch::equal(a, draw(InitOptions(name), {200, 160}, 43, positions)));
+  }
+}
+
+TEST_CASE("zeros, uniform and truncated normal stay in their ranges") {
+  CHECK(max_abs(draw(InitOptions("zeros"))) == 0.0);
+  const auto u = draw(InitOptions("uniform").a(0.3));
+  CHECK(max_abs(u) <= 0.3);
+  CHECK(u.std().item<double>() == Approx(0.3 / std::sqrt(3.0)).epsilon(0.03));
+  const auto t = draw(InitOptions("truncated_normal").std(0.5));
+  CHECK(max_abs(t) <= 1.0 + 1e-6);
+  // A normal cut at +-2 sigma keeps 88% of the untruncated variance.
+  CHECK(t.std().item<double>() == Approx(0.5 * 0.8796).epsilon(0.03));
+}
+
+TEST_CASE("orthogonal gives orthonormal columns (tall) or rows (wide), times the gain") {
+  const auto tall = draw(InitOptions("orthogonal").gain(2.0), {40, 16});
+  CHECK(max_abs(tall.t().matmul(tall) - 4.0 * torch::eye(16)) < 1e-4);
+  const auto wide = draw(InitOptions("orthogonal"), {16, 40});
+  CHECK(max_abs(wide.matmul(wide.t()) - torch::eye(16)) < 1e-4);
+}
+
+TEST_CASE("from_sinusoidal and from_coordinates follow the positions, scaled") {
+  const auto positions = grid_positions(4, 4);
+  const auto s = draw(InitOptions("from_sinusoidal").scale(0.5), {16, 8});
+  CHECK(max_abs(s - 0.5 * sinusoid_table(torch::arange(16), 8, 10000.0)) < 1e-6);
+  const auto c = draw(InitOptions("from_sinusoidal").source("coordinates"), {16, 8}, 1, positions);
+  CHECK(max_abs(c - sinusoid_table_nd(positions, 8, 10000.0)) < 1e-6);
+
+  const auto tiled = draw(InitOptions("from_coordinates").mode("tile").scale(2.0), {16, 6}, 1, positions);
+  const auto standard_row = (positions.select(1, 0) - 1.5) / std::sqrt(1.25);
+  CHECK(max_abs(tiled.select(1, 0) - 2.0 * standard_row) < 1e-5);
+  CHECK(max_abs(tiled.select(1, 2) - tiled.select(1, 0)) == 0.0);
+  const auto projected = draw(InitOptions("from_coordinates").scale(0.1), {16, 160}, 1, positions);
+  // A linear image of 2D coordinates: rank 2, centred.
+  const auto singular = torch::linalg_svdvals(projected);
+  CHECK(singular[1].item<double>() > 0.1 * singular[0].item<double>());
+  CHECK(singular[2].item<double>() < 1e-5 * singular[0].item<double>());
+  CHECK(max_abs(projected.mean(0)) < 1e-5);
+  CHECK_THROWS(draw(InitOptions("from_coordinates"), {16, 8}));  // no positions
+}
+
+TEST_CASE("unknown initialisers are refused with the known names") {
+  CHECK_THROWS_WITH(draw(InitOptions("gaussian")), Catch::Contains("known: from_coordinates"));
+  CHECK(InitRegistry::names().size() >= 7);
+}

@@ -1,0 +1,248 @@
+// The model as a whole: the paper's configuration, readouts, pruning of the last block, masked regression, seeds,
+// attention maps and checkpoints.
+
+#include "helpers.hpp"
+#include "models/batched_matmul.hpp"
+#include "models/checkpoint.hpp"
+#include "models/fused_gelu.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <functional>
+
+using namespace loci::models;
+using namespace loci::models::test;
+
+namespace {
+
+double max_abs(const torch::Tensor& a) { return a.numel() == 0 ? 0.0 : a.abs().max().item<double>(); }
+
+int64_t count(const std::vector<torch::Tensor>& tensors) {
+  int64_t n = 0;
+  for (const auto& t : tensors) n += t.numel();
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("the default options are the paper's model") {
+  auto model = make_model(ModelOptions(), grid(), 0);
+  const auto& enc = model->encoder->options();
+  CHECK(enc.d_model() == 160);
+  CHECK(enc.blocks() == 4);
+  CHECK(enc.heads() == 1);
+  CHECK(model->encoder->block(0).fc1->weight.size(0) == 640);
+  CHECK_FALSE(model->encoder->final_norm);
+  // Embedding 5*160+160; per block in_proj 160*480+480, out_proj 160*160+160, two LayerNorms 4*160, fc1 160*640+640,
+  // fc2 640*160+160; four learned 16x160 PEs; readout 160*4+4.
+  CHECK(count(model->parameters()) == 960 + 4 * (77280 + 25760 + 640 + 103040 + 102560) + 4 * 2560 + 644);
+  CHECK(model->pe_matrices().size() == 4);
+  CHECK(model->classify(puzzle_batch(3, 1)).sizes() == torch::IntArrayRef({3, 4}));
+}
+
+TEST_CASE("pruning the last block changes neither logits nor gradients") {
+  const auto x = puzzle_batch(5, 8);
+  const auto labels = torch::tensor({3, 2, 1, 0, 1}, torch::kInt64);
+  const auto target = torch::tensor({0, 15, 7, 3, 9}, torch::kInt64);
+  for (const char* pooling : {"last", "target", "cls"}) {
+    for (const auto& pe : {PEOptions("learned"), PEOptions("rope"), PEOptions("relative").offsets("coordinates")}) {
+      DYNAMIC_SECTION(pooling << " / " << pe.type()) {
+        auto run = [&](bool prune) {
+          auto model = make_model(small_model(pe, pooling).prune_last_block(prune), grid(), 21);
+          ModelInput in{x, target, {}};
+          auto out = model->forward(in);
+          model->loss(out, in, labels).backward();
+          CHECK(out.hidden.size(1) == (prune ? 1 : 16 + model->prefix()));
+          std::vector<torch::Tensor> grads;
+          for (const auto& p : model->parameters()) grads.push_back(p.grad());
+          return std::make_pair(out.output, grads);
+        };
+        const auto [pruned, pruned_grads] = run(true);
+        const auto [full, full_grads] = run(false);
+        CHECK(max_abs(pruned - full) < 1e-5);
+        REQUIRE(pruned_grads.size() == full_grads.size());
+        for (size_t i = 0; i < full_grads.size(); ++i) CHECK(max_abs(pruned_grads[i] - full_grads[i]) < 1e-5);
+      }
+    }
+  }
+}
+
+TEST_CASE("readouts: target token, mean, and a CLS token that carries no position") {
+  const auto x = puzzle_batch(4, 2);
+  auto target = make_model(small_model(PEOptions("learned"), "target").prune_last_block(false), grid(), 3);
+  auto last = make_model(small_model(PEOptions("learned"), "last").prune_last_block(false), grid(), 3);
+  // Pointing every sample at token 15 reproduces the last-token readout.
+  CHECK(max_abs(target->classify(x, torch::full({4}, 15, torch::kInt64)) - last->classify(x)) < 1e-6);
+  CHECK_THROWS(target->classify(x));
+
+  auto mean = make_model(small_model(PEOptions("learned"), "mean"), grid(), 3);
+  CHECK(mean->forward({x, {}, {}}).hidden.size(1) == 16);
+
+  auto cls = make_model(small_model(PEOptions("sinusoidal_2d"), "cls"), grid(), 3);
+  CHECK(cls->prefix() == 1);
+  CHECK(cls->pe_matrices()[0].sizes() == torch::IntArrayRef({16, 16}));
+  const auto maps = cls->attention_maps({x, {}, {}});
+  CHECK(maps[0].sizes() == torch::IntArrayRef({4, 2, 17, 17}));
+  CHECK_THROWS_WITH(make_model(small_model(PEOptions("relative").variant("music_causal"), "cls"), grid(), 3),
+                    Catch::Contains("causal"));
+}
+
+TEST_CASE("attention maps on demand: one [B, H, T, T] per block, rows summing to one") {
+  auto model = make_model(small_model(PEOptions("alibi")), grid(), 4);
+  const auto x = puzzle_batch(3, 4);
+  const auto maps = model->attention_maps({x, {}, {}});
+  REQUIRE(maps.size() == 2);
+  for (const auto& m : maps) {
+    CHECK(m.sizes() == torch::IntArrayRef({3, 2, 16, 16}));
+    CHECK(max_abs(m.sum(-1) - 1.0) < 1e-5);
+  }
+  CHECK_FALSE(model->encoder->recording_attention());
+}
+
+TEST_CASE("masked regression: the loss counts masked tokens only") {
+  auto options = ModelOptions()
+                     .encoder(small_encoder(PEOptions("learned")).in_channels(3))
+                     .task("masked_regression")
+                     .masked_regression(MaskedRegressionOptions().mask_ratio_train(0.5).mask_ratio_eval(0.75));
+  auto model = make_model(options, grid(), 6);
+  auto gen = make_generator(12);
+  const auto mask = model->sample_mask(8, gen);
+  CHECK((mask.sum(1) == 8).all().item<bool>());
+  model->eval();
+  CHECK((model->sample_mask(8, gen).sum(1) == 12).all().item<bool>());
+  model->train();
+
+  const auto x = torch::randn({8, 16, 3}, gen);
+  ModelInput in{x, {}, mask};
+  auto out = model->forward(in);
+  CHECK(out.output.sizes() == torch::IntArrayRef({8, 16, 3}));
+  const auto loss = model->loss(out, in, x);
+  // Changing the targets of unmasked tokens leaves the loss as it is; changing a masked one does not.
+  auto other = x.clone();
+  other.masked_fill_(mask.logical_not().unsqueeze(-1), 100.0);
+  CHECK(model->loss(out, in, other).item<double>() == Approx(loss.item<double>()));
+  auto masked_changed = x.clone();
+  masked_changed.masked_fill_(mask.unsqueeze(-1), 100.0);
+  CHECK(model->loss(out, in, masked_changed).item<double>() > loss.item<double>() + 1.0);
+  // By hand: mean over masked tokens and channels.
+  const auto m = mask.unsqueeze(-1).expand_as(x);
+  CHECK(loss.item<double>() ==
+        Approx((out.output - x).pow(2).masked_select(m).mean().item<double>()).epsilon(1e-5));
+  // Masked tokens' inputs never reach the encoder.
+  auto poked = x.clone();
+  poked.masked_fill_(mask.unsqueeze(-1), 7.0);
+  CHECK(max_abs(model->forward({poked, {}, mask}).output - out.output) == 0.0);
+  CHECK(masked_mse(out.output, x, torch::zeros({8, 16}, torch::kBool)).item<double>() == 0.0);
+}
+
+TEST_CASE("a seed fixes the whole model; another seed changes it") {
+  auto a = make_model(small_model(PEOptions("learned")), grid(), 99);
+  auto b = make_model(small_model(PEOptions("learned")), grid(), 99);
+  auto c = make_model(small_model(PEOptions("learned")), grid(), 100);
+  const auto pa = a->named_parameters(), pb = b->named_parameters(), pc = c->named_parameters();
+  for (const auto& p : pa) {
+    INFO(p.key());
+    CHECK(torch::equal(p.value(), pb[p.key()]));
+    if (p.key().find("norm") == std::string::npos) CHECK_FALSE(torch::equal(p.value(), pc[p.key()]));
+  }
+}
+
+TEST_CASE("a checkpoint restores parameters and buffers, beside other entries of the archive") {
+  const auto path = std::string(LOCI_BUILD_DIR) + "/test_models_checkpoint.pt";
+  const auto x = puzzle_batch(4, 3);
+  auto saved = make_model(small_model(PEOptions("random_fixed")), grid(), 1);
+  {
+    torch::serialize::OutputArchive archive;
+    save_module(*saved, archive);
+    archive.write("step", torch::tensor(1234));
+    archive.save_to(path);
+  }
+  auto restored = make_model(small_model(PEOptions("random_fixed")), grid(), 2);
+  CHECK(max_abs(restored->classify(x) - saved->classify(x)) > 0.0);
+  torch::serialize::InputArchive archive;
+  archive.load_from(path);
+  load_module(*restored, archive);
+  torch::Tensor step;
+  archive.read("step", step);
+  CHECK(step.item<int64_t>() == 1234);
+  CHECK(max_abs(restored->classify(x) - saved->classify(x)) == 0.0);
+  CHECK(max_abs(restored->pe_matrices()[1] - saved->pe_matrices()[1]) == 0.0);
+
+  save_checkpoint(*saved, path);
+  auto again = make_model(small_model(PEOptions("random_fixed")), grid(), 3);
+  load_checkpoint(*again, path);
+  CHECK(max_abs(again->classify(x) - saved->classify(x)) == 0.0);
+  auto wrong = make_model(ModelOptions(), grid(), 3);
+  CHECK_THROWS(load_checkpoint(*wrong, path));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("options that do not exist are refused by name") {
+  CHECK_THROWS_WITH(make_model(small_model(PEOptions("learned").placement("everywhere")), grid(), 1),
+                    Catch::Contains("placement"));
+  CHECK_THROWS_WITH(make_model(ModelOptions().task("regression"), grid(), 1), Catch::Contains("task"));
+  CHECK_THROWS_WITH(make_model(small_model(PEOptions("learned"), "max"), grid(), 1), Catch::Contains("pooling"));
+  CHECK_THROWS(make_model(ModelOptions().encoder(EncoderOptions().activation("tanh")), grid(), 1));
+  CHECK_THROWS(make_model(small_model(PEOptions("learned")), grid(), 1)->classify(torch::zeros({2, 9, 5})));
+}
+
+TEST_CASE("fused GELU matches torch::gelu and its gradient") {
+  auto x = torch::cat({torch::linspace(-12, 12, 20001), torch::randn({100000}, make_generator(1)) * 3.0,
+                       torch::tensor({0.0f, -0.0f, 1e-30f, -100.0f, 100.0f})})
+               .requires_grad_(true);
+  auto reference_x = x.detach().clone().requires_grad_(true);
+  auto y = fused_gelu(x);
+  auto reference = torch::gelu(reference_x);
+  CHECK(max_abs(y - reference) < 1e-6);
+  CHECK(max_abs((y - reference) / reference.abs().clamp_min(1.0)) < 5e-7);
+  auto g = torch::randn({x.size(0)}, make_generator(2));
+  y.backward(g);
+  reference.backward(g);
+  CHECK(max_abs(x.grad() - reference_x.grad()) < 1e-6);
+  // Shapes other than 1D and non-contiguous inputs.
+  auto m = torch::randn({7, 9}, make_generator(3)).t();
+  CHECK(max_abs(fused_gelu(m) - torch::gelu(m)) < 1e-6);
+  CHECK(fused_gelu(m).sizes() == m.sizes());
+}
+
+TEST_CASE("batched matmul matches torch::matmul forward and backward, whatever the operands' strides") {
+  auto gen = make_generator(4);
+  using Views = std::function<std::pair<torch::Tensor, torch::Tensor>(const torch::Tensor&, const torch::Tensor&)>;
+  struct Case {
+    const char* name;
+    torch::Tensor x, y;  // leaves
+    Views views;
+  };
+  // Views like attention's: heads split out of a wider projection, keys transposed, one query row, plain tensors.
+  auto heads = [](const torch::Tensor& t, int64_t part) { return t.view({3, 7, 3, 2, 10}).select(2, part).transpose(1, 2); };
+  const std::vector<Case> cases = {
+      {"strided q . k^T", torch::randn({3, 7, 60}, gen), torch::randn({1}, gen),
+       [&](const torch::Tensor& x, const torch::Tensor&) {
+         return std::make_pair(heads(x, 0), heads(x, 1).transpose(2, 3));
+       }},
+      {"weights . v", torch::randn({3, 2, 7, 7}, gen), torch::randn({3, 7, 60}, gen),
+       [&](const torch::Tensor& x, const torch::Tensor& y) { return std::make_pair(x, heads(y, 2)); }},
+      {"one row", torch::randn({3, 2, 1, 7}, gen), torch::randn({3, 7, 60}, gen),
+       [&](const torch::Tensor& x, const torch::Tensor& y) { return std::make_pair(x, heads(y, 2)); }},
+      {"contiguous", torch::randn({2, 1, 16, 9}, gen), torch::randn({2, 1, 9, 16}, gen),
+       [](const torch::Tensor& x, const torch::Tensor& y) { return std::make_pair(x, y); }},
+      {"both transposed", torch::randn({2, 3, 9, 4}, gen), torch::randn({2, 3, 6, 9}, gen),
+       [](const torch::Tensor& x, const torch::Tensor& y) { return std::make_pair(x.transpose(2, 3), y.transpose(2, 3)); }},
+  };
+  for (const auto& c : cases) {
+    INFO(c.name);
+    auto run = [&](bool ours) {
+      auto x = c.x.detach().clone().requires_grad_(true), y = c.y.detach().clone().requires_grad_(true);
+      auto [a, b] = c.views(x, y);
+      auto out = ours ? batched_matmul(a, b) : torch::matmul(a, b);
+      out.backward(torch::ones_like(out) + torch::arange(out.numel()).reshape(out.sizes()).remainder(5));
+      return std::make_tuple(out.detach(), x.grad(), y.grad());
+    };
+    const auto [out, gx, gy] = run(true);
+    const auto [ref, rx, ry] = run(false);
+    CHECK(max_abs(out - ref) < 1e-5);
+    CHECK(max_abs(gx - rx) < 1e-4);
+    if (ry.defined()) CHECK(max_abs(gy - ry) < 1e-4);
+  }
+}

@@ -1,0 +1,180 @@
+// network_dynamics end to end: `loci generate` on a tiny config, then the shards read back through the dataset
+// reader: arrays, attributes, the window/run plan, determinism across thread counts, and config errors.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+
+#include "datasets/reader.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int code = -1;
+  std::string output;
+};
+
+Result run_loci(const std::string& args) {
+  Result r;
+  FILE* pipe = popen((std::string(LOCI_BIN) + " " + args + " 2>&1").c_str(), "r");
+  if (!pipe) return r;
+  std::array<char, 4096> buf{};
+  while (std::fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
+  const int status = pclose(pipe);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+class Scratch {
+ public:
+  Scratch() : path_(fs::temp_directory_path() / ("loci-network-" + std::to_string(::getpid()))) {
+    fs::remove_all(path_);
+    fs::create_directories(path_);
+  }
+  ~Scratch() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string write(const std::string& name, const std::string& text) const {
+    std::ofstream(path_ / name) << text;
+    return (path_ / name).string();
+  }
+  std::string at(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+// 16 nodes on a 4 x 4 torus: 32 edges, every node of degree 4.
+const char* kConfig = R"yaml(
+generator: network_dynamics
+seed: 3
+splits: {train: 12, test: 4, test_noise: 4}
+samples_per_shard: 5
+compression: none
+threads: 1
+graph:
+  topology: lattice
+  nodes: 16
+  dims: 2
+  lattice: {periodic: true}
+dynamics:
+  model: rate
+  burn_in: 20
+windows:
+  length: 10
+  runs: {train: 3, test: 1, test_noise: 1}
+)yaml";
+
+}  // namespace
+
+TEST_CASE("loci generate: network_dynamics shards hold windows, graph arrays and attributes", "[network][plugin]") {
+  const Scratch dir;
+  const auto config = dir.write("network.yaml", kConfig);
+  const auto out = dir.at("data");
+  const auto made = run_loci("generate " + config + " out=" + out);
+  INFO(made.output);
+  REQUIRE(made.code == 0);
+
+  const auto ds = loci::data::Dataset::open(out);
+  REQUIRE(ds.samples("train") == 12);
+  REQUIRE(ds.samples("test") == 4);
+  REQUIRE(ds.samples("test_noise") == 4);
+  ds.expect("activity", loci::data::DType::f32, {16, 10});
+  ds.expect("positions", loci::data::DType::f32, {16, 2});
+  ds.expect("adjacency", loci::data::DType::u8, {16, 16});
+  ds.expect("distance", loci::data::DType::f32, {16, 16});
+  ds.expect("hops", loci::data::DType::i32, {16, 16});
+
+  const auto attrs = ds.attributes();
+  CHECK(std::get<std::int64_t>(attrs.at("edges")) == 32);
+  CHECK(std::get<std::string>(attrs.at("topology")) == "lattice");
+  CHECK(std::get<std::string>(attrs.at("model")) == "rate");
+  CHECK(std::get<double>(attrs.at("model.g")) == 4.0);
+  CHECK(std::get<double>(attrs.at("dt")) == 0.1);
+  CHECK(std::get<std::int64_t>(attrs.at("noise_seed.test_noise")) == 1);
+
+  const auto adjacency = ds.read_dataset_array("adjacency");
+  int ones = 0;
+  for (auto b : adjacency.bytes) ones += b;
+  CHECK(ones == 64);
+  const auto hops = ds.read_dataset_array("hops");
+  const auto* h = reinterpret_cast<const std::int32_t*>(hops.bytes.data());
+  CHECK(h[0] == 0);
+  CHECK(h[1] == 1);   // (0,0) - (0,1)
+  CHECK(h[10] == 4);  // (0,0) - (2,2) on the torus
+  const auto positions = ds.read_dataset_array("positions");
+  const auto* p = reinterpret_cast<const float*>(positions.bytes.data());
+  CHECK(p[0] == 0.125f);
+  CHECK(p[3] == 0.375f);
+
+  // Train sample i: run i mod 3, window i div 3. Test and test_noise have their own runs.
+  const auto run = ds.read<std::int64_t>("train", "run", 0, 12);
+  const auto start = ds.read<std::int64_t>("train", "start", 0, 12);
+  for (int i = 0; i < 12; ++i) {
+    CHECK(run[i] == i % 3);
+    CHECK(start[i] == (i / 3) * 10);
+  }
+  CHECK(ds.read<std::int64_t>("test", "run", 0, 4) == std::vector<std::int64_t>(4, 3));
+  CHECK(ds.read<std::int64_t>("test_noise", "run", 0, 4) == std::vector<std::int64_t>(4, 0));
+  const auto train = ds.read<float>("train", "activity", 0, 12);
+  const auto test = ds.read<float>("test", "activity", 0, 4);
+  const auto test_noise = ds.read<float>("test_noise", "activity", 0, 4);
+  for (float v : train) REQUIRE((v > 0 && v < 1));  // rates of a sigmoid
+  CHECK(std::vector<float>(test.begin(), test.begin() + 160) != std::vector<float>(train.begin(), train.begin() + 160));
+  CHECK(std::vector<float>(test_noise.begin(), test_noise.begin() + 160) !=
+        std::vector<float>(train.begin(), train.begin() + 160));
+
+  SECTION("same seed with 2 threads: identical samples") {
+    const auto out2 = dir.at("data2");
+    REQUIRE(run_loci("generate " + config + " out=" + out2 + " threads=2").code == 0);
+    const auto ds2 = loci::data::Dataset::open(out2);
+    CHECK(ds2.read<float>("train", "activity", 0, 12) == train);
+    CHECK(ds2.read<float>("test_noise", "activity", 0, 4) == test_noise);
+  }
+
+  SECTION("a longer window starts with the same points: runs do not depend on how they are cut") {
+    const auto out3 = dir.at("data3");
+    REQUIRE(run_loci("generate " + config + " out=" + out3 + " windows.length=20 splits.train=3").code == 0);
+    const auto wide = loci::data::Dataset::open(out3).read<float>("train", "activity", 0, 1);
+    // Node 0 of run 0: points 0..9 are train sample 0, points 10..19 train sample 3.
+    for (int t = 0; t < 10; ++t) {
+      CHECK(wide[t] == train[t]);
+      CHECK(wide[10 + t] == train[3 * 160 + t]);
+    }
+  }
+
+  SECTION("inspect --show draws the window") {
+    const auto shown = run_loci("inspect " + out + " --show 1");
+    INFO(shown.output);
+    CHECK(shown.code == 0);
+    CHECK(shown.output.find("run 0, points 0..9") != std::string::npos);
+  }
+}
+
+TEST_CASE("network_dynamics config errors name the key", "[network][plugin]") {
+  const Scratch dir;
+  const auto config = dir.write("network.yaml", kConfig);
+  const auto missing = run_loci("generate " + config + " out=" + dir.at("x") + " splits.val=3");
+  CHECK(missing.code == 1);
+  CHECK(missing.output.find("split 'val' has no entry in windows.runs") != std::string::npos);
+  const auto lattice = run_loci("generate " + config + " out=" + dir.at("y") + " graph.nodes=15");
+  CHECK(lattice.code == 1);
+  CHECK(lattice.output.find("must be side^2") != std::string::npos);
+  const auto typo = run_loci("generate " + config + " out=" + dir.at("z") + " graph.waxman.alpah=0.3");
+  CHECK(typo.code == 1);
+  CHECK(typo.output.find("alpha") != std::string::npos);
+  const auto schema = run_loci("config schema network_dynamics");
+  CHECK(schema.code == 0);
+  CHECK(schema.output.find("graph.waxman.alpha") != std::string::npos);
+  CHECK(schema.output.find("dynamics.stuart_landau.omega") != std::string::npos);
+}

@@ -1,0 +1,157 @@
+// End to end through the `loci` command, as a researcher runs it: a tiny LST dataset, a tiny model, a few epochs.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "../cli/run_command.hpp"
+#include "../config/temp_files.hpp"
+
+using loci::test::run_loci;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// One small dataset shared by every test of this file (generation is deterministic, so sharing is safe).
+const fs::path& dataset() {
+  static loci::test::TempDir dir;
+  static const fs::path data = [] {
+    const auto cfg = dir.write("data.yaml", "include: " + std::string(LOCI_SOURCE_DIR) +
+                                                "/configs/lst.yaml\nout: " + (dir.path() / "data").string() +
+                                                "\nsplits: {train: 96, test: 24}\nsamples_per_shard: 64\n");
+    const auto r = run_loci("generate -q " + cfg);
+    REQUIRE(r.exit_code == 0);
+    return dir.path() / "data";
+  }();
+  return data;
+}
+
+std::string train_config(const loci::test::TempDir& dir, const std::string& extra = "") {
+  return dir.write("train.yaml", "trainer: torch_trainer\ndata: " + dataset().string() + "\nout: " +
+                                     (dir.path() / "run").string() +
+                                     "\nmodel: {d_model: 16, blocks: 2, pe: {type: learned, init: {std: 0.2}}}\n"
+                                     "train: {epochs: 4, eval_every: 2, batch_size: 32, threads: 1, lr: 0.001, progress: false}\n" +
+                                     extra);
+}
+
+}  // namespace
+
+TEST_CASE("a training run writes config, metrics, pe.h5, a checkpoint and a summary") {
+  loci::test::TempDir dir;
+  const auto r = run_loci("train -q " + train_config(dir));
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const fs::path run = dir.path() / "run";
+  for (const char* f : {"config.yaml", "metrics.csv", "metrics.jsonl", "pe.h5", "summary.json", "checkpoints/last.pt"})
+    CHECK(fs::exists(run / f));
+  const auto csv = slurp(run / "metrics.csv");
+  CHECK(csv.rfind("epoch,step,seconds,lr,split,samples,loss,accuracy,accuracy_binary,accuracy_ternary,accuracy_quaternary,mse,pe_norm\n", 0) == 0);
+  // 2 evaluations x 3 splits (train, test, human) + header.
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 7);
+  CHECK(csv.find(",human,108,") != std::string::npos);
+  const auto summary = slurp(run / "summary.json");
+  CHECK(summary.find("\"status\": \"finished\"") != std::string::npos);
+  CHECK(summary.find("\"steps\": 12") != std::string::npos);  // 96 / 32 = 3 steps x 4 epochs
+
+  // Read back the way a researcher would, without loci.
+  const std::string py = "/usr/bin/python3 -c \"import h5py, pandas; f = h5py.File('" + (run / "pe.h5").string() +
+                         "'); assert f['placement_0'].shape == (2, 16, 16), f['placement_0'].shape; "
+                         "assert f['placement_1'].shape == (2, 16, 16); assert f['positions'].shape == (16, 2); "
+                         "assert list(f['epoch'][:]) == [2, 4]; "
+                         "m = pandas.read_csv('" + (run / "metrics.csv").string() + "'); "
+                         "assert set(m.split) == {'train', 'test', 'human'}; assert m.accuracy.between(0, 1).all()\"";
+  CHECK(std::system(py.c_str()) == 0);
+}
+
+TEST_CASE("learned PEs move during training and fixed ones stay put") {
+  loci::test::TempDir dir;
+  REQUIRE(run_loci("train -q " + train_config(dir)).exit_code == 0);
+  const std::string check = "/usr/bin/python3 -c \"import h5py, numpy; f = h5py.File('%s'); p = f['placement_0'][:]; "
+                            "import sys; sys.exit(0 if %s else 1)\"";
+  char cmd[1024];
+  std::snprintf(cmd, sizeof cmd, check.c_str(), (dir.path() / "run/pe.h5").c_str(), "not numpy.allclose(p[0], p[1])");
+  CHECK(std::system(cmd) == 0);
+
+  loci::test::TempDir fixed;
+  REQUIRE(run_loci("train -q " + train_config(fixed) + " model.pe.type=sinusoidal_2d").exit_code == 0);
+  std::snprintf(cmd, sizeof cmd, check.c_str(), (fixed.path() / "run/pe.h5").c_str(), "numpy.array_equal(p[0], p[1])");
+  CHECK(std::system(cmd) == 0);
+}
+
+TEST_CASE("a run stopped and resumed ends bit-identical to an uninterrupted one") {
+  loci::test::TempDir whole, parts;
+  REQUIRE(run_loci("train -q " + train_config(whole)).exit_code == 0);
+  const auto cfg = train_config(parts);
+  REQUIRE(run_loci("train -q --until-epoch 1 " + cfg).exit_code == 0);
+  CHECK_FALSE(fs::exists(parts.path() / "run/summary.json"));
+  CHECK(run_loci("train -q " + cfg).exit_code == 1);  // refuses to overwrite without --resume
+  const auto resumed = run_loci("train -q --resume " + cfg);
+  INFO(resumed.output);
+  REQUIRE(resumed.exit_code == 0);
+  CHECK(slurp(whole.path() / "run/pe.h5") == slurp(parts.path() / "run/pe.h5"));
+  // Metrics agree except for the wall-clock column.
+  auto strip_seconds = [](std::string csv) {
+    std::ostringstream out;
+    std::istringstream in(csv);
+    for (std::string line; std::getline(in, line);) {
+      const auto a = line.find(',', line.find(',') + 1);
+      const auto b = line.find(',', a + 1);
+      out << line.substr(0, a) << line.substr(b) << "\n";
+    }
+    return out.str();
+  };
+  CHECK(strip_seconds(slurp(whole.path() / "run/metrics.csv")) == strip_seconds(slurp(parts.path() / "run/metrics.csv")));
+}
+
+TEST_CASE("a diverging run stops with a clear error and keeps the last good checkpoint") {
+  loci::test::TempDir dir;
+  const auto cfg = train_config(dir);
+  REQUIRE(run_loci("train -q --until-epoch 2 " + cfg).exit_code == 0);
+  const auto before = slurp(dir.path() / "run/checkpoints/last.pt");
+  const auto r = run_loci("train -q --resume " + cfg + " train.lr=1e30");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("loss is") != std::string::npos);
+  CHECK(r.output.find("the last good checkpoint is") != std::string::npos);
+  CHECK(slurp(dir.path() / "run/checkpoints/last.pt") == before);
+}
+
+TEST_CASE("training configs are checked before anything runs") {
+  loci::test::TempDir dir;
+  const auto cfg = train_config(dir, "");
+  auto r = run_loci("train " + cfg + " model.pe.type=learnd");
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("'model.pe.type': expected one of") != std::string::npos);
+  CHECK(r.output.find("(did you mean 'learned'?)") != std::string::npos);
+  r = run_loci("train " + cfg + " train.device=cuda");
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("no CUDA") != std::string::npos);
+  r = run_loci("train " + cfg + " data=/nonexistent/data");
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("/nonexistent/data") != std::string::npos);
+}
+
+TEST_CASE("a sweep makes one run per point, in parallel, and skips finished points") {
+  loci::test::TempDir dir;
+  const auto cfg = train_config(dir);
+  const auto out = (dir.path() / "sweep").string();
+  auto r = run_loci("train -m " + cfg + " model.pe.init.std=0.1,1.0 jobs=2 train.epochs=2 out=" + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // Folder names carry the overrides that vary; the fixed ones apply to every point.
+  for (const char* point : {"model.pe.init.std=0.1", "model.pe.init.std=1.0"}) {
+    CHECK(fs::exists(fs::path(out) / point / "summary.json"));
+    CHECK(slurp(fs::path(out) / point / "summary.json").find("\"epochs\": 2") != std::string::npos);
+  }
+  r = run_loci("train -m " + cfg + " model.pe.init.std=0.1,1.0 jobs=2 train.epochs=2 out=" + out);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("kept") != std::string::npos);
+}
