@@ -64,3 +64,12 @@ TEST_CASE("to_yaml writes back what it read, keeping quoted strings strings") {
   CHECK(again.at("c").items().size() == 2);
   CHECK(again.at("d.e").as_bool());
 }
+
+TEST_CASE("an empty mapping clears what an included file set; other mappings merge") {
+  loci::test::TempDir dir;
+  dir.write("base.yaml", "lst: {imports: {human: builtin}, n: 4}\n");
+  const auto top = dir.write("top.yaml", "include: base.yaml\nlst: {imports: {}}\n");
+  const Node n = load_file(top);
+  CHECK(n.at("lst.imports").entries().empty());
+  CHECK(n.at("lst.n").as_int() == 4);
+}

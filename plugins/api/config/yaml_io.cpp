@@ -87,7 +87,7 @@ Node merge_includes(Node own, const fs::path& base_dir, std::vector<fs::path>& s
     }
     own.erase("include");
   }
-  merge(result, own);
+  if (!own.entries().empty()) merge(result, own);  // a file of includes alone adds nothing of its own
   return result;
 }
 
