@@ -155,3 +155,24 @@ TEST_CASE("a sweep makes one run per point, in parallel, and skips finished poin
   CHECK(r.exit_code == 0);
   CHECK(r.output.find("kept") != std::string::npos);
 }
+
+TEST_CASE("loci run: generate then a training sweep, and a second run keeps what is finished") {
+  loci::test::TempDir dir;
+  const auto out = (dir.path() / "pipe").string();
+  const auto cfg = dir.write(
+      "pipe.yaml", "out: " + out + "\ngenerate:\n  include: " + std::string(LOCI_SOURCE_DIR) +
+                       "/configs/lst.yaml\n  out: " + out + "/data\n  splits: {train: 64, test: 16}\n"
+                       "train:\n  trainer: torch_trainer\n  sweep: [\"model.pe.init.std=0.1,1.0\"]\n"
+                       "  model: {d_model: 16, blocks: 1}\n  train: {epochs: 2, eval_every: 1, batch_size: 32}\n");
+  auto r = run_loci("run -q " + cfg);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(fs::exists(fs::path(out) / "data/index.json"));
+  CHECK(fs::exists(fs::path(out) / "runs/model.pe.init.std=0.1/summary.json"));
+  CHECK(fs::exists(fs::path(out) / "runs/model.pe.init.std=1.0/summary.json"));
+  CHECK(fs::exists(fs::path(out) / "train.yaml"));
+  r = run_loci("run -q " + cfg);
+  CHECK(r.exit_code == 0);
+  CHECK(r.output.find("3 shards kept, 0 written") != std::string::npos);
+  CHECK(r.output.find("kept    model.pe.init.std=0.1") != std::string::npos);
+}
