@@ -3,8 +3,9 @@
 # mean degree ~8, N = 100 and N = 300: loci's C++ (1 and 2 threads) beside the vectorised numpy reference run in
 # the same invocation, as a markdown table. numpy runs one run at a time (the reference: the plain loop, vectorised
 # over nodes) and also batched over 16 runs (numpy's best case), each with 1 and 2 BLAS threads; ratios are taken
-# to the fastest numpy row of each kind for the same N. Every configuration runs 3 times and keeps its best, since
-# the machine may be shared. Builds nothing: point BUILD_DIR at a build tree that has bench_network.
+# to the fastest numpy row of each kind for the same N. Every configuration runs 3 times and keeps its best.
+# Besides wall-clock rates it reports node-steps per CPU-second (all threads counted), which a machine shared with
+# other work disturbs far less. Builds nothing: point BUILD_DIR at a build tree that has bench_network.
 #
 #   BUILD_DIR=build bench/network/run.sh [cpp_steps] [numpy_steps]
 set -euo pipefail
@@ -23,57 +24,68 @@ if [[ ! -x "$bench" ]]; then
   exit 1
 fi
 
-field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p"; }
-# The line with the highest node_steps_per_s among the repeats.
-best() { awk '{ for (i = 1; i <= NF; ++i) if ($i ~ /^node_steps_per_s=/) { split($i, kv, "="); if (kv[2] > top) { top = kv[2]; line = $0 } } } END { print line }'; }
-
+field() { sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p"; }
+# Of the repeats on stdin, the line with the highest wall-clock rate, and the highest CPU rate among them.
+best() {
+  awk '{ for (i = 1; i <= NF; ++i) { split($i, kv, "=");
+           if (kv[1] == "node_steps_per_s" && kv[2] + 0 > wall) { wall = kv[2] + 0; line = $0 }
+           if (kv[1] == "cpu_node_steps_per_s" && kv[2] + 0 > cpu) cpu = kv[2] + 0 } }
+       END { sub(/ cpu_node_steps_per_s=[^ ]*/, "", line); print line " cpu_node_steps_per_s=" cpu }'
+}
+max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 > b + 0 ? a : b) }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { r = a / b; printf (r >= 10 ? "%.0fx" : "%.2fx"), r }'; }
 mega() { awk -v r="$1" 'BEGIN { printf "%.2f", r / 1e6 }'; }
 
-echo "| N | implementation | threads | M node-steps/s | vs numpy, one run | vs numpy, batched |"
-echo "|---:|---|---:|---:|---:|---:|"
+echo "| N | implementation | threads | M node-steps/s | vs numpy, one run | vs numpy, batched |" \
+  "M node-steps per CPU-s | vs numpy one run, per CPU-s |"
+echo "|---:|---|---:|---:|---:|---:|---:|---:|"
 for n in 100 300; do
-  # numpy: one run at a time (the reference) and 16 runs batched, each with 1 and 2 BLAS threads.
-  declare -A numpy=()
-  single=0
-  batched=0
+  declare -A wall=() cpu=()
+  single=0 batched=0 single_cpu=0
   for blas in 1 2; do
     for batch in 1 $runs; do
       line="$(for rep in 1 2 3; do
         OMP_NUM_THREADS=$blas OPENBLAS_NUM_THREADS=$blas "$python" "$reference" --nodes "$n" --steps "$py_steps" \
           --batch "$batch" --runs "$batch"
       done | best)"
-      rate="$(field node_steps_per_s <<<"$line")"
-      numpy["$blas,$batch"]="$rate"
+      wall["$blas,$batch"]="$(field node_steps_per_s <<<"$line")"
+      cpu["$blas,$batch"]="$(field cpu_node_steps_per_s <<<"$line")"
       if [[ "$batch" == 1 ]]; then
-        single="$(awk -v a="$rate" -v b="$single" 'BEGIN { print (a > b ? a : b) }')"
+        single="$(max "${wall[$blas,$batch]}" "$single")"
+        single_cpu="$(max "${cpu[$blas,$batch]}" "$single_cpu")"
       else
-        batched="$(awk -v a="$rate" -v b="$batched" 'BEGIN { print (a > b ? a : b) }')"
+        batched="$(max "${wall[$blas,$batch]}" "$batched")"
       fi
     done
   done
   digests=()
   for threads in 1 2; do
     line="$(for rep in 1 2 3; do "$bench" --nodes "$n" --runs "$runs" --steps "$cpp_steps" --threads "$threads"; done | best)"
-    rate="$(field node_steps_per_s <<<"$line")"
+    w="$(field node_steps_per_s <<<"$line")"
+    c="$(field cpu_node_steps_per_s <<<"$line")"
     digests+=("$(field digest <<<"$line")")
-    echo "| $n | C++ loci_sim, $runs runs in lanes | $threads | $(mega "$rate") | $(ratio "$rate" "$single") | $(ratio "$rate" "$batched") |"
+    echo "| $n | C++ loci_sim, $runs runs in lanes | $threads | $(mega "$w") | $(ratio "$w" "$single") |" \
+      "$(ratio "$w" "$batched") | $(mega "$c") | $(ratio "$c" "$single_cpu") |"
   done
   for batch in 1 $runs; do
     for blas in 1 2; do
-      rate="${numpy[$blas,$batch]}"
+      w="${wall[$blas,$batch]}"
+      c="${cpu[$blas,$batch]}"
       what="numpy, one run at a time"
       [[ "$batch" != 1 ]] && what="numpy, $batch runs batched"
-      echo "| $n | $what | $blas (BLAS) | $(mega "$rate") | $(ratio "$rate" "$single") | $(ratio "$rate" "$batched") |"
+      echo "| $n | $what | $blas (BLAS) | $(mega "$w") | $(ratio "$w" "$single") | $(ratio "$w" "$batched") |" \
+        "$(mega "$c") | $(ratio "$c" "$single_cpu") |"
     done
   done
-  unset numpy
+  unset wall cpu
   if [[ "${digests[0]}" != "${digests[1]}" ]]; then
     echo "error: N = $n: 1 and 2 threads gave different data (${digests[*]})" >&2
     exit 1
   fi
 done
+
 echo
 echo "$(nproc) cores, $(uname -m), $("$python" --version 2>&1), numpy $("$python" -c 'import numpy; print(numpy.__version__)');" \
-  "C++ $cpp_steps steps x $runs runs (same data with 1 and 2 threads), numpy $py_steps steps; best of 3."
+  "C++ $cpp_steps steps x $runs runs (same data with 1 and 2 threads), numpy $py_steps steps; best of 3;" \
+  "load average before: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo "Command: BUILD_DIR=$build bench/network/run.sh $cpp_steps $py_steps"

@@ -42,7 +42,8 @@ std::string card_prose(const NetworkOptions& o, const GraphFacts& facts) {
             ? ", with Gaussian observation noise of sd " + std::to_string(o.simulation.observation_noise())
             : std::string())
     << ".\n\n";
-  s << "A sample is a window of w = " << o.window << " consecutive recorded points of one run: `activity` (token x time, "
+  s << "A sample is a window of w = " << o.window
+    << " consecutive recorded points of one run: `activity` (token x time, "
     << "float32) holds one token per node, its w values; `run` is the run's index in its noise stream and `start` the "
     << "window's first recorded point in that run. Sample i of a split comes from the split's run i mod R (R runs), "
     << "window i div R, which starts at point (i div R) * " << o.stride

@@ -96,7 +96,10 @@ class NetworkDynamics final : public Generator {
     const auto n = static_cast<std::int64_t>(graph_.nodes());
     layout_ = {};
     layout_.sample_arrays = {
-        {"activity", DType::f32, {"token", "time"}, {n, opt_.window},
+        {"activity",
+         DType::f32,
+         {"token", "time"},
+         {n, opt_.window},
          "one token per node: its observed variable over the window's w recorded points"},
         {"run", DType::i64, {}, {}, "index of the run in its split's noise stream (see the runs.* attributes)"},
         {"start", DType::i64, {}, {}, "the window's first recorded point within the run (0 = right after burn-in)"},
@@ -105,17 +108,23 @@ class NetworkDynamics final : public Generator {
     for (std::int64_t i = 0; i < n; ++i)
       for (int a = 0; a < graph_.dims(); ++a) positions.push_back(static_cast<float>(graph_.positions(i, a)));
     layout_.dataset_arrays = {
-        data::Array::of({"positions", DType::f32, {"token", "axis"}, {n, graph_.dims()},
+        data::Array::of({"positions",
+                         DType::f32,
+                         {"token", "axis"},
+                         {n, graph_.dims()},
                          "true coordinates of each node, in the unit cube"},
                         positions),
         data::Array::of({"adjacency", DType::u8, {"token", "peer"}, {n, n}, "1 where an edge joins two nodes"},
                         sim::graph::adjacency_matrix(graph_)),
-        data::Array::of({"distance", DType::f32, {"token", "peer"}, {n, n},
+        data::Array::of({"distance",
+                         DType::f32,
+                         {"token", "peer"},
+                         {n, n},
                          "euclidean distance between coordinates (periodic axes the short way round)"},
                         sim::graph::distance_matrix(graph_)),
-        data::Array::of({"hops", DType::i32, {"token", "peer"}, {n, n},
-                         "shortest-path hop count; -1 where no path exists"},
-                        sim::graph::hop_matrix(graph_)),
+        data::Array::of(
+            {"hops", DType::i32, {"token", "peer"}, {n, n}, "shortest-path hop count; -1 where no path exists"},
+            sim::graph::hop_matrix(graph_)),
     };
     if (!graph_.groups.empty()) {
       std::vector<std::int32_t> block(graph_.groups.begin(), graph_.groups.end());

@@ -49,9 +49,7 @@ std::string field(const ParamSpec& p) {
   std::ostringstream s;
   s << p.name << ": {";
   switch (p.kind) {
-    case ParamSpec::Kind::flag:
-      s << "type: bool, default: " << (p.fallback != 0 ? "true" : "false");
-      break;
+    case ParamSpec::Kind::flag: s << "type: bool, default: " << (p.fallback != 0 ? "true" : "false"); break;
     case ParamSpec::Kind::integer:
       s << "type: int, default: " << static_cast<long long>(p.fallback);
       if (std::isfinite(p.min)) s << ", min: " << static_cast<long long>(p.min);
@@ -88,30 +86,31 @@ graph:
 )yaml";
   s << "  topology: {type: enum, values: " << list(graph::topology_names())
     << ", default: geometric, doc: \"how nodes are joined (parameters in graph.<topology>)\"}\n";
-  s << R"yaml(  nodes: {type: int, default: 100, min: 2, max: 5000, doc: "nodes (tokens); a lattice needs side^dims (the dataset stores three nodes x nodes matrices)"}
+  s << R"yaml(  nodes: {type: int, default: 100, min: 2, max: 5000,
+          doc: "nodes (tokens); a lattice needs side^dims (the dataset stores three nodes x nodes matrices)"}
   dims: {type: int, default: 2, min: 1, max: 3, doc: "dimensions of the true coordinates (watts_strogatz: 1, a ring)"}
 )yaml";
-  variant_groups(s, graph::topology_names(), [](const std::string& n) -> const graph::TopologyInfo& {
-    return graph::topology(n);
-  });
+  variant_groups(s, graph::topology_names(),
+                 [](const std::string& n) -> const graph::TopologyInfo& { return graph::topology(n); });
   s << "dynamics:\n";
   s << "  model: {type: enum, values: " << list(dyn::model_names())
     << ", default: rate, doc: \"the network model (parameters in dynamics.<model>)\"}\n";
   s << "  integrator: {type: enum, values: " << list(dyn::integrator_names())
     << ", default: heun, doc: \"stochastic integrator\"}\n";
   s << R"yaml(  coupling: {type: enum, values: [in_degree, row, none], default: in_degree,
-             doc: "W from the adjacency: in_degree = each column divided by its sum (the paper), row = mean of neighbours, none = 0/1"}
+             doc: "W from the adjacency: in_degree = each column divided by its sum (the paper),
+                   row = mean of neighbours, none = 0/1"}
   dt: {type: float, default: 0.1, min: 0, doc: "integration step (model time units); must be > 0"}
   burn_in: {type: int, default: 1000, min: 0, doc: "steps integrated and discarded before the first recorded point"}
   subsample: {type: int, default: 1, min: 1, doc: "steps between recorded points"}
   observation_noise: {type: float, default: 0, min: 0, doc: "sd of Gaussian noise added to every recorded value"}
 )yaml";
-  variant_groups(s, dyn::model_names(), [](const std::string& n) -> const dyn::ModelInfo& {
-    return dyn::model_info(n);
-  });
+  variant_groups(s, dyn::model_names(),
+                 [](const std::string& n) -> const dyn::ModelInfo& { return dyn::model_info(n); });
   s << R"yaml(windows:
   length: {type: int, default: 50, min: 1, doc: "w: recorded points per sample; a token is one node's w values"}
-  stride: {type: int, default: 0, min: 0, doc: "points between the starts of a run's consecutive windows; 0 = length (no overlap)"}
+  stride: {type: int, default: 0, min: 0,
+           doc: "points between the starts of a run's consecutive windows; 0 = length (no overlap)"}
   runs: {type: map, of: int, min: 1, default: {train: 8, test: 2, test_noise: 2},
          doc: "split -> independent runs its windows are cut from; runs are never shared between splits"}
   noise_seed: {type: map, of: int, min: 0, default: {test_noise: 1},
@@ -175,7 +174,8 @@ NetworkOptions read_options(const config::Node& r) {
   o.seed = static_cast<std::uint64_t>(r.at("seed").as_int());
 
   o.topology = r.at("graph.topology").text();
-  o.graph.nodes(static_cast<std::size_t>(r.at("graph.nodes").as_int())).dims(static_cast<int>(r.at("graph.dims").as_int()));
+  o.graph.nodes(static_cast<std::size_t>(r.at("graph.nodes").as_int()))
+      .dims(static_cast<int>(r.at("graph.dims").as_int()));
   o.topology_params = read_params(r, "graph." + o.topology, sim::graph::topology(o.topology).params);
 
   o.model = r.at("dynamics.model").text();
@@ -230,7 +230,8 @@ NetworkOptions read_options(const config::Node& r) {
   }
   if (recorded_bytes > kMaxRecordedBytes)
     fail(splits, "the runs would record " + std::to_string(static_cast<long long>(recorded_bytes / (1 << 20))) +
-                     " MiB, over the 16 GiB limit: ask for fewer samples or nodes, or let windows overlap (a smaller windows.stride)");
+                     " MiB, over the 16 GiB limit: ask for fewer samples or nodes, or let windows overlap (a smaller "
+                     "windows.stride)");
   return o;
 }
 

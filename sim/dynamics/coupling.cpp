@@ -10,7 +10,8 @@ namespace {
 // The lane count as a compile-time constant lets the inner loops become a few full-width vector instructions;
 // other counts take the generic path, which does the same arithmetic in the same order.
 template <std::size_t L>
-LOCI_SIMD_CLONES void sparse_product(const Coupling::Sparse& w, const double* x, double* y, std::size_t lanes_at_run_time) {
+LOCI_SIMD_CLONES void sparse_product(const Coupling::Sparse& w, const double* x, double* y,
+                                     std::size_t lanes_at_run_time) {
   const std::size_t lanes = L ? L : lanes_at_run_time;
   const auto* outer = w.outerIndexPtr();
   const auto* inner = w.innerIndexPtr();
@@ -28,8 +29,8 @@ LOCI_SIMD_CLONES void sparse_product(const Coupling::Sparse& w, const double* x,
 }
 
 template <std::size_t L>
-LOCI_SIMD_CLONES void dense_product(const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>& w, const double* x,
-                   double* y, std::size_t lanes_at_run_time) {
+LOCI_SIMD_CLONES void dense_product(const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>& w,
+                                    const double* x, double* y, std::size_t lanes_at_run_time) {
   const std::size_t lanes = L ? L : lanes_at_run_time;
   const auto n = static_cast<std::size_t>(w.cols());
   for (Eigen::Index i = 0; i < w.rows(); ++i) {
@@ -79,9 +80,8 @@ Coupling Coupling::from_edges(std::size_t nodes, const std::vector<std::pair<std
   }
   Sparse w(static_cast<Eigen::Index>(nodes), static_cast<Eigen::Index>(nodes));
   // Duplicates would be summed: an edge listed twice is a caller's bug that must not double a weight silently.
-  w.setFromTriplets(entries.begin(), entries.end(), [](double, double) -> double {
-    throw std::invalid_argument("coupling: an edge is listed twice");
-  });
+  w.setFromTriplets(entries.begin(), entries.end(),
+                    [](double, double) -> double { throw std::invalid_argument("coupling: an edge is listed twice"); });
   return Coupling(std::move(w), dense_above);
 }
 

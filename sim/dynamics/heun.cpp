@@ -36,8 +36,7 @@ LOCI_SIMD_CLONES void correct(std::size_t n, double dt, double root_dt, const do
     for (std::size_t k = 0; k < n; ++k) x[k] += half_dt * (f1[k] + f2[k]) + g1[k] * (root_dt * z[k]);
   } else {
 #pragma omp simd
-    for (std::size_t k = 0; k < n; ++k)
-      x[k] += half_dt * (f1[k] + f2[k]) + 0.5 * (g1[k] + g2[k]) * (root_dt * z[k]);
+    for (std::size_t k = 0; k < n; ++k) x[k] += half_dt * (f1[k] + f2[k]) + 0.5 * (g1[k] + g2[k]) * (root_dt * z[k]);
   }
 }
 

@@ -28,7 +28,8 @@ std::mutex& registry_mutex() {
 void register_model(ModelInfo info) {
   std::lock_guard<std::mutex> lock(registry_mutex());
   const std::string name = info.name;
-  if (!registry().emplace(name, std::move(info)).second) throw std::logic_error("model '" + name + "' registered twice");
+  if (!registry().emplace(name, std::move(info)).second)
+    throw std::logic_error("model '" + name + "' registered twice");
 }
 
 const ModelInfo& model_info(const std::string& name) {

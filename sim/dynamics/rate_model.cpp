@@ -42,15 +42,13 @@ class RateModel final : public Model {
   double tau_, g_, s_, theta_, noise_;
 };
 
-const ModelRegistration registration({
-    "rate",
-    "paper's rate model: tau dx/dt = -x + 1/(1+exp(-(g W x + s x + noise xi - theta))), xi ~ N(0,1) per node and step",
-    {ParamSpec::real("tau", 0.1, "time constant").positive(),
-     ParamSpec::real("g", 4.0, "global coupling"),
-     ParamSpec::real("s", 1.0, "self-coupling"),
-     ParamSpec::real("theta", 2.0, "shift of the sigmoid"),
-     ParamSpec::real("noise", 1.0, "standard deviation of xi, the noise inside the sigmoid").at_least(0)},
-    [](const Params& p) { return std::make_unique<RateModel>(p); }});
+const ModelRegistration registration(
+    {"rate",
+     "paper's rate model: tau dx/dt = -x + 1/(1+exp(-(g W x + s x + noise xi - theta))), xi ~ N(0,1) per node and step",
+     {ParamSpec::real("tau", 0.1, "time constant").positive(), ParamSpec::real("g", 4.0, "global coupling"),
+      ParamSpec::real("s", 1.0, "self-coupling"), ParamSpec::real("theta", 2.0, "shift of the sigmoid"),
+      ParamSpec::real("noise", 1.0, "standard deviation of xi, the noise inside the sigmoid").at_least(0)},
+     [](const Params& p) { return std::make_unique<RateModel>(p); }});
 
 }  // namespace
 

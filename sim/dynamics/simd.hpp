@@ -7,9 +7,16 @@
 // below: with it, an AVX-512 machine would round differently from a baseline one.
 #pragma once
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC optimize("fp-contract=off")
+#endif
+
+// Defining it empty (-DLOCI_SIMD_CLONES=) builds the plain target only, e.g. to check that every clone gives the
+// same bits as the baseline.
+#ifndef LOCI_SIMD_CLONES
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
 #define LOCI_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define LOCI_SIMD_CLONES
+#endif
 #endif

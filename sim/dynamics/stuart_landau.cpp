@@ -49,14 +49,14 @@ class StuartLandau final : public Model {
   double a_, omega_, g_, sigma_;
 };
 
-const ModelRegistration registration({
-    "stuart_landau",
-    "Stuart-Landau (Hopf) oscillators: dz = ((a + i omega) z - |z|^2 z + g (W z - z)) dt + sigma dW; records Re z",
-    {ParamSpec::real("a", -0.05, "bifurcation parameter (< 0 damped, > 0 oscillating)"),
-     ParamSpec::real("omega", 1.0, "angular frequency (radians per time unit)"),
-     ParamSpec::real("g", 0.5, "global diffusive coupling"),
-     ParamSpec::real("sigma", 0.05, "noise amplitude on each of x and y").at_least(0)},
-    [](const Params& p) { return std::make_unique<StuartLandau>(p); }});
+const ModelRegistration registration(
+    {"stuart_landau",
+     "Stuart-Landau (Hopf) oscillators: dz = ((a + i omega) z - |z|^2 z + g (W z - z)) dt + sigma dW; records Re z",
+     {ParamSpec::real("a", -0.05, "bifurcation parameter (< 0 damped, > 0 oscillating)"),
+      ParamSpec::real("omega", 1.0, "angular frequency (radians per time unit)"),
+      ParamSpec::real("g", 0.5, "global diffusive coupling"),
+      ParamSpec::real("sigma", 0.05, "noise amplitude on each of x and y").at_least(0)},
+     [](const Params& p) { return std::make_unique<StuartLandau>(p); }});
 
 }  // namespace
 

@@ -30,9 +30,19 @@ LOCI_SIMD_CLONES void wilson_cowan_field(std::size_t n, const double* e, const d
 class WilsonCowan final : public Model {
  public:
   explicit WilsonCowan(const Params& p)
-      : tau_e_(p.get("tau_e")), tau_i_(p.get("tau_i")), w_ee_(p.get("w_ee")), w_ei_(p.get("w_ei")),
-        w_ie_(p.get("w_ie")), w_ii_(p.get("w_ii")), a_e_(p.get("a_e")), theta_e_(p.get("theta_e")),
-        a_i_(p.get("a_i")), theta_i_(p.get("theta_i")), p_e_(p.get("p_e")), p_i_(p.get("p_i")), g_(p.get("g")),
+      : tau_e_(p.get("tau_e")),
+        tau_i_(p.get("tau_i")),
+        w_ee_(p.get("w_ee")),
+        w_ei_(p.get("w_ei")),
+        w_ie_(p.get("w_ie")),
+        w_ii_(p.get("w_ii")),
+        a_e_(p.get("a_e")),
+        theta_e_(p.get("theta_e")),
+        a_i_(p.get("a_i")),
+        theta_i_(p.get("theta_i")),
+        p_e_(p.get("p_e")),
+        p_i_(p.get("p_i")),
+        g_(p.get("g")),
         sigma_(p.get("sigma")) {}
 
   int variables() const override { return 2; }
@@ -46,8 +56,8 @@ class WilsonCowan final : public Model {
   void drift(const Batch& batch, const double* x, const double*, double* f) const override {
     const std::size_t n = batch.block();
     batch.coupling->apply(x, batch.scratch, batch.lanes);
-    const Constants c{1.0 / tau_e_, 1.0 / tau_i_, w_ee_, w_ei_, w_ie_, w_ii_, a_e_, theta_e_, a_i_, theta_i_, p_e_,
-                      p_i_, g_};
+    const Constants c{1.0 / tau_e_, 1.0 / tau_i_, w_ee_,    w_ei_, w_ie_, w_ii_, a_e_,
+                      theta_e_,     a_i_,         theta_i_, p_e_,  p_i_,  g_};
     wilson_cowan_field(n, x, x + n, batch.scratch, f, f + n, c);
   }
 
@@ -59,25 +69,22 @@ class WilsonCowan final : public Model {
   double tau_e_, tau_i_, w_ee_, w_ei_, w_ie_, w_ii_, a_e_, theta_e_, a_i_, theta_i_, p_e_, p_i_, g_, sigma_;
 };
 
-const ModelRegistration registration({
-    "wilson_cowan",
-    "Wilson-Cowan E/I pairs coupled through E: tau_e dE = -E + S_e(w_ee E - w_ei I + g W E + p_e), "
-    "tau_i dI = -I + S_i(w_ie E - w_ii I + p_i), plus sigma dW; records E",
-    {ParamSpec::real("tau_e", 1.0, "excitatory time constant").positive(),
-     ParamSpec::real("tau_i", 1.0, "inhibitory time constant").positive(),
-     ParamSpec::real("w_ee", 16.0, "E -> E weight"),
-     ParamSpec::real("w_ei", 12.0, "I -> E weight"),
-     ParamSpec::real("w_ie", 15.0, "E -> I weight"),
-     ParamSpec::real("w_ii", 3.0, "I -> I weight"),
-     ParamSpec::real("a_e", 1.3, "gain of the excitatory sigmoid").at_least(0),
-     ParamSpec::real("theta_e", 4.0, "threshold of the excitatory sigmoid"),
-     ParamSpec::real("a_i", 2.0, "gain of the inhibitory sigmoid").at_least(0),
-     ParamSpec::real("theta_i", 3.7, "threshold of the inhibitory sigmoid"),
-     ParamSpec::real("p_e", 1.25, "external drive to E"),
-     ParamSpec::real("p_i", 0.0, "external drive to I"),
-     ParamSpec::real("g", 1.0, "global coupling between excitatory populations"),
-     ParamSpec::real("sigma", 0.05, "noise amplitude on both variables").at_least(0)},
-    [](const Params& p) { return std::make_unique<WilsonCowan>(p); }});
+const ModelRegistration registration(
+    {"wilson_cowan",
+     "Wilson-Cowan E/I pairs coupled through E: tau_e dE = -E + S_e(w_ee E - w_ei I + g W E + p_e), "
+     "tau_i dI = -I + S_i(w_ie E - w_ii I + p_i), plus sigma dW; records E",
+     {ParamSpec::real("tau_e", 1.0, "excitatory time constant").positive(),
+      ParamSpec::real("tau_i", 1.0, "inhibitory time constant").positive(),
+      ParamSpec::real("w_ee", 16.0, "E -> E weight"), ParamSpec::real("w_ei", 12.0, "I -> E weight"),
+      ParamSpec::real("w_ie", 15.0, "E -> I weight"), ParamSpec::real("w_ii", 3.0, "I -> I weight"),
+      ParamSpec::real("a_e", 1.3, "gain of the excitatory sigmoid").at_least(0),
+      ParamSpec::real("theta_e", 4.0, "threshold of the excitatory sigmoid"),
+      ParamSpec::real("a_i", 2.0, "gain of the inhibitory sigmoid").at_least(0),
+      ParamSpec::real("theta_i", 3.7, "threshold of the inhibitory sigmoid"),
+      ParamSpec::real("p_e", 1.25, "external drive to E"), ParamSpec::real("p_i", 0.0, "external drive to I"),
+      ParamSpec::real("g", 1.0, "global coupling between excitatory populations"),
+      ParamSpec::real("sigma", 0.05, "noise amplitude on both variables").at_least(0)},
+     [](const Params& p) { return std::make_unique<WilsonCowan>(p); }});
 
 }  // namespace
 

@@ -31,23 +31,23 @@ SpatialGraph block_model(const BlockModelOptions& o, Rng& rng) {
 
 namespace {
 
-const TopologyRegistration registration({
-    "block_model",
-    "stochastic block model: p_in within a block, p_out between; spatial blocks are Voronoi cells of random centres",
-    {ParamSpec::integer("blocks", 4, "number of blocks (communities)").at_least(1),
-     ParamSpec::real("p_in", 0.2, "edge probability within a block").within(0, 1),
-     ParamSpec::real("p_out", 0.01, "edge probability between blocks").within(0, 1),
-     ParamSpec::flag("spatial", true, "blocks are regions of space (else node i is in block i mod blocks)")},
-    [](const GraphOptions& common, const Params& p, Rng& rng) {
-      return block_model(BlockModelOptions()
-                             .nodes(common.nodes())
-                             .dims(common.dims())
-                             .blocks(static_cast<std::size_t>(p.get_int("blocks")))
-                             .p_in(p.get("p_in"))
-                             .p_out(p.get("p_out"))
-                             .spatial(p.get_flag("spatial")),
-                         rng);
-    }});
+const TopologyRegistration registration(
+    {"block_model",
+     "stochastic block model: p_in within a block, p_out between; spatial blocks are Voronoi cells of random centres",
+     {ParamSpec::integer("blocks", 4, "number of blocks (communities)").at_least(1),
+      ParamSpec::real("p_in", 0.2, "edge probability within a block").within(0, 1),
+      ParamSpec::real("p_out", 0.01, "edge probability between blocks").within(0, 1),
+      ParamSpec::flag("spatial", true, "blocks are regions of space (else node i is in block i mod blocks)")},
+     [](const GraphOptions& common, const Params& p, Rng& rng) {
+       return block_model(BlockModelOptions()
+                              .nodes(common.nodes())
+                              .dims(common.dims())
+                              .blocks(static_cast<std::size_t>(p.get_int("blocks")))
+                              .p_in(p.get("p_in"))
+                              .p_out(p.get("p_out"))
+                              .spatial(p.get_flag("spatial")),
+                          rng);
+     }});
 
 }  // namespace
 

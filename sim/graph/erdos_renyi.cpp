@@ -16,13 +16,13 @@ SpatialGraph erdos_renyi(const ErdosRenyiOptions& o, Rng& rng) {
 
 namespace {
 
-const TopologyRegistration registration({
-    "erdos_renyi",
-    "G(n, p): every pair independently with probability p; coordinates are uniform and unrelated to the edges",
-    {ParamSpec::real("p", 0.05, "edge probability").within(0, 1)},
-    [](const GraphOptions& common, const Params& p, Rng& rng) {
-      return erdos_renyi(ErdosRenyiOptions().nodes(common.nodes()).dims(common.dims()).p(p.get("p")), rng);
-    }});
+const TopologyRegistration registration(
+    {"erdos_renyi",
+     "G(n, p): every pair independently with probability p; coordinates are uniform and unrelated to the edges",
+     {ParamSpec::real("p", 0.05, "edge probability").within(0, 1)},
+     [](const GraphOptions& common, const Params& p, Rng& rng) {
+       return erdos_renyi(ErdosRenyiOptions().nodes(common.nodes()).dims(common.dims()).p(p.get("p")), rng);
+     }});
 
 }  // namespace
 

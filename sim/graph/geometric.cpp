@@ -14,19 +14,19 @@ SpatialGraph random_geometric(const GeometricOptions& o, Rng& rng) {
 
 namespace {
 
-const TopologyRegistration registration({
-    "geometric",
-    "random geometric graph: uniform points in the unit cube, joined when closer than radius",
-    {ParamSpec::real("radius", 0.15, "connection radius (unit-cube lengths)").at_least(0),
-     ParamSpec::flag("periodic", false, "measure distances on the torus (no boundary effects)")},
-    [](const GraphOptions& common, const Params& p, Rng& rng) {
-      return random_geometric(GeometricOptions()
-                                  .nodes(common.nodes())
-                                  .dims(common.dims())
-                                  .radius(p.get("radius"))
-                                  .periodic(p.get_flag("periodic")),
-                              rng);
-    }});
+const TopologyRegistration registration(
+    {"geometric",
+     "random geometric graph: uniform points in the unit cube, joined when closer than radius",
+     {ParamSpec::real("radius", 0.15, "connection radius (unit-cube lengths)").at_least(0),
+      ParamSpec::flag("periodic", false, "measure distances on the torus (no boundary effects)")},
+     [](const GraphOptions& common, const Params& p, Rng& rng) {
+       return random_geometric(GeometricOptions()
+                                   .nodes(common.nodes())
+                                   .dims(common.dims())
+                                   .radius(p.get("radius"))
+                                   .periodic(p.get_flag("periodic")),
+                               rng);
+     }});
 
 }  // namespace
 

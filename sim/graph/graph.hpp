@@ -16,7 +16,7 @@ struct SpatialGraph {
   Eigen::MatrixXd positions;  // nodes x dims, in the unit cube [0, 1)^dims
   bool periodic = false;      // each axis wraps at 1 (a ring, a torus): distances take the shorter way round
   BoostGraph graph;
-  std::vector<int> groups;    // a community per node where the topology has them (block model), else empty
+  std::vector<int> groups;  // a community per node where the topology has them (block model), else empty
 
   SpatialGraph() = default;
   explicit SpatialGraph(Eigen::MatrixXd pos, bool wraps = false)

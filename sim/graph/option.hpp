@@ -4,13 +4,13 @@
 
 #include <utility>
 
-#define LOCI_SIM_OPTION(T, name, init)       \
- public:                                     \
-  auto name(T value)->decltype(*this) {      \
-    name##_ = std::move(value);              \
-    return *this;                            \
-  }                                          \
-  const T& name() const { return name##_; }  \
-                                             \
- private:                                    \
+#define LOCI_SIM_OPTION(T, name, init)      \
+ public:                                    \
+  auto name(T value)->decltype(*this) {     \
+    name##_ = std::move(value);             \
+    return *this;                           \
+  }                                         \
+  const T& name() const { return name##_; } \
+                                            \
+ private:                                   \
   T name##_ = init

@@ -40,19 +40,18 @@ SpatialGraph watts_strogatz(const WattsStrogatzOptions& o, Rng& rng) {
 
 namespace {
 
-const TopologyRegistration registration({
-    "watts_strogatz",
-    "Watts-Strogatz small world: a ring (dims must be 1) of k-nearest links, each rewired with probability p",
-    {ParamSpec::integer("k", 4, "neighbours per node before rewiring (even)").at_least(2),
-     ParamSpec::real("p", 0.1, "rewiring probability per edge").within(0, 1)},
-    [](const GraphOptions& common, const Params& p, Rng& rng) {
-      if (common.dims() != 1)
-        throw std::invalid_argument("watts_strogatz: nodes lie on a ring, so dims must be 1 (not " +
-                                    std::to_string(common.dims()) + ")");
-      return watts_strogatz(
-          WattsStrogatzOptions().nodes(common.nodes()).k(static_cast<std::size_t>(p.get_int("k"))).p(p.get("p")),
-          rng);
-    }});
+const TopologyRegistration registration(
+    {"watts_strogatz",
+     "Watts-Strogatz small world: a ring (dims must be 1) of k-nearest links, each rewired with probability p",
+     {ParamSpec::integer("k", 4, "neighbours per node before rewiring (even)").at_least(2),
+      ParamSpec::real("p", 0.1, "rewiring probability per edge").within(0, 1)},
+     [](const GraphOptions& common, const Params& p, Rng& rng) {
+       if (common.dims() != 1)
+         throw std::invalid_argument("watts_strogatz: nodes lie on a ring, so dims must be 1 (not " +
+                                     std::to_string(common.dims()) + ")");
+       return watts_strogatz(
+           WattsStrogatzOptions().nodes(common.nodes()).k(static_cast<std::size_t>(p.get_int("k"))).p(p.get("p")), rng);
+     }});
 
 }  // namespace
 

@@ -133,8 +133,8 @@ TEST_CASE("strong order on geometric Brownian motion: Euler-Maruyama 1/2, Heun 1
 TEST_CASE("weak order on Ornstein-Uhlenbeck moments: Euler-Maruyama 1, Heun 2", "[network][convergence]") {
   const auto em = weak_orders("euler_maruyama");
   const auto heun = weak_orders("heun");
-  INFO("Euler-Maruyama mean " << em.mean << " variance " << em.variance << "; Heun mean " << heun.mean
-                              << " variance " << heun.variance);
+  INFO("Euler-Maruyama mean " << em.mean << " variance " << em.variance << "; Heun mean " << heun.mean << " variance "
+                              << heun.variance);
   CHECK(em.mean == Approx(1.0).margin(0.1));
   CHECK(em.variance == Approx(1.0).margin(0.1));
   CHECK(heun.mean == Approx(2.0).margin(0.15));

@@ -125,14 +125,13 @@ TEST_CASE("node-pair correlation falls with distance on a lattice", "[network][s
   const auto w = Coupling::from_edges(lattice.nodes(), graph::edge_list(lattice), Normalisation::in_degree);
   for (const char* name : {"rate", "ornstein_uhlenbeck"}) {
     INFO(name);
-    const auto model = make_model(name, std::string(name) == "ornstein_uhlenbeck"
-                                            ? std::map<std::string, double>{{"g", 0.9}}
-                                            : std::map<std::string, double>{});
+    const auto model =
+        make_model(name, std::string(name) == "ornstein_uhlenbeck" ? std::map<std::string, double>{{"g", 0.9}}
+                                                                   : std::map<std::string, double>{});
     const auto out = simulate(*model, *make_integrator("heun"), w, 8, runs(1),
                               SimulationOptions().burn_in(500).points(20000).threads(1));
     const auto c = correlation_by_hops(lattice, out[0], 5);
-    INFO("by hops: 1 " << c.at(1) << ", 2 " << c.at(2) << ", 3 " << c.at(3) << ", 4 " << c.at(4) << ", 5+ "
-                       << c.at(5));
+    INFO("by hops: 1 " << c.at(1) << ", 2 " << c.at(2) << ", 3 " << c.at(3) << ", 4 " << c.at(4) << ", 5+ " << c.at(5));
     CHECK(c.at(1) > 0.05);
     for (int h = 1; h < 5; ++h) CHECK(c.at(h) > c.at(h + 1));
   }

@@ -111,7 +111,8 @@ TEST_CASE("random geometric: exactly the pairs closer than the radius; expected 
   // Two uniform points in the unit square are within r with probability pi r^2 - 8/3 r^3 + r^4 / 2 (pi r^2 on
   // the torus). Edges of one graph are dependent, so the check is on the mean over graphs, to 5%.
   const double pairs = n * (n - 1) / 2.0;
-  REQUIRE(total_open / graphs == Approx(pairs * (M_PI * r * r - 8.0 / 3 * r * r * r + r * r * r * r / 2)).epsilon(0.05));
+  REQUIRE(total_open / graphs ==
+          Approx(pairs * (M_PI * r * r - 8.0 / 3 * r * r * r + r * r * r * r / 2)).epsilon(0.05));
   REQUIRE(total_periodic / graphs == Approx(pairs * M_PI * r * r).epsilon(0.05));
 }
 
