@@ -12,7 +12,8 @@ function(loci_add_library name)
   target_include_directories(${name} PUBLIC
     $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}>
     $<BUILD_INTERFACE:${PROJECT_BINARY_DIR}/generated>
-    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/loci>)
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/loci>
+    $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(${name} PUBLIC ${ARG_LINK} PRIVATE loci_warnings ${ARG_PRIVATE_LINK})
   set_target_properties(${name} PROPERTIES EXPORT_NAME ${name})
   install(TARGETS ${name} EXPORT lociTargets

@@ -12,7 +12,7 @@ void add_pending(CLI::App& app, const std::string& name, const std::string& help
   auto args = std::make_shared<std::vector<std::string>>();
   cmd->add_option(positional, *args, "see the description");
   cmd->allow_extras();
-  cmd->callback([name, what] {
+  cmd->callback([name, what, args] {  // holding args keeps the option's storage alive
     throw UserError("`loci " + name + "` is not built yet: " + what);
   });
 }

@@ -176,3 +176,23 @@ TEST_CASE("loci run: generate then a training sweep, and a second run keeps what
   CHECK(r.output.find("3 shards kept, 0 written") != std::string::npos);
   CHECK(r.output.find("kept    model.pe.init.std=0.1") != std::string::npos);
 }
+
+TEST_CASE("the trainer's masked-token regression runs unchanged on network_dynamics data") {
+  loci::test::TempDir dir;
+  const auto data = (dir.path() / "net").string();
+  REQUIRE(run_loci("generate -q " + std::string(LOCI_SOURCE_DIR) + "/configs/network.yaml out=" + data +
+                   " splits.train=64 splits.test=16 splits.test_noise=16 graph.nodes=36 windows.length=10")
+              .exit_code == 0);
+  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: " + data + "\nout: " + (dir.path() / "run").string() +
+                                           "\nmodel: {d_model: 16, blocks: 1}\n"
+                                           "train: {epochs: 3, eval_every: 3, batch_size: 16, lr: 0.003, threads: 1}\n");
+  const auto r = run_loci("train -q " + cfg);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const auto csv = slurp(dir.path() / "run/metrics.csv");
+  CHECK(csv.rfind("epoch,step,seconds,lr,split,samples,loss,accuracy,mse,pe_norm\n", 0) == 0);
+  CHECK(csv.find(",test_noise,16,") != std::string::npos);
+  const std::string py = "/usr/bin/python3 -c \"import h5py; f = h5py.File('" + (dir.path() / "run/pe.h5").string() +
+                         "'); assert f['placement_0'].shape == (1, 36, 16); assert f['positions'].shape == (36, 2)\"";
+  CHECK(std::system(py.c_str()) == 0);
+}
