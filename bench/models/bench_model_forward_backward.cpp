@@ -5,7 +5,7 @@
 // Usage: bench_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--bf16] [--no-prune] [--breakdown]
 //                    [--default-malloc]
 // The allocator is tuned as a trainer should (models/allocator.hpp) unless --default-malloc is given.
-// --breakdown adds the CPU time of forward, forward+backward and the optimizer step separately.
+// --breakdown adds the CPU time of forward, backward and the optimizer step separately (in fp32).
 
 #include "models/allocator.hpp"
 #include "models/model.hpp"

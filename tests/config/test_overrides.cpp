@@ -38,7 +38,7 @@ TEST_CASE("malformed overrides are errors") {
   CHECK_THROWS_AS(apply_overrides(n, {"a=[1,"}), loci::UserError);
 }
 
-TEST_CASE("sweeps expand to the cartesian product, the last key fastest") {
+TEST_CASE("sweeps expand to the cartesian product - the last key fastest") {
   const auto points = expand_sweep({"model.pe.init.std=0.1,0.2", "seed=range(0,3)"});
   REQUIRE(points.size() == 6);
   CHECK(points[0] == std::vector<std::string>{"model.pe.init.std=0.1", "seed=0"});
@@ -46,7 +46,7 @@ TEST_CASE("sweeps expand to the cartesian product, the last key fastest") {
   CHECK(points[5] == std::vector<std::string>{"model.pe.init.std=0.2", "seed=2"});
 }
 
-TEST_CASE("sweep values: brackets and quotes keep their commas, range takes a step and floats") {
+TEST_CASE("sweep values: brackets and quotes keep their commas - range takes a step and floats") {
   CHECK(sweep_values("k", "[1,2],[3,4]") == std::vector<std::string>{"[1,2]", "[3,4]"});
   CHECK(sweep_values("k", "'a,b',c") == std::vector<std::string>{"'a,b'", "c"});
   CHECK(sweep_values("k", "range(0,10,4)") == std::vector<std::string>{"0", "4", "8"});

@@ -39,7 +39,7 @@ TEST_CASE_METHOD(Fixture, "defaults fill every key the file leaves out") {
   CHECK(n.at("splits.test").as_int() == 10);
 }
 
-TEST_CASE_METHOD(Fixture, "precedence: defaults < file < overrides, and a file's map replaces the default map") {
+TEST_CASE_METHOD(Fixture, "precedence: defaults < file < overrides - and a file's map replaces the default map") {
   const Node n = resolve_text("out: data\nseed: 4\nsplits: {train: 7}\nlst: {n: 5}\n", {"lst.n=6"});
   CHECK(n.at("seed").as_int() == 4);
   CHECK(n.at("lst.n").as_int() == 6);

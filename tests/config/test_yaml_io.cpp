@@ -20,7 +20,7 @@ TEST_CASE("include: included files merge in order and the including file wins") 
   CHECK(n.find("include") == nullptr);
 }
 
-TEST_CASE("include: a path relative to the including file, and a single name") {
+TEST_CASE("include: a path relative to the including file - and a single name") {
   loci::test::TempDir dir;
   dir.write("sub/common.yaml", "seed: 7\n");
   const auto top = dir.write("sub/top.yaml", "include: common.yaml\n");
@@ -55,7 +55,7 @@ TEST_CASE("invalid YAML and duplicate keys are positioned errors") {
   CHECK_THROWS_WITH(load_file(list), Catch::Contains("must be a mapping"));
 }
 
-TEST_CASE("to_yaml writes back what it read, keeping quoted strings strings") {
+TEST_CASE("to_yaml writes back what it read - keeping quoted strings strings") {
   const Node n = parse_yaml("a: 1\nb: \"2\"\nc: [x, y]\nd: {e: true}\n", "t");
   const Node again = parse_yaml(to_yaml(n), "t2");
   CHECK(again.at("a").as_int() == 1);
@@ -65,7 +65,7 @@ TEST_CASE("to_yaml writes back what it read, keeping quoted strings strings") {
   CHECK(again.at("d.e").as_bool());
 }
 
-TEST_CASE("an empty mapping clears what an included file set; other mappings merge") {
+TEST_CASE("an empty mapping clears what an included file set - other mappings merge") {
   loci::test::TempDir dir;
   dir.write("base.yaml", "lst: {imports: {human: builtin}, n: 4}\n");
   const auto top = dir.write("top.yaml", "include: base.yaml\nlst: {imports: {}}\n");

@@ -39,7 +39,7 @@ lst::Puzzle puzzle_from(const std::uint8_t* tokens, int n, int label) {
 
 }  // namespace
 
-TEST_CASE("lst_grid: every generated item is proved, classed and kept far from the human puzzles") {
+TEST_CASE("lst_grid: every generated item is proved - classed and kept far from the human puzzles") {
   loci::test::TempDir dir;
   const auto cfg = config(dir, "paper", "splits: {train: 240, test: 60}\nsamples_per_shard: 100\n");
   const auto r = run_loci("generate -q " + cfg);
@@ -151,7 +151,7 @@ TEST_CASE("lst_grid: bad settings and malformed CSV rows are one-line errors nam
   CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
 }
 
-TEST_CASE("lst_grid: a CSV row whose stated class disagrees is reported and flagged, not dropped") {
+TEST_CASE("lst_grid: a CSV row whose stated class disagrees is reported and flagged - not dropped") {
   loci::test::TempDir dir;
   // The first human puzzle, stated as Quaternary although it is Binary.
   const auto human = lst::read_human_puzzles(std::string(LOCI_SOURCE_DIR) + "/plugins/lst_grid/data/human_puzzles.csv");

@@ -27,7 +27,7 @@ TEST_CASE("normal(sigma) has empirical std sigma and mean 0") {
   }
 }
 
-TEST_CASE("same seed, same draw; another seed, another draw") {
+TEST_CASE("the same seed gives the same draw and another seed another draw") {
   for (const auto& name : {"normal", "uniform", "truncated_normal", "orthogonal", "from_coordinates"}) {
     INFO(name);
     const auto positions = grid_positions(10, 20);
@@ -37,7 +37,7 @@ TEST_CASE("same seed, same draw; another seed, another draw") {
   }
 }
 
-TEST_CASE("zeros, uniform and truncated normal stay in their ranges") {
+TEST_CASE("zeros and uniform and truncated normal stay in their ranges") {
   CHECK(max_abs(draw(InitOptions("zeros"))) == 0.0);
   const auto u = draw(InitOptions("uniform").a(0.3));
   CHECK(max_abs(u) <= 0.3);
@@ -48,14 +48,14 @@ TEST_CASE("zeros, uniform and truncated normal stay in their ranges") {
   CHECK(t.std().item<double>() == Approx(0.5 * 0.8796).epsilon(0.03));
 }
 
-TEST_CASE("orthogonal gives orthonormal columns (tall) or rows (wide), times the gain") {
+TEST_CASE("orthogonal gives orthonormal columns (tall) or rows (wide) times the gain") {
   const auto tall = draw(InitOptions("orthogonal").gain(2.0), {40, 16});
   CHECK(max_abs(tall.t().matmul(tall) - 4.0 * torch::eye(16)) < 1e-4);
   const auto wide = draw(InitOptions("orthogonal"), {16, 40});
   CHECK(max_abs(wide.matmul(wide.t()) - torch::eye(16)) < 1e-4);
 }
 
-TEST_CASE("from_sinusoidal and from_coordinates follow the positions, scaled") {
+TEST_CASE("from_sinusoidal and from_coordinates follow the positions times the scale") {
   const auto positions = grid_positions(4, 4);
   const auto s = draw(InitOptions("from_sinusoidal").scale(0.5), {16, 8});
   CHECK(max_abs(s - 0.5 * sinusoid_table(torch::arange(16), 8, 10000.0)) < 1e-6);

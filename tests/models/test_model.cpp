@@ -68,7 +68,7 @@ TEST_CASE("pruning the last block changes neither logits nor gradients") {
   }
 }
 
-TEST_CASE("readouts: target token, mean, and a CLS token that carries no position") {
+TEST_CASE("readouts by target token and by mean and by a CLS token that carries no position") {
   const auto x = puzzle_batch(4, 2);
   auto target = make_model(small_model(PEOptions("learned"), "target").prune_last_block(false), grid(), 3);
   auto last = make_model(small_model(PEOptions("learned"), "last").prune_last_block(false), grid(), 3);
@@ -88,7 +88,7 @@ TEST_CASE("readouts: target token, mean, and a CLS token that carries no positio
                     Catch::Contains("causal"));
 }
 
-TEST_CASE("attention maps on demand: one [B, H, T, T] per block, rows summing to one") {
+TEST_CASE("attention maps on demand give one B x H x T x T map per block with rows summing to one") {
   auto model = make_model(small_model(PEOptions("alibi")), grid(), 4);
   const auto x = puzzle_batch(3, 4);
   const auto maps = model->attention_maps({x, {}, {}});
@@ -136,7 +136,7 @@ TEST_CASE("masked regression: the loss counts masked tokens only") {
   CHECK(masked_mse(out.output, x, torch::zeros({8, 16}, torch::kBool)).item<double>() == 0.0);
 }
 
-TEST_CASE("a seed fixes the whole model; another seed changes it") {
+TEST_CASE("a seed fixes the whole model and another seed changes it") {
   auto a = make_model(small_model(PEOptions("learned")), grid(), 99);
   auto b = make_model(small_model(PEOptions("learned")), grid(), 99);
   auto c = make_model(small_model(PEOptions("learned")), grid(), 100);
@@ -148,7 +148,7 @@ TEST_CASE("a seed fixes the whole model; another seed changes it") {
   }
 }
 
-TEST_CASE("a checkpoint restores parameters and buffers, beside other entries of the archive") {
+TEST_CASE("a checkpoint restores parameters and buffers beside other entries of the archive") {
   const auto path = std::string(LOCI_BUILD_DIR) + "/test_models_checkpoint.pt";
   const auto x = puzzle_batch(4, 3);
   auto saved = make_model(small_model(PEOptions("random_fixed")), grid(), 1);
@@ -206,7 +206,7 @@ TEST_CASE("fused GELU matches torch::gelu and its gradient") {
   CHECK(fused_gelu(m).sizes() == m.sizes());
 }
 
-TEST_CASE("batched matmul matches torch::matmul forward and backward, whatever the operands' strides") {
+TEST_CASE("batched matmul matches torch::matmul forward and backward whatever the operands' strides") {
   auto gen = make_generator(4);
   using Views = std::function<std::pair<torch::Tensor, torch::Tensor>(const torch::Tensor&, const torch::Tensor&)>;
   struct Case {

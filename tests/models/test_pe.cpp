@@ -66,7 +66,7 @@ TEST_CASE("every PE type and placement runs forward and backward with the right 
   }
 }
 
-TEST_CASE("learned PEs receive gradients and move; fixed PEs never do") {
+TEST_CASE("learned PEs receive gradients and move while fixed PEs never do") {
   const auto x = puzzle_batch(8, 5);
   const auto labels = torch::randint(0, 4, {8}, make_generator(2), torch::kInt64);
   for (const auto& pe_case : all_pe_cases()) {
@@ -165,7 +165,7 @@ TEST_CASE("axial rope makes q.k depend only on the grid offset") {
   CHECK(std::abs(s[cell(0, 0)][cell(1, 2)].item<double>() - s[cell(0, 0)][cell(2, 1)].item<double>()) > 1e-4);
 }
 
-TEST_CASE("sinusoidal PEs: the 1D formula, and the 2D halves that encode column and row") {
+TEST_CASE("sinusoidal PEs follow the 1D formula and the 2D halves encode column and row") {
   const auto one = make_pe(PEOptions("sinusoidal_1d"), index_positions(16), 8, 1)->matrix(0);
   CHECK(one[3][0].item<double>() == Approx(std::sin(3.0)).margin(1e-6));
   CHECK(one[3][1].item<double>() == Approx(std::cos(3.0)).margin(1e-6));
@@ -198,7 +198,7 @@ TEST_CASE("the paper's sinusoidal dropout quirk is off by default and can stay o
   CHECK(max_abs(quirky->classify(x) - quirky->classify(x)) > 0.0);
 }
 
-TEST_CASE("relative bias tables: index offsets, grid offsets, clipping; alibi slopes") {
+TEST_CASE("relative bias tables over index offsets and grid offsets with clipping and alibi slopes") {
   auto index = make_pe(PEOptions("relative"), grid(), 16, 2, 3);
   CHECK(index->table(2).sizes() == torch::IntArrayRef({2, 31}));
   CHECK(max_abs(index->table(0)) == 0.0);  // zeros by default: attention starts position-blind
@@ -213,7 +213,7 @@ TEST_CASE("relative bias tables: index offsets, grid offsets, clipping; alibi sl
   CHECK(bias[1][4][1].item<double>() == Approx(-3.0 / 256.0));
 }
 
-TEST_CASE("a learned PE per block is separate, a shared one is the same tensor for all blocks") {
+TEST_CASE("a learned PE per block is separate and a shared one is one tensor for all blocks") {
   auto per_block = make_model(small_model(PEOptions("learned")), grid(), 5);
   const auto m = per_block->pe_matrices();
   REQUIRE(m.size() == 2);

@@ -120,7 +120,7 @@ WeakOrders weak_orders(const std::string& integrator) {
 
 }  // namespace
 
-TEST_CASE("strong order on geometric Brownian motion: Euler-Maruyama 1/2, Heun 1", "[network][convergence]") {
+TEST_CASE("strong order on geometric Brownian motion: Euler-Maruyama 1/2 - Heun 1", "[network][convergence]") {
   const double em = strong_order("euler_maruyama", false);
   const double heun = strong_order("heun", true);
   INFO("Euler-Maruyama " << em << ", Heun " << heun);
@@ -130,7 +130,7 @@ TEST_CASE("strong order on geometric Brownian motion: Euler-Maruyama 1/2, Heun 1
   CHECK(heun < 1.15);
 }
 
-TEST_CASE("weak order on Ornstein-Uhlenbeck moments: Euler-Maruyama 1, Heun 2", "[network][convergence]") {
+TEST_CASE("weak order on Ornstein-Uhlenbeck moments: Euler-Maruyama 1 - Heun 2", "[network][convergence]") {
   const auto em = weak_orders("euler_maruyama");
   const auto heun = weak_orders("heun");
   INFO("Euler-Maruyama mean " << em.mean << " variance " << em.variance << "; Heun mean " << heun.mean << " variance "

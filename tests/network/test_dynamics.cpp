@@ -61,7 +61,7 @@ TEST_CASE("rate model: one step equals the hand computation", "[network][dynamic
   for (int i = 0; i < 3; ++i) CHECK(heun2[2 * i] == heun[i]);
 }
 
-TEST_CASE("coupling: normalisations, and dense equals sparse bit for bit", "[network][dynamics]") {
+TEST_CASE("coupling: normalisations - and dense equals sparse bit for bit", "[network][dynamics]") {
   const Coupling in = path3(Normalisation::in_degree), row = path3(Normalisation::row);
   const Eigen::MatrixXd w_in(in.matrix()), w_row(row.matrix());
   CHECK(w_in(1, 0) == 1.0);
@@ -113,7 +113,7 @@ TEST_CASE("exp_fast agrees with std::exp to about an ulp and saturates", "[netwo
   CHECK(logistic(0.0) == 0.5);
 }
 
-TEST_CASE("normal draws: the ziggurat's tables; normal_fill is ziggurat_normal in order", "[network][dynamics]") {
+TEST_CASE("normal draws: the ziggurat's tables - normal_fill is ziggurat_normal in order", "[network][dynamics]") {
   const auto& t = ziggurat_tables();
   CHECK(t.r == Approx(3.6541528853610088).epsilon(1e-10));  // the known tail start for 256 layers
   CHECK(t.x[1] == t.r);
@@ -133,7 +133,7 @@ TEST_CASE("normal draws: the ziggurat's tables; normal_fill is ziggurat_normal i
   }
 }
 
-TEST_CASE("normal draws: moments, tails and a Kolmogorov-Smirnov test", "[network][dynamics]") {
+TEST_CASE("normal draws: moments - tails and a Kolmogorov-Smirnov test", "[network][dynamics]") {
   Rng rng = Rng::stream(1, "normal", 1);
   const int n = 400000;
   std::vector<double> v(n);

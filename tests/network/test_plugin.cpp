@@ -77,7 +77,7 @@ windows:
 
 }  // namespace
 
-TEST_CASE("loci generate: network_dynamics shards hold windows, graph arrays and attributes", "[network][plugin]") {
+TEST_CASE("loci generate: network_dynamics shards hold windows - graph arrays and attributes", "[network][plugin]") {
   const Scratch dir;
   const auto config = dir.write("network.yaml", kConfig);
   const auto out = dir.at("data");

@@ -62,7 +62,7 @@ std::map<int, double> correlation_by_hops(const graph::SpatialGraph& g, const Re
 
 }  // namespace
 
-TEST_CASE("same seed, same data: 1 or 2 threads, any batching", "[network][simulate]") {
+TEST_CASE("same seed - same data: 1 or 2 threads - any batching", "[network][simulate]") {
   const auto s = geometric(60);
   const auto model = make_model("rate");
   const auto heun = make_integrator("heun");
@@ -111,7 +111,7 @@ TEST_CASE("observation noise is added on top of unchanged dynamics", "[network][
   CHECK(std::sqrt(m2 / n) == Approx(0.1).epsilon(0.02));
 }
 
-TEST_CASE("a diverging run is reported, naming it", "[network][simulate]") {
+TEST_CASE("a diverging run is reported - naming it", "[network][simulate]") {
   const auto s = geometric(30);
   const auto unstable = make_model("ornstein_uhlenbeck", {{"g", 5.0}});
   REQUIRE_THROWS_WITH(simulate(*unstable, *make_integrator("heun"), s.w, 1, runs(3),

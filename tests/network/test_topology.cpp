@@ -49,7 +49,7 @@ void require_within_sampling_error(double realised, const std::vector<double>& p
 
 }  // namespace
 
-TEST_CASE("lattice: side^dims nodes, axis neighbours, hops are Manhattan distances", "[network][topology]") {
+TEST_CASE("lattice: side^dims nodes - axis neighbours - hops are Manhattan distances", "[network][topology]") {
   for (int dims = 1; dims <= 3; ++dims) {
     const std::size_t side = dims == 3 ? 4 : 6;
     for (bool periodic : {false, true}) {
@@ -86,7 +86,7 @@ TEST_CASE("lattice through the registry checks nodes is a power", "[network][top
   REQUIRE(grid_side(126, 3) == 0);
 }
 
-TEST_CASE("random geometric: exactly the pairs closer than the radius; expected count over placements",
+TEST_CASE("random geometric: exactly the pairs closer than the radius - expected count over placements",
           "[network][topology]") {
   const double r = 0.1;
   const std::size_t n = 200;
@@ -139,7 +139,7 @@ TEST_CASE("waxman: edge count within sampling error of the sum of beta exp(-d / 
   }
 }
 
-TEST_CASE("watts-strogatz: n k / 2 edges always; degree k without rewiring; rewired share near p",
+TEST_CASE("watts-strogatz: n k / 2 edges always - degree k without rewiring - rewired share near p",
           "[network][topology]") {
   const std::size_t n = 400, k = 6;
   auto rng = Rng::stream(5, "ws", 0);
@@ -166,7 +166,7 @@ TEST_CASE("watts-strogatz: n k / 2 edges always; degree k without rewiring; rewi
                       Catch::Contains("dims must be 1"));
 }
 
-TEST_CASE("erdos-renyi is G(n, p): binomial edge count, no duplicates", "[network][topology]") {
+TEST_CASE("erdos-renyi is G(n - p): binomial edge count - no duplicates", "[network][topology]") {
   for (double p : {0.01, 0.05, 0.3}) {
     auto rng = Rng::stream(11, "er", static_cast<std::uint64_t>(p * 100));
     const std::size_t n = 300;
@@ -182,7 +182,7 @@ TEST_CASE("erdos-renyi is G(n, p): binomial edge count, no duplicates", "[networ
   REQUIRE(connected_components(empty) == 5);
 }
 
-TEST_CASE("block model: counts within sampling error; spatial blocks are places", "[network][topology]") {
+TEST_CASE("block model: counts within sampling error - spatial blocks are places", "[network][topology]") {
   for (bool spatial : {true, false}) {
     auto rng = Rng::stream(13, "sbm", spatial);
     const auto o = BlockModelOptions().nodes(300).blocks(5).p_in(0.15).p_out(0.005).spatial(spatial);
@@ -218,7 +218,7 @@ TEST_CASE("the registry knows every topology and checks parameters", "[network][
           edge_list(make_topology("waxman", GraphOptions(), {}, b)));
 }
 
-TEST_CASE("distance matrix is euclidean, periodic axes the short way round", "[network][topology]") {
+TEST_CASE("distance matrix is euclidean - periodic axes the short way round", "[network][topology]") {
   Eigen::MatrixXd pos(2, 2);
   pos << 0.05, 0.5, 0.95, 0.5;
   SpatialGraph open(pos), torus(pos, true);

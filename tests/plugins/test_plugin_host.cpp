@@ -40,7 +40,7 @@ TEST_CASE("the host lists good plugins and refuses bad ones with a reason naming
   CHECK(none->reason.find("no entry point 'loci_plugin_entry'") != std::string::npos);
 }
 
-TEST_CASE("a file that is not a shared library is refused, not a crash") {
+TEST_CASE("a file that is not a shared library is refused - not a crash") {
   const fs::path dir = fs::temp_directory_path() / "loci-test-garbage-plugin";
   fs::create_directories(dir);
   std::ofstream(dir / "garbage.so") << "this is not ELF";
@@ -51,7 +51,7 @@ TEST_CASE("a file that is not a shared library is refused, not a crash") {
   fs::remove_all(dir);
 }
 
-TEST_CASE("a loaded generator is created, configured with its resolved schema, and fills samples") {
+TEST_CASE("a loaded generator is created - configured with its resolved schema - and fills samples") {
   loci::PluginRegistry registry;
   registry.scan({LOCI_FIXTURE_PLUGIN_DIR});
   const auto& rec = registry.find("echo_fixture", LOCI_PLUGIN_GENERATOR);

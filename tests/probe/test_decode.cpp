@@ -69,7 +69,7 @@ TEST_CASE("a PE that is a linear map of the coordinates decodes with R^2 = 1", "
   CHECK(decode(wide, wide, o).r2 == Approx(1).margin(1e-6));
 }
 
-TEST_CASE("with normalise, the PE's scale does not change the score", "[probe][decode]") {
+TEST_CASE("with normalise - the PE's scale does not change the score", "[probe][decode]") {
   const Eigen::MatrixXd coords = probe_test::grid();
   const Eigen::MatrixXd pe =
       coords * probe_test::random_matrix(2, 160, 61) + 3.0 * probe_test::random_matrix(16, 160, 62);

@@ -18,7 +18,7 @@ TEST_CASE("euclidean distances of a 3-4-5 triangle", "[probe][distance]") {
   CHECK(d.diagonal().isZero(0));
 }
 
-TEST_CASE("cosine distance, with NaN for a zero row", "[probe][distance]") {
+TEST_CASE("cosine distance - with NaN for a zero row", "[probe][distance]") {
   Eigen::MatrixXd x(4, 2);
   x << 1, 0, 0, 1, 2, 2, 0, 0;
   const Eigen::MatrixXd d = pairwise_distance(x, Metric::cosine);

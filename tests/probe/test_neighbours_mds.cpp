@@ -20,7 +20,7 @@ Eigen::MatrixXd line(std::initializer_list<double> v) {
 }
 }  // namespace
 
-TEST_CASE("k-NN overlap is 1 for the same configuration, however rotated or scaled", "[probe][knn]") {
+TEST_CASE("k-NN overlap is 1 for the same configuration - however rotated or scaled", "[probe][knn]") {
   const Eigen::MatrixXd coords = probe_test::grid();
   const Eigen::MatrixXd truth = pairwise_distance(coords);
   CHECK(knn_overlap(truth, truth) == 1);
@@ -74,7 +74,7 @@ TEST_CASE("MDS signs are fixed: the largest entry of each axis is positive", "[p
   CHECK(a.embedding.isApprox(b.embedding));
 }
 
-TEST_CASE("MDS of a cube in 3 dims, and more dims than the data have", "[probe][mds]") {
+TEST_CASE("MDS of a cube in 3 dims - and more dims than the data have", "[probe][mds]") {
   Eigen::MatrixXd cube(8, 3);
   for (int t = 0; t < 8; ++t) cube.row(t) << (t & 1), (t >> 1 & 1), (t >> 2 & 1);
   const Mds m3 = classical_mds(pairwise_distance(cube), 3);

@@ -49,7 +49,7 @@ TEST_CASE("probe_pe agrees with numpy on a small PE", "[probe]") {
   CHECK(probe_pe(formula_pe(), formula_coords(), cos).rsa_spearman == Approx(0.030481997123947495).epsilon(1e-10));
 }
 
-TEST_CASE("probe_pe of a PE that is the grid, rotated into 160 dims", "[probe]") {
+TEST_CASE("probe_pe of a PE that is the grid - rotated into 160 dims", "[probe]") {
   const Eigen::MatrixXd coords = probe_test::grid();
   const Eigen::MatrixXd oracle = coords * probe_test::isometric_embedding(2, 160, 111);
   const Eigen::MatrixXd pe = (0.1 * oracle * probe_test::random_orthogonal(160, 112)).rowwise() +

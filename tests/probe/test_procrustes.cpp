@@ -11,7 +11,7 @@
 
 using namespace loci::probe;
 
-TEST_CASE("a rotated, translated and scaled PE has disparity 0 to the original", "[probe][procrustes]") {
+TEST_CASE("a rotated - translated and scaled PE has disparity 0 to the original", "[probe][procrustes]") {
   const Eigen::MatrixXd pe = probe_test::random_matrix(16, 160, 11);
   const Eigen::MatrixXd moved =
       (2.5 * pe * probe_test::random_orthogonal(160, 12)).rowwise() + probe_test::random_matrix(1, 160, 13).row(0);

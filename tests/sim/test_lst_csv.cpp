@@ -64,7 +64,7 @@ TEST_CASE("lst csv: the shipped human puzzles file", "[lst][csv]") {
   CHECK(per_class[2] == 36);
 }
 
-TEST_CASE("lst csv: quoting, whitespace, CRLF, BOM, blank lines, leading zeros", "[lst][csv]") {
+TEST_CASE("lst csv: quoting - whitespace - CRLF - BOM - blank lines - leading zeros", "[lst][csv]") {
   TempCsv f(
       "\xEF\xBB\xBF"
       " ID , LST_num ,Condition, puzzles ,solutions\r\n"

@@ -49,7 +49,7 @@ bool same(const Item& a, const Item& b) {
 
 }  // namespace
 
-TEST_CASE("lst generate: paper setting, every item re-checked, far from the human puzzles", "[lst][generate]") {
+TEST_CASE("lst generate: paper setting - every item re-checked - far from the human puzzles", "[lst][generate]") {
   const auto ref = human_reference();
   const GenerateOptions opt = GenerateOptions().n(4).min_givens(3).max_givens(11).min_jaccard(0.8).reference(ref);
   for (int wanted : {kBinary, kTernary, kQuaternary}) {
@@ -70,7 +70,7 @@ TEST_CASE("lst generate: paper setting, every item re-checked, far from the huma
   }
 }
 
-TEST_CASE("lst generate: any class, Sudoku boxes, other removal rules", "[lst][generate]") {
+TEST_CASE("lst generate: any class - Sudoku boxes - other removal rules", "[lst][generate]") {
   std::vector<GenerateOptions> setups = {
       GenerateOptions(),
       GenerateOptions().boxes(true),
@@ -99,7 +99,7 @@ TEST_CASE("lst generate: the authors' removal reaches 3 givens", "[lst][generate
   recheck(item, opt, kQuaternary);
 }
 
-TEST_CASE("lst generate: the same (seed, index) gives the same item", "[lst][generate]") {
+TEST_CASE("lst generate: the same (seed - index) gives the same item", "[lst][generate]") {
   const GenerateOptions opt = GenerateOptions().reference(human_reference());
   for (std::uint64_t i = 0; i < 20; ++i) {
     Rng a = Rng::stream(5, "train", i), b = Rng::stream(5, "train", i);

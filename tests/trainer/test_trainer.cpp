@@ -44,7 +44,7 @@ std::string train_config(const loci::test::TempDir& dir, const std::string& extr
 
 }  // namespace
 
-TEST_CASE("a training run writes config, metrics, pe.h5, a checkpoint and a summary") {
+TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a summary") {
   loci::test::TempDir dir;
   const auto r = run_loci("train -q " + train_config(dir));
   INFO(r.output);
@@ -139,7 +139,7 @@ TEST_CASE("training configs are checked before anything runs") {
   CHECK(r.output.find("/nonexistent/data") != std::string::npos);
 }
 
-TEST_CASE("a sweep makes one run per point, in parallel, and skips finished points") {
+TEST_CASE("a sweep makes one run per point - in parallel - and skips finished points") {
   loci::test::TempDir dir;
   const auto cfg = train_config(dir);
   const auto out = (dir.path() / "sweep").string();
@@ -156,7 +156,7 @@ TEST_CASE("a sweep makes one run per point, in parallel, and skips finished poin
   CHECK(r.output.find("kept") != std::string::npos);
 }
 
-TEST_CASE("loci run: generate then a training sweep, and a second run keeps what is finished") {
+TEST_CASE("loci run: generate then a training sweep - and a second run keeps what is finished") {
   loci::test::TempDir dir;
   const auto out = (dir.path() / "pipe").string();
   const auto cfg = dir.write(
