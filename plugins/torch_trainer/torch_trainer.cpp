@@ -54,6 +54,9 @@ class TorchTrainer final : public Trainer {
  public:
   void train(const config::Node& resolved, const TrainRequest& request) override {
     const TrainOptions opt = read_options(resolved);
+    if (opt.save_attention)  // refused rather than ignored: a run must not silently lack what was asked of it
+      throw UserError(resolved.at("train.save_attention").mark().str() +
+                      ": train.save_attention is not built yet (the maps are available from models::Model)");
     if (opt.device == "cuda" && !torch::cuda::is_available())
       throw UserError(resolved.at("train.device").mark().str() +
                       ": train.device is cuda, but this LibTorch has no CUDA device (Debian's libtorch is CPU-only)");

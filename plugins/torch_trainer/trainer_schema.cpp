@@ -71,7 +71,7 @@ train:
   early_stop_split: {type: string, default: test, doc: "split whose loss early stopping watches"}
   early_stop_min_delta: {type: float, default: 0.0, min: 0, doc: "smallest loss decrease that counts as improvement"}
   device: {type: enum, values: [cpu, cuda], default: cpu, doc: "cpu, or cuda when LibTorch was built with CUDA"}
-  save_attention: {type: bool, default: false, doc: "write attention.h5 (every layer's maps on the first eval batch of each split) at the end"}
+  save_attention: {type: bool, default: false, doc: "write attention.h5 [not built yet: true is refused]"}
   progress: {type: bool, default: true, doc: "progress bar on a terminal, plain lines in logs"}
 jobs: {type: int, default: 1, min: 1, doc: "sweeps (-m): runs in parallel processes, each with cores/jobs threads"}
 )yaml";

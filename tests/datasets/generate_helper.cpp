@@ -21,18 +21,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: loci_test_generate OUT [options]\n");
     return 64;
   }
-  loci::data::GenerateOptions o;
+  loci::data::GenerateOptions o = loci::test::small_options(argv[1]);
   loci::test::SyntheticOptions so;
-  o.out = argv[1];
-  o.generator = "synthetic";
-  o.generator_version = "1.0.0";
-  o.config_yaml = "generator: synthetic\nseed: 7\n";
-  o.card_prose = "Random values of every dtype, made by the dataset tests.";
-  o.regenerate_command = "loci_test_generate OUT";
-  o.created = "2000-01-01T00:00:00Z";
-  o.progress = false;
-  o.seed = 7;
-  o.samples_per_shard = 10;
   std::int64_t train = 40, test = 13;
   long long fsize = 0;
   bool nobody = false;

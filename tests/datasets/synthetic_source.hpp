@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <filesystem>
 #include <cstring>
 #include <thread>
 
@@ -90,5 +91,23 @@ class SyntheticSource : public data::SampleSource {
   SyntheticOptions o_;
   data::DatasetLayout layout_;
 };
+
+// Options for a small synthetic dataset in `out`: train 40 and test 13 samples, 10 per shard, a fixed `created`.
+// The tests and loci_test_generate share it, so a killed-and-resumed helper run is compared with the same dataset.
+inline data::GenerateOptions small_options(const std::filesystem::path& out) {
+  data::GenerateOptions o;
+  o.out = out;
+  o.splits = {{"train", 40}, {"test", 13}};
+  o.samples_per_shard = 10;
+  o.seed = 7;
+  o.generator = "synthetic";
+  o.generator_version = "1.0.0";
+  o.config_yaml = "generator: synthetic\nseed: 7\n";
+  o.card_prose = "Random values of every dtype, made by the dataset tests.";
+  o.regenerate_command = "loci_test_generate OUT";
+  o.created = "2000-01-01T00:00:00Z";
+  o.progress = false;
+  return o;
+}
 
 }  // namespace loci::test

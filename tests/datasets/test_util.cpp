@@ -43,22 +43,6 @@ fs::path fresh_dir(const std::string& name) {
   return dir;
 }
 
-data::GenerateOptions small_options(const fs::path& out) {
-  data::GenerateOptions o;
-  o.out = out;
-  o.splits = {{"train", 40}, {"test", 13}};
-  o.samples_per_shard = 10;
-  o.seed = 7;
-  o.generator = "synthetic";
-  o.generator_version = "1.0.0";
-  o.config_yaml = "generator: synthetic\nseed: 7\n";
-  o.card_prose = "Random values of every dtype, made by the dataset tests.";
-  o.regenerate_command = "loci_test_generate OUT";
-  o.created = "2000-01-01T00:00:00Z";
-  o.progress = false;
-  return o;
-}
-
 namespace {
 
 pid_t spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err) {

@@ -10,14 +10,13 @@
 
 #include "datasets/generate.hpp"
 #include "datasets/reader.hpp"
+#include "synthetic_source.hpp"
 
 namespace loci::test {
 
 // An empty folder under the build tree, readable by everyone (one test runs the helper as `nobody`).
 std::filesystem::path fresh_dir(const std::string& name);
 
-// Options for a small synthetic dataset in `out`: train 40 and test 13 samples, 10 per shard, a fixed `created`.
-data::GenerateOptions small_options(const std::filesystem::path& out);
 
 struct Run {
   int status = -1;  // exit status, or 128 + signal

@@ -134,6 +134,9 @@ TEST_CASE("training configs are checked before anything runs") {
   r = run_loci("train " + cfg + " train.device=cuda");
   CHECK(r.exit_code == 1);
   CHECK(r.output.find("no CUDA") != std::string::npos);
+  r = run_loci("train " + cfg + " train.save_attention=true");
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("save_attention is not built yet") != std::string::npos);
   r = run_loci("train " + cfg + " data=/nonexistent/data");
   CHECK(r.exit_code == 1);
   CHECK(r.output.find("/nonexistent/data") != std::string::npos);
