@@ -10,6 +10,7 @@ void add_generate_command(CLI::App& app);
 void add_train_command(CLI::App& app);
 void add_run_command(CLI::App& app);
 void add_analyze_command(CLI::App& app);
+void add_report_command(CLI::App& app);
 void add_inspect_command(CLI::App& app);
 void add_plugins_command(CLI::App& app);
 void add_config_command(CLI::App& app);

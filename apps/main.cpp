@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   loci::app::add_train_command(app);
   loci::app::add_run_command(app);
   loci::app::add_analyze_command(app);
+  loci::app::add_report_command(app);
   loci::app::add_inspect_command(app);
   loci::app::add_plugins_command(app);
   loci::app::add_config_command(app);

@@ -15,8 +15,8 @@ const char* kPipelineSchema = R"yaml(
 out: {type: path, required: true, doc: "pipeline folder: every stage writes below it"}
 generate: {type: any, doc: "generator config (see `loci config schema GENERATOR`); out defaults to <out>/data"}
 train: {type: any, doc: "training config (see `loci config schema TRAINER`) plus `sweep: [key=v1,v2, ...]`; data defaults to the generate stage's out, out to <out>/runs"}
-analyze: {type: any, doc: "analysis config [not built yet]"}
-report: {type: any, doc: "report config [not built yet]"}
+analyze: {type: any, doc: "analysis of the trained runs (`loci analyze`): {runs, out, metric, knn, mds_dims}; runs default to the train stage's out, out to <out>/analysis"}
+report: {type: any, doc: "report of the analysis (`loci report`): {out}; out defaults to <out>/report"}
 plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins"}
 )yaml";
 
@@ -26,24 +26,47 @@ const config::Node* stage_of(const config::Node& pipeline, const char* name) {
   return n && !n->is_null() ? n : nullptr;
 }
 
+const char* kAnalyzeSchema = R"yaml(
+runs: {type: list, of: path, default: [], doc: "run folders or folders holding runs; [] = the train stage's out"}
+out: {type: path, default: "", doc: "folder of summary.csv / summary.md / runs.csv; empty = <pipeline out>/analysis"}
+metric: {type: enum, values: [euclidean, cosine, correlation], default: euclidean, doc: "distance between PE rows for RSA and k-NN"}
+knn: {type: int, min: 1, default: 4, doc: "k of the k-nearest-neighbour overlap"}
+mds_dims: {type: int, min: 1, max: 3, default: 2, doc: "dimensions of the MDS embedding"}
+)yaml";
+
+const char* kReportSchema = R"yaml(
+out: {type: path, default: "", doc: "folder of report.html and figures/; empty = <pipeline out>/report"}
+)yaml";
+
+// An analyze or report stage: its own small schema, its out defaulting below the pipeline folder.
+config::Node resolve_small_stage(const config::Node& given, const char* schema_text, const char* name,
+                                 const char* subfolder, const std::vector<std::string>& overrides,
+                                 const std::filesystem::path& folder) {
+  const config::Schema schema = config::Schema::parse(schema_text, std::string(name) + " stage schema");
+  config::Node stage = given.is_map() ? given : config::Node::map(given.mark());
+  if (!given.is_map() && !(given.is_scalar() && given.text().empty()))
+    throw UserError(given.mark().str() + ": '" + name + "' takes a mapping of its settings (or {} for the defaults)");
+  config::Node out = schema.resolve(stage, overrides);
+  if (out.at("out").text().empty()) out.set("out", config::Node::scalar((folder / subfolder).string(), given.mark()));
+  return out;
+}
+
 }  // namespace
 
 config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::string>& overrides,
                               PluginRegistry& registry, const std::filesystem::path& file) {
   // Pipeline-level keys first; stage keys go to the stage, so a stage's own defaults still apply around them.
-  std::vector<std::string> top, gen, train;
+  std::vector<std::string> top, gen, train, analyze, report;
   for (const auto& o : overrides) {
     if (o.rfind("generate.", 0) == 0) gen.push_back(o.substr(9));
     else if (o.rfind("train.", 0) == 0) train.push_back(o.substr(6));
+    else if (o.rfind("analyze.", 0) == 0) analyze.push_back(o.substr(8));
+    else if (o.rfind("report.", 0) == 0) report.push_back(o.substr(7));
     else top.push_back(o);
   }
   static const config::Schema schema = config::Schema::parse(kPipelineSchema, "pipeline schema");
   config::Node out = schema.resolve(raw, top);
   const std::filesystem::path folder = out.at("out").text();
-
-  for (const char* stage : {"analyze", "report"})
-    if (stage_of(out, stage))
-      throw UserError(out.find(stage)->key_mark().str() + ": the '" + stage + "' stage is not built yet");
 
   if (const config::Node* g = stage_of(out, "generate")) {
     config::Node stage = config::resolve_includes(*g, file.parent_path());
@@ -90,6 +113,27 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
     out.set("train", resolved);
   } else if (!train.empty()) {
     throw UserError("command line '" + train.front() + "': this pipeline has no 'train' stage");
+  }
+
+  if (const config::Node* a = stage_of(out, "analyze")) {
+    config::Node stage = resolve_small_stage(*a, kAnalyzeSchema, "analyze", "analysis", analyze, folder);
+    if (stage.at("runs").items().empty()) {
+      const config::Node* t = stage_of(out, "train");
+      if (!t) throw UserError(a->mark().str() + ": the 'analyze' stage needs `runs:` when there is no 'train' stage");
+      config::Node runs = config::Node::sequence(a->mark());
+      runs.push_back(t->at("out"));
+      stage.set("runs", runs);
+    }
+    out.set("analyze", stage);
+  } else if (!analyze.empty()) {
+    throw UserError("command line '" + analyze.front() + "': this pipeline has no 'analyze' stage");
+  }
+
+  if (const config::Node* r = stage_of(out, "report")) {
+    if (!stage_of(out, "analyze")) throw UserError(r->mark().str() + ": the 'report' stage needs an 'analyze' stage");
+    out.set("report", resolve_small_stage(*r, kReportSchema, "report", "report", report, folder));
+  } else if (!report.empty()) {
+    throw UserError("command line '" + report.front() + "': this pipeline has no 'report' stage");
   }
   return out;
 }

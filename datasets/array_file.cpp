@@ -48,3 +48,53 @@ void write_array_file(const std::filesystem::path& target, const std::vector<Arr
 }
 
 }  // namespace loci::data
+
+namespace loci::data {
+
+ArrayFileContents read_array_file(const std::filesystem::path& source) {
+  h5::quiet();
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(source, ec)) throw DataError(source, "no such file");
+  if (H5Fis_hdf5(source.c_str()) <= 0) throw DataError(source, "not an HDF5 file (truncated or foreign)");
+  h5::Handle file = h5::file(H5Fopen(source.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
+  if (!file.valid()) throw DataError(source, "cannot open (" + h5::last_error() + ")");
+  ArrayFileContents out;
+  for (const auto& name : h5::attribute_names(file))
+    if (auto v = h5::read_attribute(file, name)) out.attributes[name] = *v;
+
+  std::vector<std::string> names;
+  auto visit = [](hid_t, const char* name, const H5L_info_t*, void* list) -> herr_t {
+    static_cast<std::vector<std::string>*>(list)->emplace_back(name);
+    return 0;
+  };
+  hsize_t idx = 0;
+  if (H5Literate(file, H5_INDEX_NAME, H5_ITER_INC, &idx, visit, &names) < 0)
+    throw DataError(source, "cannot list its arrays (" + h5::last_error() + ")");
+  for (const auto& name : names) {
+    h5::Handle ds = h5::dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
+    if (!ds.valid()) continue;  // a group or a link: not an array
+    h5::Handle type = h5::type(H5Dget_type(ds));
+    const H5T_class_t cls = H5Tget_class(type);
+    if (cls != H5T_INTEGER && cls != H5T_FLOAT) continue;
+    h5::Handle space = h5::space(H5Dget_space(ds));
+    const int rank = H5Sget_simple_extent_ndims(space);
+    if (rank < 0) throw DataError(source, "array '" + name + "' has an unreadable shape");
+    std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+    H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+    NumericArray a;
+    std::size_t count = 1;
+    for (hsize_t d : dims) {
+      a.shape.push_back(static_cast<std::int64_t>(d));
+      count *= static_cast<std::size_t>(d);
+    }
+    a.values.resize(count);
+    if (count && H5Dread(ds, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, a.values.data()) < 0)
+      throw DataError(source, "cannot read array '" + name + "' (" + h5::last_error() + ")");
+    if (auto dims_attr = h5::read_attribute(ds, "dims"))
+      if (const auto* text = std::get_if<std::string>(&*dims_attr)) a.dims = *text;
+    out.arrays.emplace(name, std::move(a));
+  }
+  return out;
+}
+
+}  // namespace loci::data

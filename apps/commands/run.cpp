@@ -1,15 +1,19 @@
 // `loci run PIPELINE [overrides]`: the stages of a pipeline config in order; a stage whose outputs exist and verify
 // is kept, so an interrupted pipeline resumes where it stopped.
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <thread>
 
 #include "apps/commands.hpp"
 #include "apps/generate_stage.hpp"
+#include "apps/analysis/analyze_all.hpp"
 #include "apps/pipeline.hpp"
+#include "apps/report.hpp"
 #include "apps/resolve.hpp"
 #include "apps/sweep.hpp"
 #include "datasets/atomic_file.hpp"
+#include "datasets/checksum.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
 
@@ -22,7 +26,7 @@ void add_run_command(CLI::App& app) {
     bool quiet = false;
   };
   auto a = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("run", "Run a pipeline: generate -> train -> analyze -> report (stages built so far: generate, train)");
+  auto* cmd = app.add_subcommand("run", "Run a pipeline: generate -> train -> analyze -> report; finished stages are kept, so a rerun resumes");
   cmd->add_option("pipeline", a->file, "Pipeline config (YAML), e.g. configs/quickstart.yaml")->required();
   cmd->add_option("overrides", a->overrides, "key.path=value overrides; stage keys as generate.seed=3");
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
@@ -62,6 +66,33 @@ void add_run_command(CLI::App& app) {
       std::cerr << "loci: [train] " << sweep.points.size() << " runs under " << req.out << "\n";
       const int failed = run_sweep(req, sweep.points);
       if (failed) throw UserError("[train] " + std::to_string(failed) + " runs failed");
+    }
+    if (const auto* an = resolved.find("analyze"); an && !an->is_null()) {
+      analysis::AnalyzeOptions options;
+      options.pe_metric = probe::parse_metric(an->at("metric").text());
+      options.knn_k = static_cast<int>(an->at("knn").as_int());
+      options.mds_dims = static_cast<int>(an->at("mds_dims").as_int());
+      std::vector<std::filesystem::path> roots;
+      for (const auto& r : an->at("runs").items()) roots.emplace_back(r.text());
+      const auto report = analysis::analyze_all(roots, an->at("out").text(), options, !a->quiet);
+      std::cerr << "loci: [analyze] " << report.analysed << " runs analysed, " << report.kept << " kept; "
+                << (std::filesystem::path(an->at("out").text()) / "summary.md").string() << "\n";
+    }
+    if (const auto* rep = resolved.find("report"); rep && !rep->is_null()) {
+      // Redrawn only when the summary it draws from changed.
+      const std::filesystem::path from = resolved.at("analyze.out").text(), to = rep->at("out").text();
+      const std::string inputs = data::sha256_file(from / "summary.csv") + " " + data::sha256_file(from / "runs.csv");
+      const auto stamp = to / ".report-inputs";
+      std::ifstream old(stamp);
+      std::string previous;
+      std::getline(old, previous);
+      if (previous == inputs && std::filesystem::exists(to / "report.html")) {
+        std::cerr << "loci: [report] kept " << (to / "report.html").string() << "\n";
+      } else {
+        make_report(from, to);
+        data::write_file_atomically(stamp, inputs + "\n");
+        std::cerr << "loci: [report] " << (to / "report.html").string() << "\n";
+      }
     }
   });
 }

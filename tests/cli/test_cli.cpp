@@ -12,7 +12,7 @@ namespace fs = std::filesystem;
 TEST_CASE("loci --help lists every command and exits 0") {
   const auto r = run_loci("--help");
   CHECK(r.exit_code == 0);
-  for (const char* c : {"generate", "train", "run", "analyze", "inspect", "plugins", "config"})
+  for (const char* c : {"generate", "train", "run", "analyze", "report", "inspect", "plugins", "config"})
     CHECK(r.output.find(c) != std::string::npos);
   CHECK(run_loci("generate --help").exit_code == 0);
   CHECK(run_loci("config show --help").exit_code == 0);
@@ -25,10 +25,18 @@ TEST_CASE("unknown commands and options are one-line errors with exit code 1") {
   CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
 }
 
-TEST_CASE("commands not built yet say so and exit 1") {
-  const auto r = run_loci("analyze runs/x");
+TEST_CASE("analyze and report name a folder without runs or analysis in one line") {
+  loci::test::TempDir dir;
+  auto r = run_loci("analyze " + dir.path().string() + "/nowhere");
   CHECK(r.exit_code == 1);
-  CHECK(r.output.find("loci: error: `loci analyze` is not built yet") == 0);
+  CHECK(r.output == "loci: error: " + dir.path().string() + "/nowhere: no such folder\n");
+  r = run_loci("analyze " + dir.path().string());
+  CHECK(r.exit_code == 1);
+  CHECK(r.output == "loci: error: " + dir.path().string() +
+                        ": holds no training run (a folder with config.yaml and pe.h5)\n");
+  r = run_loci("report " + dir.path().string());
+  CHECK(r.exit_code == 1);
+  CHECK(r.output == "loci: error: " + dir.path().string() + ": no summary.csv (run `loci analyze` on the runs first)\n");
 }
 
 TEST_CASE("config show prints the resolved YAML of every shipped config") {

@@ -1,0 +1,228 @@
+#include "apps/analysis/analyze_run.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include "datasets/checksum.hpp"
+#include "datasets/error.hpp"
+#include "models/probe/oracle.hpp"
+#include "models/probe/probe.hpp"
+
+namespace loci::analysis {
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+namespace {
+
+// NaN and infinities are not JSON: an undefined number is null.
+ordered_json number(double v) { return std::isfinite(v) ? ordered_json(v) : ordered_json(nullptr); }
+
+ordered_json matrix_json(const Eigen::MatrixXd& m) {
+  ordered_json rows = ordered_json::array();
+  for (Eigen::Index i = 0; i < m.rows(); ++i) {
+    ordered_json row = ordered_json::array();
+    for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(number(m(i, j)));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+Eigen::MatrixXd slice(const data::NumericArray& a, std::int64_t index, const fs::path& file, const std::string& name) {
+  if (a.shape.size() != 3) throw data::DataError(file, "array '" + name + "' is not [evaluation, token, dim]");
+  const auto rows = a.shape[1], cols = a.shape[2];
+  Eigen::MatrixXd m(rows, cols);
+  const double* p = a.values.data() + index * rows * cols;
+  for (Eigen::Index i = 0; i < rows; ++i)
+    for (Eigen::Index j = 0; j < cols; ++j) m(i, j) = p[i * cols + j];
+  return m;
+}
+
+// Communities for modularity: the rows of a grid (few distinct values on axis 0), else the two halves of axis 0
+// (the hemispheres of a brain, split at x = 0 in mm).
+std::pair<std::vector<int>, std::string> partition_of(const Eigen::MatrixXd& positions) {
+  const Eigen::Index t = positions.rows();
+  if (t < 4 || positions.cols() == 0) return {{}, "none"};
+  std::set<double> values(positions.col(0).data(), positions.col(0).data() + t);
+  std::vector<int> labels(static_cast<std::size_t>(t));
+  if (values.size() >= 2 && static_cast<Eigen::Index>(values.size()) * 2 <= t) {
+    std::map<double, int> id;
+    for (double v : values) id.emplace(v, static_cast<int>(id.size()));
+    for (Eigen::Index i = 0; i < t; ++i) labels[static_cast<std::size_t>(i)] = id[positions(i, 0)];
+    return {labels, "rows (distinct values of axis 0)"};
+  }
+  for (Eigen::Index i = 0; i < t; ++i) labels[static_cast<std::size_t>(i)] = positions(i, 0) < 0 ? 0 : 1;
+  return {labels, "halves of axis 0 (x < 0, x >= 0)"};
+}
+
+ordered_json probe_json(const probe::ProbeReport& r) {
+  ordered_json j;
+  for (const auto& [name, value] : probe::to_pairs(r)) j[name] = number(value);
+  return j;
+}
+
+// Mean of every numeric field over the placements (one PE per block); fields null in any placement stay null.
+ordered_json mean_over(const ordered_json& placements) {
+  ordered_json mean;
+  if (placements.empty()) return mean;
+  for (const auto& [key, first] : placements.front().items()) {
+    if (key == "placement") continue;
+    double sum = 0;
+    bool defined = true;
+    for (const auto& p : placements) {
+      if (!p.contains(key) || !p[key].is_number()) { defined = false; break; }
+      sum += p[key].get<double>();
+    }
+    mean[key] = defined ? ordered_json(sum / static_cast<double>(placements.size())) : ordered_json(nullptr);
+  }
+  return mean;
+}
+
+ordered_json metric_history(const RunFolder& run) {
+  ordered_json curves = ordered_json::array();
+  for (const auto& m : run.metrics) {
+    ordered_json row;
+    for (const char* key : {"epoch", "step", "split", "loss", "accuracy", "mse"})
+      if (m.contains(key) && !m[key].is_null()) row[key] = m[key];
+    curves.push_back(std::move(row));
+  }
+  return curves;
+}
+
+// The last evaluation's row of each split.
+ordered_json final_metrics(const RunFolder& run) {
+  ordered_json out = ordered_json::object();
+  for (const auto& m : run.metrics) {
+    if (!m.contains("split")) continue;
+    ordered_json row;
+    for (const auto& [key, value] : m.items())
+      if (key != "split" && key != "seconds" && key != "lr" && !value.is_null()) row[key] = value;
+    out[m["split"].get<std::string>()] = std::move(row);
+  }
+  return out;
+}
+
+std::map<std::string, std::string> input_hashes(const fs::path& folder) {
+  return {{"pe.h5", data::sha256_file(folder / "pe.h5")}, {"metrics.jsonl", data::sha256_file(folder / "metrics.jsonl")}};
+}
+
+}  // namespace
+
+ordered_json options_json(const AnalyzeOptions& o) {
+  return {{"pe_metric", probe::metric_name(o.pe_metric)},
+          {"knn_k", o.knn_k},
+          {"mds_dims", o.mds_dims},
+          {"leave_one_out_below", o.leave_one_out_below}};
+}
+
+ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
+  const fs::path pe_file = run.folder / "pe.h5";
+  const auto pos_it = run.pe.arrays.find("positions");
+  if (pos_it == run.pe.arrays.end() || pos_it->second.shape.size() != 2)
+    throw data::DataError(pe_file, "has no [token, axis] array 'positions'");
+  const auto& pos = pos_it->second;
+  Eigen::MatrixXd positions(pos.shape[0], pos.shape[1]);
+  for (Eigen::Index i = 0; i < positions.rows(); ++i)
+    for (Eigen::Index j = 0; j < positions.cols(); ++j) positions(i, j) = pos.values[i * positions.cols() + j];
+  const Eigen::Index tokens = positions.rows();
+
+  std::vector<std::int64_t> epochs, steps;
+  if (auto e = run.pe.arrays.find("epoch"); e != run.pe.arrays.end())
+    for (double v : e->second.values) epochs.push_back(static_cast<std::int64_t>(v));
+  if (auto s = run.pe.arrays.find("step"); s != run.pe.arrays.end())
+    for (double v : s->second.values) steps.push_back(static_cast<std::int64_t>(v));
+
+  // The PE tables: placement_<p> arrays shaped [evaluation, token, dim]; attention-bias tables are left out.
+  std::vector<std::pair<int, const data::NumericArray*>> tables;
+  for (const auto& [name, array] : run.pe.arrays)
+    if (name.rfind("placement_", 0) == 0 && array.shape.size() == 3 && array.shape[1] == tokens &&
+        (array.dims.empty() || array.dims == "evaluation,token,dim"))
+      tables.emplace_back(std::stoi(name.substr(10)), &array);
+  std::sort(tables.begin(), tables.end());
+
+  auto [partition, partition_name] = partition_of(positions);
+  probe::ProbeOptions po;
+  po.rsa.pe_metric = options.pe_metric;
+  po.knn.k = std::min<int>(options.knn_k, static_cast<int>(std::max<Eigen::Index>(1, tokens - 1)));
+  po.mds_dims = options.mds_dims;
+  po.decode.leave_one_out = tokens <= options.leave_one_out_below;
+  po.partition = partition;
+
+  probe::OracleOptions oo;
+  oo.base = run.config.at("model.pe.base").as_double();
+  oo.coordinate_scale = run.config.at("model.pe.coordinate_scale").as_double();
+  const Eigen::Index d_model = run.config.at("model.d_model").as_int();
+  const Eigen::MatrixXd oracle = probe::sinusoidal_oracle(positions, d_model, oo);
+
+  ordered_json out;
+  out["loci_analysis"] = kAnalysisVersion;
+  out["options"] = options_json(options);
+  ordered_json inputs;
+  for (const auto& [file, hash] : input_hashes(run.folder)) inputs[file] = hash;
+  out["inputs"] = inputs;
+  const RunIdentity& id = run.identity;
+  out["run"] = {{"folder", run.folder.string()}, {"group", id.group()}, {"pe_type", id.pe_type},
+                {"placement", id.placement},     {"init", id.init},    {"sigma", id.sigma},
+                {"drawn", id.drawn},             {"seed", id.seed}};
+  out["metrics"] = final_metrics(run);
+  out["curves"] = metric_history(run);
+  out["tokens"] = tokens;
+  out["positions"] = matrix_json(positions);
+  out["partition"] = partition_name;
+  out["oracle"] = "sinusoids of the true positions, d_model columns split over the axes (models/probe/oracle.hpp)";
+
+  ordered_json evaluations = ordered_json::array();
+  const std::int64_t evals = tables.empty() ? 0 : tables.front().second->shape[0];
+  probe::ProbeReport last_report;
+  for (std::int64_t e = 0; e < evals; ++e) {
+    ordered_json per = ordered_json::array();
+    for (const auto& [index, array] : tables) {
+      const Eigen::MatrixXd pe = slice(*array, e, pe_file, "placement_" + std::to_string(index));
+      ordered_json p = {{"placement", index}};
+      p.update(probe_json(probe::probe_pe(pe, positions, po, &oracle)));
+      per.push_back(std::move(p));
+    }
+    ordered_json row;
+    row["epoch"] = e < static_cast<std::int64_t>(epochs.size()) ? epochs[e] : e;
+    row["step"] = e < static_cast<std::int64_t>(steps.size()) ? steps[e] : 0;
+    row["mean"] = mean_over(per);
+    row["placements"] = std::move(per);
+    evaluations.push_back(std::move(row));
+  }
+  out["evaluations"] = evaluations;
+  out["final"] = evaluations.empty() ? ordered_json(nullptr) : evaluations.back()["mean"];
+
+  // For the report's figures: the last evaluation's PE of the first placement as an MDS embedding and as a
+  // cosine-similarity matrix, beside the true distances.
+  const Eigen::MatrixXd truth = probe::pairwise_distance(positions);
+  out["true_distance"] = matrix_json(truth);
+  if (evals > 0) {
+    const Eigen::MatrixXd pe = slice(*tables.front().second, evals - 1, pe_file, "placement");
+    const probe::ProbeReport r = probe::probe_pe(pe, positions, po, &oracle);
+    out["final_mds"] = matrix_json(r.mds);
+    out["final_similarity"] = matrix_json((Eigen::MatrixXd::Ones(tokens, tokens) -
+                                           probe::pairwise_distance(pe, probe::Metric::cosine)));
+  } else {
+    out["note"] = "the PE of type '" + id.pe_type + "' has no [token, dim] table to probe";
+  }
+  return out;
+}
+
+bool analysis_is_current(const fs::path& folder, const AnalyzeOptions& options) {
+  std::ifstream in(folder / "analysis.json");
+  if (!in) return false;
+  try {
+    const auto j = nlohmann::json::parse(in);
+    if (j.value("loci_analysis", 0) != kAnalysisVersion) return false;
+    if (j.at("options") != nlohmann::json(options_json(options))) return false;
+    for (const auto& [file, hash] : input_hashes(folder))
+      if (j.at("inputs").value(file, "") != hash) return false;
+    return true;
+  } catch (const std::exception&) {
+    return false;  // unreadable or foreign: recompute
+  }
+}
+
+}  // namespace loci::analysis

@@ -1,0 +1,34 @@
+// `loci analyze` for one run: every probe of models/probe/ on every PE table of pe.h5 (one per block when each
+// block adds its own) at every saved evaluation, against the run's true positions and the oracle PE, plus the
+// task metrics, written as the run's analysis.json.
+#pragma once
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/analysis/run_folder.hpp"
+#include "models/probe/distance.hpp"
+
+namespace loci::analysis {
+
+struct AnalyzeOptions {
+  probe::Metric pe_metric = probe::Metric::euclidean;  // PE distance for RSA and k-NN
+  int knn_k = 4;
+  int mds_dims = 2;
+  // Leave-one-out decoding up to this many tokens (the LST's 16), 5-fold above.
+  int leave_one_out_below = 64;
+};
+
+// Version of analysis.json's layout; bump when fields change meaning so stale files are recomputed.
+constexpr int kAnalysisVersion = 1;
+
+nlohmann::ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options = {});
+
+// analysis.json of `folder` exists, has this layout version and options, and was computed from the pe.h5 and
+// metrics.jsonl now in the folder (their SHA-256), so it can be kept.
+bool analysis_is_current(const std::filesystem::path& folder, const AnalyzeOptions& options);
+
+nlohmann::ordered_json options_json(const AnalyzeOptions& options);
+
+}  // namespace loci::analysis

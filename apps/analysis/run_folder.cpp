@@ -1,0 +1,105 @@
+#include "apps/analysis/run_folder.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "datasets/error.hpp"
+#include "plugins/api/config/yaml_io.hpp"
+#include "plugins/api/error.hpp"
+
+namespace loci::analysis {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_run(const fs::path& p) {
+  std::error_code ec;
+  return fs::is_regular_file(p / "config.yaml", ec) && fs::is_regular_file(p / "pe.h5", ec);
+}
+
+// The PE types whose tables are drawn from an init (models/init/): only for them does the init scale matter.
+bool drawn_from_init(const std::string& pe_type) { return pe_type == "learned" || pe_type == "random_fixed"; }
+
+std::string format_number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+RunIdentity identity_of(const config::Node& c, const fs::path& file) {
+  auto text = [&](const char* key) -> std::string {
+    const config::Node* n = c.find_path(key);
+    if (!n || !n->is_scalar()) throw UserError(file.string() + ": no '" + key + "' (not a config written by loci train)");
+    return n->text();
+  };
+  RunIdentity id;
+  id.pe_type = text("model.pe.type");
+  id.placement = text("model.pe.placement");
+  id.seed = c.at("seed").as_int();
+  id.drawn = drawn_from_init(id.pe_type);
+  const std::string init = text("model.pe.init.name");
+  // The scale parameter each init reads (models/init/): std for the normals, a for uniform, gain for orthogonal.
+  const char* scale_key = init == "uniform"      ? "model.pe.init.a"
+                          : init == "orthogonal" ? "model.pe.init.gain"
+                          : init == "zeros"      ? nullptr
+                          : (init == "from_sinusoidal" || init == "from_coordinates") ? "model.pe.init.scale"
+                                                                                       : "model.pe.init.std";
+  id.sigma = scale_key ? c.at(scale_key).as_double() : 0.0;
+  id.init = scale_key ? init + "(" + format_number(id.sigma) + ")" : init;
+  return id;
+}
+
+}  // namespace
+
+std::string RunIdentity::group() const {
+  std::string g = pe_type;
+  if (placement != "per_block") g += " [" + placement + "]";
+  if (drawn) g += " " + init;
+  return g;
+}
+
+std::vector<fs::path> find_run_folders(const std::vector<fs::path>& roots) {
+  std::set<fs::path> found;
+  for (const auto& root : roots) {
+    std::error_code ec;
+    if (!fs::is_directory(root, ec)) throw UserError(root.string() + ": no such folder");
+    const std::size_t before = found.size();
+    if (is_run(root)) found.insert(fs::weakly_canonical(root));
+    for (fs::recursive_directory_iterator it(root, ec), end; it != end; it.increment(ec)) {
+      if (ec) break;
+      if (it->is_directory(ec) && is_run(it->path())) {
+        found.insert(fs::weakly_canonical(it->path()));
+        it.disable_recursion_pending();  // a run's own subfolders (checkpoints/) hold no runs
+      }
+    }
+    if (found.size() == before)
+      throw UserError(root.string() + ": holds no training run (a folder with config.yaml and pe.h5)");
+  }
+  return {found.begin(), found.end()};
+}
+
+RunFolder load_run_folder(const fs::path& folder) {
+  RunFolder r;
+  r.folder = folder;
+  r.config = config::load_file(folder / "config.yaml");
+  r.identity = identity_of(r.config, folder / "config.yaml");
+  const fs::path metrics = folder / "metrics.jsonl";
+  std::ifstream in(metrics);
+  if (!in) throw data::DataError(metrics, "cannot be read (the run has not evaluated yet?)");
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.empty()) continue;
+    try {
+      r.metrics.push_back(nlohmann::json::parse(line));
+    } catch (const nlohmann::json::exception&) {
+      throw data::DataError(metrics, "line " + std::to_string(n) + " is not JSON");
+    }
+  }
+  r.pe = data::read_array_file(folder / "pe.h5");
+  return r;
+}
+
+}  // namespace loci::analysis

@@ -1,0 +1,44 @@
+// A finished (or interrupted) training run as the analyses see it: its resolved config, its metrics history and
+// its saved PEs (pe.h5), read from the folder `loci train` wrote, without LibTorch.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "datasets/array_file.hpp"
+#include "plugins/api/config/node.hpp"
+
+namespace loci::analysis {
+
+// What sets a run apart in a sweep: runs that differ only in `seed` form one group, and summaries are mean +- sd
+// over a group.
+struct RunIdentity {
+  std::string pe_type;
+  std::string placement;
+  std::string init;   // e.g. "normal(0.2)": the init name and its scale parameter
+  double sigma = 0;   // the init's scale parameter (std, a, gain or scale, as the init uses)
+  std::int64_t seed = 0;
+  std::string group() const;  // "learned normal(0.2)", "sinusoidal_2d"
+  bool drawn = false;         // the PE is drawn from its init (learned, random_fixed), so sigma matters
+};
+
+struct RunFolder {
+  std::filesystem::path folder;
+  config::Node config;                  // config.yaml
+  RunIdentity identity;
+  std::vector<nlohmann::json> metrics;  // metrics.jsonl rows: epoch, step, split, loss, accuracy or mse, ...
+  data::ArrayFileContents pe;           // pe.h5
+};
+
+// The run folders at or below each root (a folder holding config.yaml and pe.h5), sorted, no duplicates.
+// UserError naming a root that does not exist or holds no run.
+std::vector<std::filesystem::path> find_run_folders(const std::vector<std::filesystem::path>& roots);
+
+// DataError / UserError naming the file when one is missing or unreadable.
+RunFolder load_run_folder(const std::filesystem::path& folder);
+
+}  // namespace loci::analysis

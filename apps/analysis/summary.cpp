@@ -1,0 +1,206 @@
+#include "apps/analysis/summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "datasets/atomic_file.hpp"
+#include "models/probe/correlation.hpp"
+
+namespace loci::analysis {
+
+namespace fs = std::filesystem;
+using nlohmann::ordered_json;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// The final probes the summary carries, in column order.
+const std::vector<std::string> kProbes = {"rsa_spearman", "procrustes_oracle_disparity", "procrustes_coords_disparity",
+                                          "decode_r2",    "knn_overlap",                 "modularity",
+                                          "norm_frobenius"};
+
+double value_or_nan(const ordered_json& j, const std::string& key) {
+  return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNaN;
+}
+
+// One number per run, named "<split>_accuracy", "<split>_mse", "<split>_loss" or a probe name.
+std::map<std::string, double> values_of(const ordered_json& a) {
+  std::map<std::string, double> v;
+  for (const auto& [split, m] : a["metrics"].items())
+    for (const char* key : {"accuracy", "mse", "loss"})
+      if (m.contains(key) && m[key].is_number()) v[split + "_" + key] = m[key].get<double>();
+  for (const auto& p : kProbes) v[p] = value_or_nan(a["final"], p);
+  return v;
+}
+
+struct Stat {
+  double mean = kNaN, sd = kNaN;
+  int n = 0;
+};
+
+Stat stat_of(const std::vector<double>& xs) {
+  Stat s;
+  double sum = 0;
+  for (double x : xs)
+    if (std::isfinite(x)) sum += x, ++s.n;
+  if (s.n == 0) return s;
+  s.mean = sum / s.n;
+  double ss = 0;
+  for (double x : xs)
+    if (std::isfinite(x)) ss += (x - s.mean) * (x - s.mean);
+  s.sd = s.n > 1 ? std::sqrt(ss / (s.n - 1)) : 0.0;
+  return s;
+}
+
+std::string csv_number(double v) {
+  if (!std::isfinite(v)) return "";
+  std::ostringstream s;
+  s << std::setprecision(9) << v;
+  return s.str();
+}
+
+std::string csv_text(const std::string& t) {
+  if (t.find_first_of(",\"\n") == std::string::npos) return t;
+  std::string q = "\"";
+  for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+// Metric columns: accuracies and MSEs of every split first (sorted by split), then losses, then the probes.
+std::vector<std::string> columns_of(const std::vector<std::map<std::string, double>>& runs) {
+  std::vector<std::string> task, loss;
+  for (const auto& r : runs)
+    for (const auto& [k, v] : r) {
+      if (std::find(kProbes.begin(), kProbes.end(), k) != kProbes.end()) continue;
+      auto& list = k.size() > 5 && k.compare(k.size() - 5, 5, "_loss") == 0 ? loss : task;
+      if (std::find(list.begin(), list.end(), k) == list.end()) list.push_back(k);
+    }
+  std::sort(task.begin(), task.end());
+  std::sort(loss.begin(), loss.end());
+  std::vector<std::string> cols = task;
+  cols.insert(cols.end(), loss.begin(), loss.end());
+  cols.insert(cols.end(), kProbes.begin(), kProbes.end());
+  return cols;
+}
+
+struct Group {
+  ordered_json run;  // identity of the first run
+  std::vector<std::map<std::string, double>> values;
+  std::vector<std::int64_t> seeds;
+};
+
+std::string pm(const Stat& s, int precision) {
+  if (s.n == 0) return "n/a";
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(precision) << s.mean;
+  if (s.n > 1) o << " ± " << s.sd;
+  return o.str();
+}
+
+bool is_percentage(const std::string& col) { return col.size() > 9 && col.compare(col.size() - 9, 9, "_accuracy") == 0; }
+
+}  // namespace
+
+void write_summary(const std::vector<ordered_json>& analyses, const fs::path& folder) {
+  std::vector<std::map<std::string, double>> all;
+  for (const auto& a : analyses) all.push_back(values_of(a));
+  const std::vector<std::string> cols = columns_of(all);
+
+  // runs.csv
+  std::ostringstream runs;
+  runs << "folder,group,pe_type,placement,init,sigma,seed";
+  for (const auto& c : cols) runs << "," << c;
+  runs << "\n";
+  std::map<std::tuple<std::string, double, std::string>, Group> groups;  // ordered by PE type, sigma, group
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    const auto& r = analyses[i]["run"];
+    runs << csv_text(r["folder"].get<std::string>()) << "," << csv_text(r["group"].get<std::string>()) << ","
+         << r["pe_type"].get<std::string>() << "," << r["placement"].get<std::string>() << ","
+         << csv_text(r["init"].get<std::string>()) << "," << csv_number(r["sigma"].get<double>()) << ","
+         << r["seed"].get<std::int64_t>();
+    for (const auto& c : cols) runs << "," << csv_number(all[i].count(c) ? all[i].at(c) : kNaN);
+    runs << "\n";
+    const double sigma = r["drawn"].get<bool>() ? r["sigma"].get<double>() : -1.0;
+    Group& g = groups[{r["pe_type"].get<std::string>(), sigma, r["group"].get<std::string>()}];
+    if (g.values.empty()) g.run = r;
+    g.values.push_back(all[i]);
+    g.seeds.push_back(r["seed"].get<std::int64_t>());
+  }
+  data::write_file_atomically(folder / "runs.csv", runs.str());
+
+  // summary.csv and summary.md
+  std::ostringstream csv, md;
+  csv << "group,pe_type,placement,init,sigma,runs,seeds";
+  for (const auto& c : cols) csv << "," << c << "_mean," << c << "_sd";
+  csv << "\n";
+  md << "# Summary of " << analyses.size() << " runs\n\n"
+     << "Mean ± sd over seeds of the last evaluation. Accuracies in %; probes of the PE averaged over its blocks: "
+        "RSA = Spearman between PE and true distances, Procrustes = disparity to the oracle (sinusoids of the true "
+        "positions) and to the true coordinates (0 = same shape), R² = cross-validated linear decoding of the "
+        "coordinates.\n\n";
+  std::vector<std::string> shown;
+  for (const auto& c : cols)
+    if (is_percentage(c) || c.find("_mse") != std::string::npos || c == "rsa_spearman" ||
+        c == "procrustes_oracle_disparity" || c == "procrustes_coords_disparity" || c == "decode_r2" ||
+        c == "knn_overlap")
+      shown.push_back(c);
+  md << "| PE | runs |";
+  for (const auto& c : shown) md << " " << c << " |";
+  md << "\n|---|---|";
+  for (std::size_t i = 0; i < shown.size(); ++i) md << "---|";
+  md << "\n";
+
+  std::vector<double> group_procrustes;
+  std::map<std::string, std::vector<double>> group_task;  // accuracy columns over the groups of drawn PEs
+  for (const auto& [key, g] : groups) {
+    std::string seeds;
+    for (std::size_t i = 0; i < g.seeds.size(); ++i) seeds += (i ? " " : "") + std::to_string(g.seeds[i]);
+    csv << csv_text(g.run["group"].get<std::string>()) << "," << g.run["pe_type"].get<std::string>() << ","
+        << g.run["placement"].get<std::string>() << "," << csv_text(g.run["init"].get<std::string>()) << ","
+        << (g.run["drawn"].get<bool>() ? csv_number(g.run["sigma"].get<double>()) : "") << "," << g.values.size()
+        << "," << seeds;
+    std::map<std::string, Stat> stats;
+    for (const auto& c : cols) {
+      std::vector<double> xs;
+      for (const auto& v : g.values) xs.push_back(v.count(c) ? v.at(c) : kNaN);
+      stats[c] = stat_of(xs);
+      csv << "," << csv_number(stats[c].mean) << "," << csv_number(stats[c].sd);
+    }
+    csv << "\n";
+    md << "| " << g.run["group"].get<std::string>() << " | " << g.values.size() << " |";
+    for (const auto& c : shown) {
+      Stat s = stats[c];
+      if (is_percentage(c)) s.mean *= 100, s.sd *= 100;
+      md << " " << pm(s, is_percentage(c) ? 1 : 3) << " |";
+    }
+    md << "\n";
+    if (g.run["drawn"].get<bool>()) {
+      group_procrustes.push_back(stats["procrustes_oracle_disparity"].mean);
+      for (const auto& c : cols)
+        if (is_percentage(c)) group_task[c].push_back(stats[c].mean);
+    }
+  }
+  // The paper's claim (Procrustes distance to the oracle tracks generalisation across sigma, rho = -0.98).
+  if (group_procrustes.size() >= 3) {
+    md << "\nAcross the " << group_procrustes.size()
+       << " groups of drawn PEs (learned / random, one per init scale), Spearman ρ between the Procrustes disparity "
+          "to the oracle and accuracy:";
+    for (const auto& [c, xs] : group_task) {
+      Eigen::VectorXd a = Eigen::Map<const Eigen::VectorXd>(group_procrustes.data(), group_procrustes.size());
+      Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(xs.data(), xs.size());
+      const double rho = (a.array().isFinite().all() && b.array().isFinite().all()) ? probe::spearman(a, b) : kNaN;
+      md << " " << c.substr(0, c.size() - 9) << " " << (std::isfinite(rho) ? csv_number(std::round(rho * 1000) / 1000) : "n/a")
+         << ";";
+    }
+    md << "\n";
+  }
+  data::write_file_atomically(folder / "summary.csv", csv.str());
+  data::write_file_atomically(folder / "summary.md", md.str());
+}
+
+}  // namespace loci::analysis

@@ -1,0 +1,61 @@
+// `loci analyze RUN... [-o DIR]`: score every learned PE of the runs against their true positions (analysis.json in
+// each run) and summarise across runs (summary.csv, summary.md, runs.csv in DIR).
+#include <iostream>
+
+#include "apps/analysis/analyze_all.hpp"
+#include "apps/commands.hpp"
+#include "plugins/api/error.hpp"
+
+namespace loci::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The deepest folder holding every root, so the summary of a sweep lands in the sweep's folder.
+fs::path common_folder(const std::vector<fs::path>& roots) {
+  fs::path common = fs::weakly_canonical(roots.front());
+  for (const auto& r : roots) {
+    const fs::path p = fs::weakly_canonical(r);
+    fs::path shared;
+    for (auto a = common.begin(), b = p.begin(); a != common.end() && b != p.end() && *a == *b; ++a, ++b) shared /= *a;
+    common = shared;
+  }
+  return common;
+}
+
+}  // namespace
+
+void add_analyze_command(CLI::App& app) {
+  struct Args {
+    std::vector<std::string> runs;
+    std::string out, metric = "euclidean";
+    int knn = 4, mds_dims = 2;
+    bool quiet = false;
+  };
+  auto a = std::make_shared<Args>();
+  auto* cmd = app.add_subcommand(
+      "analyze", "Score the learned positional encodings of runs against the true positions (analysis.json per run, "
+                 "summary.csv/.md across runs)");
+  cmd->add_option("runs", a->runs, "Run folders, or folders holding runs (a sweep's `out`)")->required();
+  cmd->add_option("-o,--out", a->out, "Folder for summary.csv, summary.md, runs.csv (default: the folder holding every run)");
+  cmd->add_option("--metric", a->metric, "Distance between PE rows for RSA and k-NN")
+      ->check(CLI::IsMember({"euclidean", "cosine", "correlation"}))
+      ->default_str("euclidean");
+  cmd->add_option("--knn", a->knn, "k of the k-nearest-neighbour overlap")->check(CLI::PositiveNumber)->default_str("4");
+  cmd->add_option("--mds-dims", a->mds_dims, "Dimensions of the MDS embedding")->check(CLI::Range(1, 3))->default_str("2");
+  cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
+  cmd->callback([a] {
+    analysis::AnalyzeOptions options;
+    options.pe_metric = probe::parse_metric(a->metric);
+    options.knn_k = a->knn;
+    options.mds_dims = a->mds_dims;
+    std::vector<fs::path> roots(a->runs.begin(), a->runs.end());
+    const fs::path out = a->out.empty() ? common_folder(roots) : fs::path(a->out);
+    const auto report = analysis::analyze_all(roots, out, options, !a->quiet);
+    std::cerr << "loci: analysed " << report.analysed << " runs, kept " << report.kept << " current analyses; summary in "
+              << (out / "summary.md").string() << "\n";
+  });
+}
+
+}  // namespace loci::app

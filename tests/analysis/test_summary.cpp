@@ -1,0 +1,88 @@
+// The summary across runs: groups are runs differing only in seed, numbers are mean and sample sd over the group.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <sstream>
+
+#include "../config/temp_files.hpp"
+#include "apps/analysis/analyze_all.hpp"
+#include "run_folder_fixture.hpp"
+
+using namespace loci;
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The value in column `name` of the line starting with `key`.
+std::string cell(const std::string& csv, const std::string& key, const std::string& name) {
+  std::istringstream in(csv);
+  std::string header, line;
+  std::getline(in, header);
+  auto split = [](const std::string& l) {
+    std::vector<std::string> out;
+    std::stringstream s(l);
+    for (std::string c; std::getline(s, c, ',');) out.push_back(c);
+    return out;
+  };
+  const auto cols = split(header);
+  while (std::getline(in, line))
+    if (line.rfind(key, 0) == 0) {
+      const auto cells = split(line);
+      for (std::size_t i = 0; i < cols.size(); ++i)
+        if (cols[i] == name) return cells.at(i);
+    }
+  return "<absent>";
+}
+
+}  // namespace
+
+TEST_CASE("The summary groups seeds and reports mean and sd of each split and probe") {
+  test::TempDir dir;
+  Eigen::MatrixXd coords = Eigen::MatrixXd::Zero(16, 4);
+  coords.leftCols(2) = test::grid4();
+  struct Point {
+    std::string type;
+    double sigma;
+    int seed;
+    double accuracy;
+  };
+  for (const auto& p : std::vector<Point>{{"learned", 0.2, 0, 0.9},
+                                          {"learned", 0.2, 1, 0.8},
+                                          {"learned", 2.0, 0, 0.3},
+                                          {"learned", 2.0, 1, 0.5},
+                                          {"sinusoidal_2d", 0.2, 0, 0.95}}) {
+    test::FakeRun run;
+    run.pe_type = p.type;
+    run.sigma = p.sigma;
+    run.seed = p.seed;
+    run.d_model = 4;
+    run.pe_per_eval = {coords};
+    run.human_accuracy = {p.accuracy};
+    test::write_run(dir.path() / "sweep" / (p.type + std::to_string(p.sigma) + "_" + std::to_string(p.seed)), run);
+  }
+  const auto report = analysis::analyze_all({dir.path() / "sweep"}, dir.path() / "out", {}, false);
+  CHECK(report.runs == 5);
+
+  const std::string csv = read_text(dir.path() / "out" / "summary.csv");
+  CHECK(cell(csv, "learned normal(0.2)", "runs") == "2");
+  CHECK(std::stod(cell(csv, "learned normal(0.2)", "human_accuracy_mean")) == Approx(0.85));
+  CHECK(std::stod(cell(csv, "learned normal(0.2)", "human_accuracy_sd")) == Approx(0.0707106781));
+  CHECK(std::stod(cell(csv, "learned normal(2)", "human_accuracy_mean")) == Approx(0.4));
+  CHECK(std::stod(cell(csv, "learned normal(2)", "rsa_spearman_mean")) == Approx(1.0));
+  CHECK(std::stod(cell(csv, "learned normal(2)", "rsa_spearman_sd")) == Approx(0.0).margin(1e-12));
+  // A PE without an init scale is one group whatever its config's sigma, shown without one.
+  CHECK(cell(csv, "sinusoidal_2d", "sigma") == "");
+  CHECK(cell(csv, "sinusoidal_2d", "runs") == "1");
+
+  const std::string runs = read_text(dir.path() / "out" / "runs.csv");
+  CHECK(std::count(runs.begin(), runs.end(), '\n') == 6);
+  const std::string md = read_text(dir.path() / "out" / "summary.md");
+  CHECK(md.find("| learned normal(0.2) | 2 | 85.0 ± 7.1 |") != std::string::npos);
+}
