@@ -1,7 +1,7 @@
 #include "apps/pipeline.hpp"
 
 #include "apps/resolve.hpp"
-#include "apps/sweep.hpp"
+#include "apps/sweep_grids.hpp"
 #include "plugins/api/config/overrides.hpp"
 #include "plugins/api/config/schema.hpp"
 #include "plugins/api/config/yaml_io.hpp"
@@ -14,7 +14,7 @@ namespace {
 const char* kPipelineSchema = R"yaml(
 out: {type: path, required: true, doc: "pipeline folder: every stage writes below it"}
 generate: {type: any, doc: "generator config (see `loci config schema GENERATOR`); out defaults to <out>/data"}
-train: {type: any, doc: "training config (see `loci config schema TRAINER`) plus `sweep: [key=v1,v2, ...]`; data defaults to the generate stage's out, out to <out>/runs"}
+train: {type: any, doc: "training config (see `loci config schema TRAINER`) plus `sweep:` (one grid [key=v1,v2, ...] or a list of grids, run as their union); data defaults to the generate stage's out, out to <out>/runs"}
 analyze: {type: any, doc: "analysis of the trained runs (`loci analyze`): {runs, out, metric, knn, mds_dims}; runs default to the train stage's out, out to <out>/analysis"}
 report: {type: any, doc: "report of the analysis (`loci report`): {out}; out defaults to <out>/report"}
 plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins"}
@@ -84,12 +84,25 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
   if (const config::Node* t = stage_of(out, "train")) {
     config::Node stage = config::resolve_includes(*t, file.parent_path());
     if (!stage.is_map()) throw UserError(t->mark().str() + ": 'train' must be a training config (a mapping)");
-    std::vector<std::string> sweep;
+    // `sweep:` is one grid (a list of key=v1,v2 entries) or several (a list of such lists), run as their union.
+    std::vector<std::vector<std::string>> grids;
     if (const config::Node* s = stage.find("sweep")) {
       if (!s->is_sequence()) throw UserError(s->mark().str() + ": 'sweep' takes a list of key=v1,v2 entries");
-      for (const auto& item : s->items()) sweep.push_back(item.as_string());
+      const bool nested = !s->items().empty() && s->items().front().is_sequence();
+      if (!nested) grids.emplace_back();
+      for (const auto& item : s->items()) {
+        if (item.is_sequence() != nested)
+          throw UserError(item.mark().str() + ": 'sweep' is either a list of key=v1,v2 entries or a list of such lists");
+        if (!nested) {
+          grids.front().push_back(item.as_string());
+          continue;
+        }
+        grids.emplace_back();
+        for (const auto& entry : item.items()) grids.back().push_back(entry.as_string());
+      }
       stage.erase("sweep");
     }
+    if (grids.empty()) grids.emplace_back();
     if (!stage.find("data")) {
       const config::Node* g = stage_of(out, "generate");
       if (!g) throw UserError(t->mark().str() + ": the 'train' stage needs `data:` when there is no 'generate' stage");
@@ -98,7 +111,7 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
     if (!stage.find("out")) stage.set("out", config::Node::scalar((folder / "runs").string(), t->mark()));
     if (!stage.find("plugin_path") && out.find("plugin_path")) stage.set("plugin_path", *out.find("plugin_path"));
     // Every point of the sweep must resolve before anything runs.
-    const Sweep plan = plan_sweep(sweep);
+    const Sweep plan = plan_sweep_grids(grids);
     for (const auto& point : plan.points) {
       auto o = plan.fixed;
       o.insert(o.end(), point.overrides.begin(), point.overrides.end());
@@ -108,7 +121,11 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
     }
     config::Node resolved = resolve_node(stage, train, registry, file.string() + " (train)").node;
     config::Node sweep_node = config::Node::sequence(t->mark());
-    for (const auto& s : sweep) sweep_node.push_back(config::Node::scalar(s, t->mark()));
+    for (const auto& grid : grids) {
+      config::Node g = config::Node::sequence(t->mark());
+      for (const auto& entry : grid) g.push_back(config::Node::scalar(entry, t->mark()));
+      sweep_node.push_back(std::move(g));
+    }
     resolved.set("sweep", sweep_node);
     out.set("train", resolved);
   } else if (!train.empty()) {

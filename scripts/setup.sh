@@ -15,6 +15,8 @@ packages=(
   python3 python3-numpy python3-h5py python3-xarray python3-h5netcdf
   # The plain-PyTorch reference of the paper's model (numerical parity and speed, bench/reference/).
   python3-torch
+  # `loci report` draws with matplotlib; its test opens the page in headless Chromium.
+  python3-matplotlib chromium
 )
 
 missing=()

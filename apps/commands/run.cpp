@@ -11,7 +11,7 @@
 #include "apps/pipeline.hpp"
 #include "apps/report.hpp"
 #include "apps/resolve.hpp"
-#include "apps/sweep.hpp"
+#include "apps/sweep_grids.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/checksum.hpp"
 #include "plugins/api/config/yaml_io.hpp"
@@ -48,14 +48,17 @@ void add_run_command(CLI::App& app) {
     if (const auto* train = resolved.find("train"); train && !train->is_null()) {
       // The stage's resolved config is written once and every run of its sweep starts from it.
       config::Node stage = *train;
-      std::vector<std::string> sweep_args;
-      for (const auto& s : stage.at("sweep").items()) sweep_args.push_back(s.text());
+      std::vector<std::vector<std::string>> grids;
+      for (const auto& g : stage.at("sweep").items()) {
+        grids.emplace_back();
+        for (const auto& entry : g.items()) grids.back().push_back(entry.text());
+      }
       stage.erase("sweep");
       const std::filesystem::path folder = resolved.at("out").text();
       data::make_folder(folder);
       const auto stage_file = folder / "train.yaml";
       data::write_file_atomically(stage_file, config::to_yaml(stage));
-      const Sweep sweep = plan_sweep(sweep_args);
+      const Sweep sweep = plan_sweep_grids(grids);
       SweepRequest req;
       req.config = stage_file.string();
       req.fixed_overrides = sweep.fixed;
