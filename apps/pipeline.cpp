@@ -26,6 +26,9 @@ const config::Node* stage_of(const config::Node& pipeline, const char* name) {
   return n && !n->is_null() ? n : nullptr;
 }
 
+// The stage's mapping as written in the pipeline file, not counting what its `include:` brings.
+bool own_key(const config::Node& stage, const char* key) { return stage.is_map() && stage.find(key); }
+
 const char* kAnalyzeSchema = R"yaml(
 runs: {type: list, of: path, default: [], doc: "run folders or folders holding runs; [] = the train stage's out"}
 out: {type: path, default: "", doc: "folder of summary.csv / summary.md / runs.csv; empty = <pipeline out>/analysis"}
@@ -71,7 +74,7 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
   if (const config::Node* g = stage_of(out, "generate")) {
     config::Node stage = config::resolve_includes(*g, file.parent_path());
     if (!stage.is_map()) throw UserError(g->mark().str() + ": 'generate' must be a generator config (a mapping)");
-    if (!stage.find("out")) stage.set("out", config::Node::scalar((folder / "data").string(), g->mark()));
+    if (!own_key(*g, "out")) stage.set("out", config::Node::scalar((folder / "data").string(), g->mark()));
     if (!stage.find("plugin_path") && out.find("plugin_path")) stage.set("plugin_path", *out.find("plugin_path"));
     const ResolvedConfig r = resolve_node(stage, gen, registry, file.string() + " (generate)");
     if (r.kind != ConfigKind::generator)
@@ -103,12 +106,14 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
       stage.erase("sweep");
     }
     if (grids.empty()) grids.emplace_back();
-    if (!stage.find("data")) {
+    // data and out follow the pipeline unless the stage itself sets them: an included training config's own
+    // data/out (configs/lst_train.yaml's data/lst) belong to its standalone use.
+    if (!own_key(*t, "data")) {
       const config::Node* g = stage_of(out, "generate");
       if (!g) throw UserError(t->mark().str() + ": the 'train' stage needs `data:` when there is no 'generate' stage");
       stage.set("data", g->at("out"));
     }
-    if (!stage.find("out")) stage.set("out", config::Node::scalar((folder / "runs").string(), t->mark()));
+    if (!own_key(*t, "out")) stage.set("out", config::Node::scalar((folder / "runs").string(), t->mark()));
     if (!stage.find("plugin_path") && out.find("plugin_path")) stage.set("plugin_path", *out.find("plugin_path"));
     // Every point of the sweep must resolve before anything runs.
     const Sweep plan = plan_sweep_grids(grids);
