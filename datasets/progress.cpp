@@ -39,6 +39,11 @@ void Progress::advance(std::int64_t n) {
   if (lock.owns_lock() && !finished_) report(false);
 }
 
+void Progress::set_status(std::string status) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  status_ = std::move(status);
+}
+
 void Progress::finish() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (finished_) return;
@@ -60,16 +65,18 @@ void Progress::report(bool final) {
     const int filled = static_cast<int>(fraction * width);
     std::string bar(static_cast<std::size_t>(filled), '#');
     bar.resize(width, '.');
-    std::fprintf(out, "\r%s [%s] %lld/%lld %s  %.1f/s  %s %s\033[K%s", options_.label().c_str(), bar.c_str(),
+    std::fprintf(out, "\r%s [%s] %lld/%lld %s  %.1f/s  %s %s%s%s\033[K%s", options_.label().c_str(), bar.c_str(),
                  static_cast<long long>(done), static_cast<long long>(total), unit, rate, final ? "took" : "ETA",
-                 format_duration(final ? elapsed : eta).c_str(), final ? "\n" : "");
+                 format_duration(final ? elapsed : eta).c_str(), status_.empty() ? "" : "  ", status_.c_str(),
+                 final ? "\n" : "");
   } else if (final) {
-    std::fprintf(out, "%s: %lld/%lld %s in %s (%.1f/s)\n", options_.label().c_str(), static_cast<long long>(done),
-                 static_cast<long long>(total), unit, format_duration(elapsed).c_str(), rate);
+    std::fprintf(out, "%s: %lld/%lld %s in %s (%.1f/s)%s%s\n", options_.label().c_str(), static_cast<long long>(done),
+                 static_cast<long long>(total), unit, format_duration(elapsed).c_str(), rate,
+                 status_.empty() ? "" : ", ", status_.c_str());
   } else {
-    std::fprintf(out, "%s: %lld/%lld %s (%.0f%%), %.1f/s, ETA %s\n", options_.label().c_str(),
+    std::fprintf(out, "%s: %lld/%lld %s (%.0f%%), %.1f/s, ETA %s%s%s\n", options_.label().c_str(),
                  static_cast<long long>(done), static_cast<long long>(total), unit, 100.0 * fraction, rate,
-                 format_duration(eta).c_str());
+                 format_duration(eta).c_str(), status_.empty() ? "" : ", ", status_.c_str());
   }
   std::fflush(out);
 }

@@ -32,6 +32,8 @@ class Progress {
   Progress& operator=(const Progress&) = delete;
 
   void advance(std::int64_t n = 1);
+  // Text shown after the rate and ETA from the next report on (a trainer's running loss and accuracy).
+  void set_status(std::string status);
   // Prints the final report once; later calls do nothing. The destructor calls it.
   void finish();
 
@@ -49,6 +51,7 @@ class Progress {
   std::atomic<std::int64_t> next_report_ns_{0};
   std::mutex mutex_;
   bool finished_ = false;
+  std::string status_;  // guarded by mutex_
 };
 
 // "1:02:03", "4:05", "0:07"

@@ -1,6 +1,7 @@
 // torch_trainer: trains the paper's transformer (models/) with any positional encoding on a loci dataset and
 // writes a run folder: config.yaml, metrics.csv/.jsonl, pe.h5, checkpoints/last.pt, summary.json.
 #include <cmath>
+#include <cstdio>
 #include <iostream>
 
 #include "checkpoint_state.hpp"
@@ -104,7 +105,8 @@ class TorchTrainer final : public Trainer {
     const std::int64_t total_steps = opt.steps > 0 ? opt.steps : opt.epochs * per_epoch;
     const std::int64_t total_epochs = opt.steps > 0 ? (opt.steps + per_epoch - 1) / per_epoch : opt.epochs;
 
-    data::Progress progress(data::ProgressOptions("training", total_epochs).unit("epochs").enabled(opt.progress && request.progress));
+    const bool progress_shown = opt.progress && request.progress;
+    data::Progress progress(data::ProgressOptions("training", total_epochs).unit("epochs").enabled(progress_shown));
     progress.advance(state.epoch);
     bool stop = state.step >= total_steps;
     std::string status = "finished";
@@ -122,6 +124,9 @@ class TorchTrainer final : public Trainer {
                                        .seed(opt.seed)
                                        .epoch(state.epoch));
       data::Batch batch;
+      // The running loss and accuracy of this epoch, for the progress bar (the metrics files hold evaluations only).
+      double loss_sum = 0;
+      std::int64_t seen = 0, correct = 0;
       while (stream.next(batch)) {
         const Feed f = Feed::from(batch, plan, stream);
         models::ModelInput in{f.x.to(device), f.target.defined() ? f.target.to(device) : f.target, {}};
@@ -136,6 +141,10 @@ class TorchTrainer final : public Trainer {
                           std::to_string(state.epoch) + ", step " + std::to_string(state.step) +
                           " (lr " + std::to_string(lr) + "); training stopped" +
                           (fs::exists(last) ? "; the last good checkpoint is " + last.string() : ""));
+        loss_sum += value * static_cast<double>(batch.size);
+        seen += batch.size;
+        if (plan.task == Task::classification && progress_shown)
+          correct += out.output.detach().argmax(1).eq(f.label.to(device)).sum().item<std::int64_t>();
         optimizer->zero_grad();
         loss.backward();
         if (opt.clip_grad_norm > 0) torch::nn::utils::clip_grad_norm_(model->parameters(), opt.clip_grad_norm);
@@ -146,7 +155,19 @@ class TorchTrainer final : public Trainer {
         }
       }
       ++state.epoch;
-      state.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      const double epoch_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      state.seconds += epoch_seconds;
+      if (progress_shown && seen > 0) {
+        char text[128];
+        if (plan.task == Task::classification)
+          std::snprintf(text, sizeof text, "loss %.4f  acc %.1f%%  %.0f samples/s", loss_sum / static_cast<double>(seen),
+                        100.0 * static_cast<double>(correct) / static_cast<double>(seen),
+                        static_cast<double>(seen) / epoch_seconds);
+        else
+          std::snprintf(text, sizeof text, "loss %.5f  %.0f samples/s", loss_sum / static_cast<double>(seen),
+                        static_cast<double>(seen) / epoch_seconds);
+        progress.set_status(text);
+      }
       progress.advance();
       const bool last_epoch = stop || state.epoch >= total_epochs;
       if (state.epoch % opt.eval_every == 0 || last_epoch) {

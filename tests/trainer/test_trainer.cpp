@@ -71,6 +71,20 @@ TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a s
   CHECK(std::system(py.c_str()) == 0);
 }
 
+TEST_CASE("training progress reports the running loss - accuracy and rate") {
+  loci::test::TempDir dir;
+  const auto r = run_loci("train " + train_config(dir) + " train.progress=true");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // In a log (stderr is a pipe here) the last progress line carries the last epoch's numbers.
+  const auto at = r.output.find("training: 4/4 epochs in ");
+  REQUIRE(at != std::string::npos);
+  const std::string line = r.output.substr(at, r.output.find('\n', at) - at);
+  CHECK(line.find(", loss ") != std::string::npos);
+  CHECK(line.find("  acc ") != std::string::npos);
+  CHECK(line.find(" samples/s") != std::string::npos);
+}
+
 TEST_CASE("learned PEs move during training and fixed ones stay put") {
   loci::test::TempDir dir;
   REQUIRE(run_loci("train -q " + train_config(dir)).exit_code == 0);
