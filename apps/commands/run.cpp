@@ -1,5 +1,6 @@
 // `loci run PIPELINE [overrides]`: the stages of a pipeline config in order; a stage whose outputs exist and verify
 // is kept, so an interrupted pipeline resumes where it stopped.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -36,7 +37,16 @@ void add_run_command(CLI::App& app) {
       throw UserError(a->file + ": not a pipeline config (it has no stages: generate, train, ...)");
     PluginRegistry registry = load_plugins(raw, a->file);
     const config::Node resolved = resolve_pipeline(raw, a->overrides, registry, a->file);
+    // "stage 2/4: train" before each stage, so a log shows where a long pipeline is.
+    std::vector<std::string> stages;
+    for (const char* s : {"generate", "train", "analyze", "report"})
+      if (const auto* n = resolved.find(s); n && !n->is_null()) stages.push_back(s);
+    auto begin_stage = [&](const std::string& name) {
+      const auto at = std::find(stages.begin(), stages.end(), name) - stages.begin() + 1;
+      std::cerr << "loci: stage " << at << "/" << stages.size() << ": " << name << "\n";
+    };
     if (const auto* gen = resolved.find("generate"); gen && !gen->is_null()) {
+      begin_stage("generate");
       GenerateFlags flags;
       flags.resume = true;  // keeps every shard that verifies: a finished stage is skipped
       flags.progress = !a->quiet;
@@ -46,6 +56,7 @@ void add_run_command(CLI::App& app) {
                 << report.shards_written << " written\n";
     }
     if (const auto* train = resolved.find("train"); train && !train->is_null()) {
+      begin_stage("train");
       // The stage's resolved config is written once and every run of its sweep starts from it.
       config::Node stage = *train;
       std::vector<std::vector<std::string>> grids;
@@ -71,6 +82,7 @@ void add_run_command(CLI::App& app) {
       if (failed) throw UserError("[train] " + std::to_string(failed) + " runs failed");
     }
     if (const auto* an = resolved.find("analyze"); an && !an->is_null()) {
+      begin_stage("analyze");
       analysis::AnalyzeOptions options;
       options.pe_metric = probe::parse_metric(an->at("metric").text());
       options.knn_k = static_cast<int>(an->at("knn").as_int());
@@ -82,6 +94,7 @@ void add_run_command(CLI::App& app) {
                 << (std::filesystem::path(an->at("out").text()) / "summary.md").string() << "\n";
     }
     if (const auto* rep = resolved.find("report"); rep && !rep->is_null()) {
+      begin_stage("report");
       // Redrawn only when the summary it draws from changed.
       const std::filesystem::path from = resolved.at("analyze.out").text(), to = rep->at("out").text();
       const std::string inputs = data::sha256_file(from / "summary.csv") + " " + data::sha256_file(from / "runs.csv");
