@@ -1,14 +1,17 @@
 #include "apps/analysis/analyze_run.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <map>
 #include <set>
 
+#include "apps/analysis/dataset_truth.hpp"
 #include "datasets/checksum.hpp"
 #include "datasets/error.hpp"
 #include "models/probe/oracle.hpp"
 #include "models/probe/probe.hpp"
+#include "models/probe/rsa.hpp"
 
 namespace loci::analysis {
 
@@ -41,7 +44,7 @@ Eigen::MatrixXd slice(const data::NumericArray& a, std::int64_t index, const fs:
 }
 
 // Communities for modularity: the rows of a grid (few distinct values on axis 0), else the two halves of axis 0
-// (the hemispheres of a brain, split at x = 0 in mm).
+// split at its median (the hemispheres of a brain centred at x = 0 mm; the two halves of a network's square).
 std::pair<std::vector<int>, std::string> partition_of(const Eigen::MatrixXd& positions) {
   const Eigen::Index t = positions.rows();
   if (t < 4 || positions.cols() == 0) return {{}, "none"};
@@ -53,8 +56,11 @@ std::pair<std::vector<int>, std::string> partition_of(const Eigen::MatrixXd& pos
     for (Eigen::Index i = 0; i < t; ++i) labels[static_cast<std::size_t>(i)] = id[positions(i, 0)];
     return {labels, "rows (distinct values of axis 0)"};
   }
-  for (Eigen::Index i = 0; i < t; ++i) labels[static_cast<std::size_t>(i)] = positions(i, 0) < 0 ? 0 : 1;
-  return {labels, "halves of axis 0 (x < 0, x >= 0)"};
+  std::vector<double> x(positions.col(0).data(), positions.col(0).data() + t);
+  std::nth_element(x.begin(), x.begin() + t / 2, x.end());
+  const double median = x[static_cast<std::size_t>(t / 2)];
+  for (Eigen::Index i = 0; i < t; ++i) labels[static_cast<std::size_t>(i)] = positions(i, 0) < median ? 0 : 1;
+  return {labels, "halves of axis 0 (split at its median)"};
 }
 
 ordered_json probe_json(const probe::ProbeReport& r) {
@@ -143,7 +149,9 @@ ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
   std::sort(tables.begin(), tables.end());
 
   auto [partition, partition_name] = partition_of(positions);
+  const DatasetTruth truth_from_data = dataset_truth(run.config.at("data").text(), tokens);
   probe::ProbeOptions po;
+  po.true_distance = truth_from_data.distance;  // empty: euclidean distance of the positions
   po.rsa.pe_metric = options.pe_metric;
   po.knn.k = std::min<int>(options.knn_k, static_cast<int>(std::max<Eigen::Index>(1, tokens - 1)));
   po.mds_dims = options.mds_dims;
@@ -171,6 +179,9 @@ ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
   out["tokens"] = tokens;
   out["positions"] = matrix_json(positions);
   out["partition"] = partition_name;
+  out["true_distance_source"] = truth_from_data.distance.size() > 0 ? "the dataset's /distance"
+                                                                     : "euclidean distance between the positions";
+  if (!truth_from_data.note.empty()) out["dataset_note"] = truth_from_data.note;
   out["oracle"] = "sinusoids of the true positions, d_model columns split over the axes (models/probe/oracle.hpp)";
 
   ordered_json evaluations = ordered_json::array();
@@ -182,6 +193,10 @@ ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
       const Eigen::MatrixXd pe = slice(*array, e, pe_file, "placement_" + std::to_string(index));
       ordered_json p = {{"placement", index}};
       p.update(probe_json(probe::probe_pe(pe, positions, po, &oracle)));
+      if (truth_from_data.hops.size() > 0)
+        p["rsa_hops_spearman"] = number(probe::rsa_of_distances(probe::pairwise_distance(pe, options.pe_metric),
+                                                                truth_from_data.hops)
+                                            .spearman);
       per.push_back(std::move(p));
     }
     ordered_json row;
@@ -196,7 +211,8 @@ ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
 
   // For the report's figures: the last evaluation's PE of the first placement as an MDS embedding and as a
   // cosine-similarity matrix, beside the true distances.
-  const Eigen::MatrixXd truth = probe::pairwise_distance(positions);
+  const Eigen::MatrixXd truth =
+      truth_from_data.distance.size() > 0 ? truth_from_data.distance : probe::pairwise_distance(positions);
   out["true_distance"] = matrix_json(truth);
   if (evals > 0) {
     const Eigen::MatrixXd pe = slice(*tables.front().second, evals - 1, pe_file, "placement");

@@ -20,8 +20,8 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The final probes the summary carries, in column order.
-const std::vector<std::string> kProbes = {"rsa_spearman", "procrustes_oracle_disparity", "procrustes_coords_disparity",
-                                          "decode_r2",    "knn_overlap",                 "modularity",
+const std::vector<std::string> kProbes = {"rsa_spearman", "rsa_hops_spearman", "procrustes_oracle_disparity",
+                                          "procrustes_coords_disparity", "decode_r2", "knn_overlap", "modularity",
                                           "norm_frobenius"};
 
 double value_or_nan(const ordered_json& j, const std::string& key) {

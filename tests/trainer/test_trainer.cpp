@@ -212,4 +212,13 @@ TEST_CASE("the trainer's masked-token regression runs unchanged on network_dynam
   const std::string py = "/usr/bin/python3 -c \"import h5py; f = h5py.File('" + (dir.path() / "run/pe.h5").string() +
                          "'); assert f['placement_0'].shape == (1, 36, 16); assert f['positions'].shape == (36, 2)\"";
   CHECK(std::system(py.c_str()) == 0);
+
+  // The analysis scores the PE against the network's own distances and its graph (hops), and summarises MSE.
+  const auto a = run_loci("analyze -q " + (dir.path() / "run").string());
+  INFO(a.output);
+  REQUIRE(a.exit_code == 0);
+  const auto analysis = slurp(dir.path() / "run/analysis.json");
+  CHECK(analysis.find("\"true_distance_source\": \"the dataset's /distance\"") != std::string::npos);
+  CHECK(analysis.find("\"rsa_hops_spearman\": ") != std::string::npos);
+  CHECK(slurp(dir.path() / "run/summary.csv").find("test_noise_mse_mean") != std::string::npos);
 }
