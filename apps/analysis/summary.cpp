@@ -139,7 +139,9 @@ void write_summary(const std::vector<ordered_json>& analyses, const fs::path& fo
   for (const auto& c : cols) csv << "," << c << "_mean," << c << "_sd";
   csv << "\n";
   md << "# Summary of " << analyses.size() << " runs\n\n"
-     << "Mean ± sd over seeds of the last evaluation. Accuracies in %; probes of the PE averaged over its blocks: "
+     << "Mean ± sd over seeds of the last evaluation"
+     << (std::any_of(cols.begin(), cols.end(), is_percentage) ? ", accuracies in %" : "")
+     << ". Probes of the PE averaged over its blocks: "
         "RSA = Spearman between PE and true distances, Procrustes = disparity to the oracle (sinusoids of the true "
         "positions) and to the true coordinates (0 = same shape), R² = cross-validated linear decoding of the "
         "coordinates.\n\n";
