@@ -52,7 +52,7 @@ activity:
   observation_noise: {type: float, default: 0.1, min: 0, doc: "sd of white noise added to the standardised signal"}
   field:
     weight: {type: float, default: 1, doc: "weight of the smooth random field's parcel means (0 = off)"}
-    fwhm_mm: {type: float, default: 12, min: 0, doc: "FWHM of the Gaussian that smooths each step's noise"}
+    fwhm_mm: {type: float, default: 24, min: 0, doc: "FWHM of the Gaussian that smooths each step's noise (parcels about its size apart correlate)"}
     rho: {type: float, default: 0.9, min: 0, max: 0.999999, doc: "AR(1) coefficient of the field from one point to the next"}
   network:
     weight: {type: float, default: 0, doc: "weight of network dynamics on the parcels (0 = off)"}

@@ -2,7 +2,10 @@
 // the parcellation (one, or one per subject when jittered) and the dataset arrays are made when configured; a
 // split's subjects are simulated together the first time one of its samples is asked for, then every sample is a
 // copy out of their recordings. `source: import` reads a user's series and atlas instead.
+#include <omp.h>
+
 #include <algorithm>
+#include <atomic>
 #include <exception>
 #include <map>
 #include <memory>
@@ -211,22 +214,40 @@ class VolumetricParcels final : public Generator {
     }
   }
 
+  // Subjects run side by side, each on its share of the threads (a split of one subject gets them all): few
+  // synchronisations per step, which matters on a machine shared with other work. A subject's numbers do not
+  // depend on which thread runs it or how many the field uses.
   void simulate(SplitState& split) const {
     const SubjectPlan& p = split.plan;
-    split.recordings.resize(static_cast<std::size_t>(p.windows.used()));
-    try {
-      outside_team([&] {
-        for (std::int64_t s = 0; s < p.windows.used(); ++s) {
-          const auto subject = static_cast<std::size_t>(p.first_subject + s);
+    const auto subjects = static_cast<std::size_t>(p.windows.used());
+    split.recordings.resize(subjects);
+    std::vector<std::string> errors(subjects);
+    outside_team([&] {
+      const int threads = opt_.threads > 0 ? opt_.threads : omp_get_max_threads();
+      const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(subjects, static_cast<std::size_t>(threads)));
+      vol::ActivityOptions activity = opt_.activity;
+      activity.field.threads(std::max(1, threads / static_cast<int>(workers)));
+      std::atomic<std::size_t> next{0};
+      auto work = [&] {
+        for (std::size_t s = next++; s < subjects; s = next++) {
+          const auto subject = static_cast<std::size_t>(p.first_subject) + s;
           const bool own = !subject_labels_.empty();
-          split.recordings[static_cast<std::size_t>(s)] = vol::simulate_activity(
-              own ? subject_labels_[subject] : parcels_.labels, own ? subject_centroids_[subject] : centroids_,
-              opt_.activity, opt_.seed, subject, p.windows.points());
+          try {
+            split.recordings[s] = vol::simulate_activity(
+                own ? subject_labels_[subject] : parcels_.labels, own ? subject_centroids_[subject] : centroids_,
+                activity, opt_.seed, subject, p.windows.points());
+          } catch (const std::exception& e) {
+            errors[s] = e.what();
+          }
         }
-      });
-    } catch (const std::exception& e) {
-      throw UserError("volumetric_parcels: split '" + p.name + "': " + e.what());
-    }
+      };
+      std::vector<std::thread> pool;
+      for (std::size_t w = 1; w < workers; ++w) pool.emplace_back(work);
+      work();
+      for (auto& t : pool) t.join();
+    });
+    for (const auto& e : errors)
+      if (!e.empty()) throw UserError("volumetric_parcels: split '" + p.name + "': " + e);
   }
 
   void build_layout() {
