@@ -18,7 +18,9 @@ void describe_volume(std::ostringstream& s, const ParcelsOptions& o, const CardF
       << (o.ellipsoid.hemispheres() ? "; it is split at x = 0 into two hemispheres that no parcel crosses" : "")
       << ".\n\n";
   } else {
-    s << "The brain is the NIfTI label volume `" << o.nifti << "` (" << f.grid << ", its sform or qform as affine)";
+    s << "The brain is the NIfTI label volume `" << o.nifti << "` (";
+    if (o.resample_mm > 0) s << "resampled to " << o.resample_mm << " mm by nearest voxel: ";
+    s << f.grid << ", its sform or qform as affine)";
     if (f.atlas_parcels) s << ": its " << f.parcels << " labels, in ascending order, are the parcels.\n\n";
     else
       s << ": the union of its labels is the mask"

@@ -36,6 +36,8 @@ volume:
   hemispheres: {type: bool, default: true, doc: "ellipsoid: two hemispheres split at x = 0, which no parcel crosses"}
   nifti: {type: string, default: "",
           doc: "mask: nifti: a NIfTI label volume, e.g. Debian mricron-data's /usr/share/mricron/templates/aal.nii.gz"}
+  resample_mm: {type: float, default: 0, min: 0,
+                doc: "nifti: resample the volume to this isotropic voxel size first (nearest voxel); 0 = its own grid"}
   atlas_labels: {type: enum, values: [parcels, mask, hemispheres], default: parcels,
                  doc: "nifti: its labels are the parcels; or their union is parcellated (mask), or their union split at x = 0 (hemispheres)"}
 parcels:
@@ -113,6 +115,7 @@ void read_volume(const config::Node& r, ParcelsOptions& o) {
   o.nifti_mark = r.at("volume.nifti").mark();
   if (o.mask == "nifti" && o.nifti.empty()) fail(r.at("volume.nifti"), "mask: nifti needs 'volume.nifti', a label volume");
   o.atlas_labels = r.at("volume.atlas_labels").text();
+  o.resample_mm = r.at("volume.resample_mm").as_double();
 
   o.parcellation.parcels(r.at("parcels.count").as_int())
       .lloyd_steps(static_cast<int>(r.at("parcels.lloyd_steps").as_int()))

@@ -40,6 +40,7 @@ struct ParcelsOptions {
   std::string nifti;
   config::Mark nifti_mark;
   std::string atlas_labels = "parcels";  // nifti: parcels | mask | hemispheres
+  double resample_mm = 0;                // nifti: 0 = the file's grid
   sim::volume::ParcellationOptions parcellation;
   config::Mark parcellation_mark;
   double jitter_mm = 0;

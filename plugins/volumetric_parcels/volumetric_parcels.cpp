@@ -66,6 +66,7 @@ template <class F> void outside_team(F&& work) {
 class VolumetricParcels final : public Generator {
  public:
   void configure(const config::Node& resolved) override {
+    *this = VolumetricParcels();  // nothing of an earlier configuration survives
     opt_ = read_options(resolved);
     if (opt_.imported) configure_import();
     else configure_simulation();
@@ -129,6 +130,7 @@ class VolumetricParcels final : public Generator {
       throw UserError(opt_.nifti_mark.str() + ": " + e.what());
     }
     if (v.count_nonzero() == 0) throw UserError(opt_.nifti_mark.str() + ": " + opt_.nifti + ": holds no labelled voxel");
+    if (opt_.resample_mm > 0) v = vol::resample(v, opt_.resample_mm);
     if (opt_.atlas_labels == "parcels") {
       atlas_parcels_ = true;
       original_labels_ = vol::relabel_consecutive(v);
@@ -308,7 +310,7 @@ class VolumetricParcels final : public Generator {
       return;
     }
     a["mask"] = opt_.mask;
-    if (opt_.mask == "nifti") a["nifti"] = opt_.nifti, a["atlas_labels"] = opt_.atlas_labels;
+    if (opt_.mask == "nifti") a["nifti"] = opt_.nifti, a["atlas_labels"] = opt_.atlas_labels, a["resample_mm"] = opt_.resample_mm;
     else {
       a["voxel_mm"] = opt_.ellipsoid.voxel_mm();
       for (int i = 0; i < 3; ++i) a[std::string("semi_axis_mm.") + "xyz"[i]] = opt_.ellipsoid.semi_axes_mm()[i];

@@ -42,6 +42,11 @@ struct LabelVolume {
 // grid or between voxel centres (an oblique or off-centre grid).
 std::vector<std::int64_t> mirror_map(const Grid& grid);
 
+// `volume` on an isotropic grid of `voxel_mm` aligned with the mm axes, each new voxel taking the label of the
+// original voxel nearest its centre. The grid covers the labelled voxels; along x its centres sit at +-(k + 1/2)
+// voxels, so it is symmetric about x = 0 with no centre on it. Labels smaller than a voxel may vanish.
+LabelVolume resample(const LabelVolume& volume, double voxel_mm);
+
 // The face neighbours of a voxel (up to six), or -1 past the grid's edge, in the order -x, +x, -y, +y, -z, +z.
 std::array<std::int64_t, 6> face_neighbours(const Grid& grid, std::int64_t index);
 

@@ -207,7 +207,7 @@ std::vector<char> eligible_voxels(const LabelVolume& mask, bool mirror, std::vec
       const auto p = mask.grid.mm(v);
       std::ostringstream s;
       s << "mirror: the mask is not symmetric about x = 0: the voxel at (" << p.x() << ", " << p.y() << ", " << p.z()
-        << ") mm has no mirror image in it";
+        << ") mm has no mirror image in it (parcellate it without mirroring)";
       throw std::invalid_argument(s.str());
     }
     if (x < 0) eligible[static_cast<std::size_t>(v)] = 1;
@@ -235,14 +235,13 @@ void compose(const std::vector<Region>& regions, const std::vector<std::vector<s
     }
     for (std::int64_t p = 0; p < regions[r].parcels; ++p) {
       const auto q = static_cast<std::size_t>(p);
-      for (const std::int64_t id : {first + p, first + p + half}) {
-        if (id == first + p + half && !out.mirrored) break;
-        const double sign = id >= half ? -1.0 : 1.0;  // a mirrored seed is the image of its left twin
+      auto set = [&](std::int64_t id, double sign, std::size_t region) {
         out.seeds.row(id) << sign * sites[r].x[q], sites[r].y[q], sites[r].z[q];
         out.weights[static_cast<std::size_t>(id)] = sites[r].w[q];
-        out.region[static_cast<std::size_t>(id)] =
-            static_cast<std::int32_t>(id >= half ? r + regions.size() : r);
-      }
+        out.region[static_cast<std::size_t>(id)] = static_cast<std::int32_t>(region);
+      };
+      set(first + p, 1.0, r);
+      if (out.mirrored) set(first + p + half, -1.0, r + regions.size());  // the image of its left twin
     }
     first += regions[r].parcels;
   }

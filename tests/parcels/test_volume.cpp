@@ -74,4 +74,25 @@ TEST_CASE("the AAL atlas of mricron-data reads as 116 regions in MNI millimetres
   CHECK(spacing.x() == Approx(spacing.y()));
   // MNI space: the brain straddles x = 0.
   CHECK(v.grid.mm(0).x() * v.grid.mm(v.grid.voxels() - 1).x() < 0);
+  // At 3 mm every region keeps voxels.
+  const auto coarse = vol::resample(v, 3.0);
+  CHECK(coarse.distinct_labels() == v.distinct_labels());
+  CHECK(coarse.grid.spacing_mm().isApprox(Eigen::Vector3d(3, 3, 3)));
+}
+
+TEST_CASE("resampling takes the nearest voxel's label on a grid symmetric about x = 0", "[parcels][volume]") {
+  vol::LabelVolume v;
+  v.grid.dims = {8, 4, 4};
+  v.grid.affine << -1, 0, 0, 3.5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1;  // x from 3.5 down to -3.5 mm
+  v.labels.assign(128, 0);
+  for (std::int64_t v_ = 0; v_ < v.grid.voxels(); ++v_) v.labels[static_cast<std::size_t>(v_)] = v.grid.mm(v_).x() < 0 ? 1 : 2;
+  const auto r = vol::resample(v, 2.0);
+  CHECK(r.grid.dims[0] == 6);  // centres at -5, -3, -1, 1, 3, 5 mm: the outer ones an empty margin
+  CHECK(r.grid.mm(0).x() == Approx(-5));
+  for (std::int64_t i = 0; i < r.grid.voxels(); ++i) {
+    const Eigen::Vector3d p = r.grid.mm(i);  // beyond the original's last centre plus half a voxel: nothing
+    const bool outside = std::abs(p.x()) > 4 || p.y() > 3.5 || p.z() > 3.5;
+    CHECK(r.labels[static_cast<std::size_t>(i)] == (outside ? 0 : p.x() < 0 ? 1 : 2));
+  }
+  CHECK_THROWS(vol::resample(v, 0.0));
 }
