@@ -11,12 +11,16 @@ packages=(
   libboost-dev libboost-graph-dev libboost-filesystem-dev
   nlohmann-json3-dev libssl-dev libcli11-dev
   catch2
+  # NIfTI label volumes (sim/volume/); mricron-data's real atlases (AAL, ...) are optional inputs of volumetric_parcels.
+  libnifti2-dev mricron-data
   # Interop tests and references read our outputs the way researchers do.
   python3 python3-numpy python3-h5py python3-xarray python3-h5netcdf
   # The plain-PyTorch reference of the paper's model (numerical parity and speed, bench/reference/).
   python3-torch
   # `loci report` draws with matplotlib; its test opens the page in headless Chromium.
   python3-matplotlib chromium
+  # The numpy/scipy reference of the smooth-field simulation (bench/parcels/).
+  python3-scipy
 )
 
 missing=()

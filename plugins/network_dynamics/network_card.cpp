@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "datasets/render.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
 
@@ -52,10 +53,11 @@ std::string card_prose(const NetworkOptions& o, const GraphFacts& facts) {
        "from streams named by (seed, noise seed, run index); splits with the same noise seed take consecutive run "
        "indices in the order of `splits`:\n\n";
   for (const auto& p : o.splits) {
-    if (p.samples == 0) continue;
-    s << "- `" << p.name << "`: " << p.samples << " windows from " << std::min(p.runs, p.samples) << " run(s) (indices "
-      << p.first_run << ".." << p.first_run + std::min(p.runs, p.samples) - 1 << " of noise seed " << p.noise_seed
-      << "), " << p.points << " recorded points each\n";
+    const auto& w = p.windows;
+    if (w.samples == 0) continue;
+    s << "- `" << p.name << "`: " << w.samples << " windows from " << w.used() << " run(s) (indices " << p.first_run
+      << ".." << p.first_run + w.used() - 1 << " of noise seed " << p.noise_seed << "), " << w.points()
+      << " recorded points each\n";
   }
   s << "\nA split with its own noise seed (by default `test_noise`) is the same graph driven by noise that no other "
        "split's runs drew from.\n\n";
@@ -76,28 +78,18 @@ std::string render_window(const NetworkOptions& o, const sim::graph::SpatialGrap
   const std::int64_t run = *sample.get<std::int64_t>("run");
   const std::int64_t start = *sample.get<std::int64_t>("start");
   const auto w = static_cast<std::size_t>(o.window);
-  const std::size_t nodes = g.nodes();
-  const auto [lo, hi] = std::minmax_element(activity, activity + nodes * w);
-  static const char shades[] = " .:-=+*#%@";
+  const auto [lo, hi] = std::minmax_element(activity, activity + g.nodes() * w);
   std::ostringstream s;
   s << "run " << run << ", points " << start << ".." << start + o.window - 1 << ", values " << *lo << " .. " << *hi
     << " (shaded low to high)\n";
-  const double span = *hi > *lo ? static_cast<double>(*hi - *lo) : 1.0;
-  for (std::size_t i = 0; i < std::min(nodes, max_nodes); ++i) {
-    char label[64];
-    int n = std::snprintf(label, sizeof label, "node %3zu (", i);
-    for (int a = 0; a < g.dims(); ++a)
-      n += std::snprintf(label + n, sizeof label - static_cast<std::size_t>(n), "%s%.2f", a ? ", " : "",
-                         g.positions(static_cast<Eigen::Index>(i), a));
-    s << label << ") |";
-    for (std::size_t t = 0; t < w; ++t) {
-      const double level = (activity[i * w + t] - *lo) / span;
-      s << shades[std::min<std::size_t>(9, static_cast<std::size_t>(level * 10))];
-    }
-    s << "|\n";
-  }
-  if (nodes > max_nodes) s << "... " << nodes - max_nodes << " more nodes\n";
-  return s.str();
+  return s.str() + data::shade_strips(activity, g.nodes(), w, [&](std::size_t i) {
+           char label[64];
+           int n = std::snprintf(label, sizeof label, "node %3zu (", i);
+           for (int a = 0; a < g.dims(); ++a)
+             n += std::snprintf(label + n, sizeof label - static_cast<std::size_t>(n), "%s%.2f", a ? ", " : "",
+                                g.positions(static_cast<Eigen::Index>(i), a));
+           return std::string(label) + ")";
+         }, max_nodes);
 }
 
 }  // namespace loci::network_dynamics

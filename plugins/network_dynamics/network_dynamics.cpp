@@ -53,15 +53,12 @@ class NetworkDynamics final : public Generator {
     SplitState& split = *it->second;
     std::call_once(split.simulated, [&] { simulate(split); });
     const SplitPlan& p = split.plan;
-    const std::int64_t used = std::min(p.runs, p.samples);
-    const auto run = static_cast<std::size_t>(key.index % used);
-    const std::int64_t start = (key.index / used) * opt_.stride;
-    const auto& recording = split.recordings[run];
-    float* activity = out.get<float>(kActivity);
-    for (std::size_t i = 0; i < graph_.nodes(); ++i)
-      std::copy_n(recording.node(i) + start, opt_.window, activity + i * static_cast<std::size_t>(opt_.window));
-    *out.get<std::int64_t>(kRun) = p.first_run + static_cast<std::int64_t>(run);
-    *out.get<std::int64_t>(kStart) = start;
+    const auto cut = p.windows.cut(key.index);
+    const auto& recording = split.recordings[static_cast<std::size_t>(cut.recording)];
+    data::copy_window(recording.values.data(), graph_.nodes(), recording.points, cut.start, opt_.window,
+                      out.get<float>(kActivity));
+    *out.get<std::int64_t>(kRun) = p.first_run + cut.recording;
+    *out.get<std::int64_t>(kStart) = cut.start;
   }
 
   std::string card_prose() const override { return network_dynamics::card_prose(opt_, facts_); }
@@ -81,10 +78,10 @@ class NetworkDynamics final : public Generator {
   void simulate(SplitState& split) const {
     const SplitPlan& p = split.plan;
     std::vector<sim::dynamics::RunId> runs;
-    for (std::int64_t r = 0; r < std::min(p.runs, p.samples); ++r)
+    for (std::int64_t r = 0; r < p.windows.used(); ++r)
       runs.push_back({noise_stream(p.noise_seed), static_cast<std::uint64_t>(p.first_run + r)});
     auto options = opt_.simulation;
-    options.points(p.points);
+    options.points(p.windows.points());
     try {
       split.recordings = sim::dynamics::simulate(*model_, *integrator_, coupling_, opt_.seed, runs, options);
     } catch (const std::runtime_error& e) {
@@ -153,10 +150,10 @@ class NetworkDynamics final : public Generator {
     a["window"] = opt_.window;
     a["stride"] = opt_.stride;
     for (const auto& p : opt_.splits) {
-      a["runs." + p.name] = std::min(p.runs, p.samples);
+      a["runs." + p.name] = p.windows.used();
       a["first_run." + p.name] = p.first_run;
       a["noise_seed." + p.name] = p.noise_seed;
-      a["points_per_run." + p.name] = p.points;
+      a["points_per_run." + p.name] = p.windows.points();
     }
   }
 

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "plugins/api/config/schema.hpp"
+#include "plugins/api/config/split_keys.hpp"
 #include "plugins/api/error.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
@@ -146,20 +147,6 @@ std::map<std::string, double> read_params(const config::Node& r, const std::stri
   return out;
 }
 
-// An entry of windows.runs / windows.noise_seed for a split that is not generated is a typo, unless it names one
-// of the default splits: their default entries stay in the map when a config trims `splits`.
-void check_names_splits(const config::Node& map, const std::string& key, const config::Node& splits) {
-  static const std::vector<std::string> defaults = {"train", "test", "test_noise"};
-  std::vector<std::string> names;
-  for (const auto& [name, count] : splits.entries()) names.push_back(name);
-  for (const auto& [name, value] : map.entries()) {
-    if (splits.find(name) || std::find(defaults.begin(), defaults.end(), name) != defaults.end()) continue;
-    const std::string near = config::nearest(name, names);
-    throw UserError(value.key_mark().str() + ": '" + key + "' names split '" + name + "', which is not in `splits`" +
-                    (near.empty() ? "" : " (did you mean '" + near + "'?)"));
-  }
-}
-
 }  // namespace
 
 const char* schema_text() {
@@ -200,30 +187,32 @@ NetworkOptions read_options(const config::Node& r) {
   const auto& splits = r.at("splits");
   const auto& runs = r.at("windows.runs");
   const auto& seeds = r.at("windows.noise_seed");
-  check_names_splits(runs, "windows.runs", splits);
-  check_names_splits(seeds, "windows.noise_seed", splits);
+  // The default splits' entries stay in these maps when a config trims `splits`.
+  const std::vector<std::string> defaults = {"train", "test", "test_noise"};
+  config::check_split_keys(runs, "windows.runs", splits, defaults);
+  config::check_split_keys(seeds, "windows.noise_seed", splits, defaults);
   std::map<std::int64_t, std::int64_t> next_run;  // noise seed -> its next unused run index
   double recorded_bytes = 0;
   for (const auto& [name, count] : splits.entries()) {
     SplitPlan p;
     p.name = name;
-    p.samples = count.as_int();
+    p.windows.samples = count.as_int();
+    p.windows.length = o.window;
+    p.windows.stride = o.stride;
     const auto* seed = seeds.find(name);
     p.noise_seed = seed ? seed->as_int() : 0;
     const auto* run_count = runs.find(name);
     if (!run_count) {
-      if (p.samples > 0)
+      if (p.windows.samples > 0)
         throw UserError(count.key_mark().str() + ": split '" + name +
                         "' has no entry in windows.runs (how many independent runs its windows are cut from)");
     } else {
-      p.runs = run_count->as_int();
+      p.windows.recordings = run_count->as_int();
       p.first_run = next_run[p.noise_seed];
-      next_run[p.noise_seed] += p.runs;
+      next_run[p.noise_seed] += p.windows.recordings;
     }
-    if (p.samples > 0) {
-      p.windows_per_run = (p.samples + p.runs - 1) / p.runs;
-      p.points = o.window + (p.windows_per_run - 1) * o.stride;
-      recorded_bytes += 4.0 * static_cast<double>(std::min(p.runs, p.samples)) * static_cast<double>(p.points) *
+    if (p.windows.samples > 0) {
+      recorded_bytes += 4.0 * static_cast<double>(p.windows.used()) * static_cast<double>(p.windows.points()) *
                         static_cast<double>(o.graph.nodes());
     }
     o.splits.push_back(p);

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "datasets/windows.hpp"
 #include "plugins/api/config/node.hpp"
 #include "sim/dynamics/coupling.hpp"
 #include "sim/dynamics/simulate.hpp"
@@ -21,12 +22,9 @@ const char* schema_text();
 // the order of `splits`, so two splits never share a run.
 struct SplitPlan {
   std::string name;
-  std::int64_t samples = 0;
-  std::int64_t runs = 0;
+  data::WindowPlan windows;  // samples = windows, recordings = runs
   std::int64_t noise_seed = 0;
-  std::int64_t first_run = 0;        // index of its first run in the noise seed's stream
-  std::int64_t windows_per_run = 0;  // ceil(samples / runs)
-  std::int64_t points = 0;           // recorded points per run: window + (windows_per_run - 1) * stride
+  std::int64_t first_run = 0;  // index of its first run in the noise seed's stream
 };
 
 struct NetworkOptions {

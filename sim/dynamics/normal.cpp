@@ -72,4 +72,30 @@ void normal_fill(Rng& rng, std::size_t count, double* out, std::size_t stride) {
   rng = local;
 }
 
+namespace {
+
+inline float ziggurat_half(std::uint32_t bits, Rng& rng, const ZigguratTables& t) {
+  const unsigned layer = bits & 0xFF;
+  // The top 24 bits as a signed uniform in [-1, 1).
+  const double u = static_cast<double>(static_cast<std::int32_t>(bits & 0xFFFFFF00u) / 256) * 0x1.0p-23;
+  const double x = u * t.x[layer];
+  if (std::abs(x) < t.x[layer + 1]) return static_cast<float>(x);
+  return static_cast<float>(layer == 0 ? ziggurat_tail(rng, u < 0) : ziggurat_wedge(rng, layer, x));
+}
+
+}  // namespace
+
+void normal_fill(Rng& rng, std::size_t count, float* out) {
+  static const ZigguratTables& t = ziggurat_tables();
+  Rng local = rng;
+  std::size_t k = 0;
+  for (; k + 1 < count; k += 2) {
+    const std::uint64_t bits = local();
+    out[k] = ziggurat_half(static_cast<std::uint32_t>(bits), local, t);
+    out[k + 1] = ziggurat_half(static_cast<std::uint32_t>(bits >> 32), local, t);
+  }
+  if (k < count) out[k] = ziggurat_half(static_cast<std::uint32_t>(local()), local, t);
+  rng = local;
+}
+
 }  // namespace loci::sim::dynamics

@@ -42,4 +42,9 @@ inline double ziggurat_normal(Rng& rng) {
 // out[k * stride] = ziggurat_normal(rng) for k = 0 .. count-1, in order.
 void normal_fill(Rng& rng, std::size_t count, double* out, std::size_t stride = 1);
 
+// Single-precision normals, twice as many per raw value: each half of a 64-bit output (low half first) picks a
+// layer with 8 bits and a signed uniform with the other 24, as many as a float holds. For float32 data such as
+// the smooth fields of sim/volume, where the draws are the main cost.
+void normal_fill(Rng& rng, std::size_t count, float* out);
+
 }  // namespace loci::sim::dynamics

@@ -1,0 +1,65 @@
+// The volumetric_parcels config: its schema and the resolved YAML read once into plain values, a plan of subjects
+// per split (simulated) or the files of each split's subjects (imported).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "datasets/windows.hpp"
+#include "plugins/api/config/node.hpp"
+#include "sim/volume/activity.hpp"
+#include "sim/volume/mask.hpp"
+#include "sim/volume/parcellate.hpp"
+
+namespace loci::volumetric_parcels {
+
+const char* schema_text();
+
+// A simulated split: its windows come from its own subjects, numbered across splits in the order of `splits`.
+struct SubjectPlan {
+  std::string name;
+  data::WindowPlan windows;  // recordings = subjects
+  std::int64_t first_subject = 0;
+};
+
+// An imported split: one time-series file per subject.
+struct ImportedSplit {
+  std::string name;
+  std::vector<std::string> files;
+  std::vector<config::Mark> marks;  // where each file is named, for errors
+};
+
+struct ParcelsOptions {
+  std::uint64_t seed = 0;
+  int threads = 0;
+  bool imported = false;
+
+  std::string mask = "ellipsoid";  // ellipsoid | nifti
+  sim::volume::EllipsoidOptions ellipsoid;
+  std::string nifti;
+  config::Mark nifti_mark;
+  std::string atlas_labels = "parcels";  // nifti: parcels | mask | hemispheres
+  double resample_mm = 0;                // nifti: 0 = the file's grid
+  sim::volume::ParcellationOptions parcellation;
+  config::Mark parcellation_mark;
+  double jitter_mm = 0;
+
+  std::string hemodynamics = "none";
+  sim::volume::ActivityOptions activity;
+  config::Mark activity_mark;
+  std::int64_t window = 50;
+  std::int64_t stride = 50;
+  std::vector<SubjectPlan> splits;
+  std::int64_t subjects = 0;  // simulated, all splits
+
+  std::vector<ImportedSplit> imports;
+  std::string import_dataset;
+  std::string atlas;
+  config::Mark atlas_mark;
+};
+
+// Reads and checks every key; a problem is a UserError at the offending key's position.
+ParcelsOptions read_options(const config::Node& resolved);
+
+}  // namespace loci::volumetric_parcels

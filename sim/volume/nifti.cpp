@@ -1,0 +1,112 @@
+#include "sim/volume/nifti.hpp"
+
+#include <nifti2_io.h>
+
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+
+namespace loci::sim::volume {
+
+namespace {
+
+struct Free {
+  void operator()(nifti_image* nim) const { nifti_image_free(nim); }
+};
+using Image = std::unique_ptr<nifti_image, Free>;
+
+[[noreturn]] void fail(const std::string& path, const std::string& what) { throw std::runtime_error(path + ": " + what); }
+
+// The library prints its own diagnostics to stderr unless told not to; ours say the same in one line.
+void quiet() {
+  static const bool done = [] {
+    nifti_set_debug_level(0);
+    return true;
+  }();
+  (void)done;
+}
+
+template <class T>
+void convert(const nifti_image& nim, const std::string& path, std::vector<std::int32_t>& out) {
+  const T* data = static_cast<const T*>(nim.data);
+  const bool scaled = nim.scl_slope != 0 && (nim.scl_slope != 1 || nim.scl_inter != 0);
+  for (std::size_t v = 0; v < out.size(); ++v) {
+    double x = static_cast<double>(data[v]);
+    if (scaled) x = x * nim.scl_slope + nim.scl_inter;
+    if (!(x >= 0) || x > 2147483647.0 || x != std::floor(x))
+      fail(path, "voxel " + std::to_string(v) + " holds " + std::to_string(x) +
+                     "; a label volume holds non-negative integer labels");
+    out[v] = static_cast<std::int32_t>(x);
+  }
+}
+
+}  // namespace
+
+LabelVolume read_nifti_labels(const std::string& path) {
+  quiet();
+  if (!std::filesystem::is_regular_file(path)) fail(path, "no such file");
+  Image nim(nifti_image_read(path.c_str(), 1));
+  if (!nim || !nim->data) fail(path, "not a readable NIfTI-1/NIfTI-2 image");
+  if (nim->nx < 1 || nim->ny < 1 || nim->nz < 1 || nim->nvox != nim->nx * nim->ny * nim->nz)
+    fail(path, "not a 3-D volume (dimensions " + std::to_string(nim->nx) + " x " + std::to_string(nim->ny) + " x " +
+                   std::to_string(nim->nz) + " x " + std::to_string(nim->nvox / std::max<int64_t>(1, nim->nx * nim->ny * nim->nz)) + ")");
+  LabelVolume out;
+  out.grid.dims = {nim->nx, nim->ny, nim->nz};
+  const nifti_dmat44& m = nim->sform_code > 0 ? nim->sto_xyz : nim->qto_xyz;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) out.grid.affine(r, c) = m.m[r][c];
+  if (!(std::abs(out.grid.affine.topLeftCorner<3, 3>().determinant()) > 0)) fail(path, "its affine is singular");
+  out.labels.assign(static_cast<std::size_t>(nim->nvox), 0);
+  switch (nim->datatype) {
+    case DT_UINT8: convert<std::uint8_t>(*nim, path, out.labels); break;
+    case DT_INT8: convert<std::int8_t>(*nim, path, out.labels); break;
+    case DT_UINT16: convert<std::uint16_t>(*nim, path, out.labels); break;
+    case DT_INT16: convert<std::int16_t>(*nim, path, out.labels); break;
+    case DT_UINT32: convert<std::uint32_t>(*nim, path, out.labels); break;
+    case DT_INT32: convert<std::int32_t>(*nim, path, out.labels); break;
+    case DT_UINT64: convert<std::uint64_t>(*nim, path, out.labels); break;
+    case DT_INT64: convert<std::int64_t>(*nim, path, out.labels); break;
+    case DT_FLOAT32: convert<float>(*nim, path, out.labels); break;
+    case DT_FLOAT64: convert<double>(*nim, path, out.labels); break;
+    default: fail(path, std::string("datatype ") + nifti_datatype_string(nim->datatype) + " cannot hold labels");
+  }
+  return out;
+}
+
+void write_nifti_labels(const std::string& path, const LabelVolume& volume) {
+  quiet();
+  const auto& g = volume.grid;
+  if (static_cast<std::int64_t>(volume.labels.size()) != g.voxels())
+    throw std::invalid_argument(path + ": " + std::to_string(volume.labels.size()) + " labels for a grid of " +
+                                std::to_string(g.voxels()) + " voxels");
+  const int64_t dims[8] = {3, g.dims[0], g.dims[1], g.dims[2], 1, 1, 1, 1};
+  Image nim(nifti_make_new_nim(dims, DT_INT32, 1));
+  if (!nim) fail(path, "libnifti2 could not allocate the image");
+  std::memcpy(nim->data, volume.labels.data(), volume.labels.size() * sizeof(std::int32_t));
+  nifti_dmat44 m;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) m.m[r][c] = g.affine(r, c);
+  nim->sform_code = NIFTI_XFORM_ALIGNED_ANAT;
+  nim->sto_xyz = m;
+  nim->sto_ijk = nifti_dmat44_inverse(m);
+  nim->qform_code = NIFTI_XFORM_ALIGNED_ANAT;
+  nifti_dmat44_to_quatern(m, &nim->quatern_b, &nim->quatern_c, &nim->quatern_d, &nim->qoffset_x, &nim->qoffset_y,
+                          &nim->qoffset_z, &nim->dx, &nim->dy, &nim->dz, &nim->qfac);
+  nim->pixdim[1] = nim->dx, nim->pixdim[2] = nim->dy, nim->pixdim[3] = nim->dz;
+  nim->qto_xyz = nifti_quatern_to_dmat44(nim->quatern_b, nim->quatern_c, nim->quatern_d, nim->qoffset_x,
+                                         nim->qoffset_y, nim->qoffset_z, nim->dx, nim->dy, nim->dz, nim->qfac);
+  nim->qto_ijk = nifti_dmat44_inverse(nim->qto_xyz);
+  nim->xyz_units = NIFTI_UNITS_MM;
+  nim->intent_code = NIFTI_INTENT_LABEL;
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  if (nifti_set_filenames(nim.get(), path.c_str(), 0, 1) != 0) fail(path, "not a NIfTI file name (.nii, .nii.gz, .hdr)");
+  nifti_image_write(nim.get());
+  // nifti_image_write reports nothing; a file that is absent or empty afterwards is its failure.
+  if (!std::filesystem::is_regular_file(nim->fname, ec) || std::filesystem::file_size(nim->fname, ec) == 0)
+    fail(path, "could not be written");
+}
+
+}  // namespace loci::sim::volume

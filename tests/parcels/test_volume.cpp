@@ -1,0 +1,98 @@
+// Grids, the ellipsoid mask and NIfTI label volumes (sim/volume).
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+
+#include "../config/temp_files.hpp"
+#include "sim/volume/mask.hpp"
+#include "sim/volume/nifti.hpp"
+
+namespace vol = loci::sim::volume;
+
+TEST_CASE("ellipsoid mask: centred grid - hemispheres split at x = 0 - mirror map", "[parcels][volume]") {
+  const auto mask = vol::ellipsoid_mask(vol::EllipsoidOptions().semi_axes_mm({20, 30, 16}).voxel_mm(4));
+  // ceil(a / v - 1/2) voxel centres on each side plus a margin of one, twice.
+  CHECK(mask.grid.dims == std::array<std::int64_t, 3>{12, 16, 10});
+  CHECK(mask.grid.mm(0).isApprox(Eigen::Vector3d(-22, -30, -18)));
+  const auto image = vol::mirror_map(mask.grid);
+  std::int64_t left = 0, right = 0;
+  for (std::int64_t v = 0; v < mask.grid.voxels(); ++v) {
+    const auto l = mask.labels[static_cast<std::size_t>(v)];
+    const Eigen::Vector3d p = mask.grid.mm(v);
+    REQUIRE(p.x() != 0.0);
+    CHECK((l != 0) == (p.cwiseQuotient(Eigen::Vector3d(20, 30, 16)).squaredNorm() <= 1));
+    if (l == 1) {
+      ++left;
+      CHECK(p.x() < 0);
+    }
+    if (l == 2) {
+      ++right;
+      CHECK(p.x() > 0);
+    }
+    const auto m = image[static_cast<std::size_t>(v)];
+    REQUIRE(m >= 0);
+    CHECK(mask.grid.mm(m).isApprox(Eigen::Vector3d(-p.x(), p.y(), p.z())));
+    CHECK(mask.labels[static_cast<std::size_t>(m)] == (l == 0 ? 0 : 3 - l));
+  }
+  CHECK(left == right);
+  CHECK(left > 0);
+  // About the ellipsoid's volume, 4/3 pi a b c.
+  CHECK(static_cast<double>(left + right) * 64 == Approx(4.0 / 3.0 * 3.14159265 * 20 * 30 * 16).epsilon(0.1));
+}
+
+TEST_CASE("NIfTI label volumes round-trip through libnifti2 with their affine", "[parcels][volume][nifti]") {
+  const loci::test::TempDir dir;
+  vol::LabelVolume v;
+  v.grid.dims = {5, 4, 3};
+  v.grid.affine << -2, 0, 0, 10, 0, 2.5, 0, -20, 0, 0, 3, 7, 0, 0, 0, 1;
+  v.labels.resize(60);
+  for (std::size_t i = 0; i < 60; ++i) v.labels[i] = static_cast<std::int32_t>((i * 7) % 5 == 0 ? 0 : 1000 + i);
+  for (const char* name : {"labels.nii", "labels.nii.gz"}) {
+    const auto path = (dir.path() / name).string();
+    vol::write_nifti_labels(path, v);
+    const auto back = vol::read_nifti_labels(path);
+    CHECK(back.grid.dims == v.grid.dims);
+    CHECK(back.grid.affine.isApprox(v.grid.affine, 1e-6));
+    CHECK(back.labels == v.labels);
+    CHECK(back.grid.mm(v.grid.index(1, 2, 1)).isApprox(Eigen::Vector3d(8, -15, 10)));
+  }
+  CHECK_THROWS_WITH(vol::read_nifti_labels((dir.path() / "none.nii").string()),
+                    Catch::Contains("none.nii: no such file"));
+  const auto junk = dir.write("junk.nii", "not a nifti file at all");
+  CHECK_THROWS_WITH(vol::read_nifti_labels(junk), Catch::Contains("junk.nii: not a readable NIfTI"));
+}
+
+TEST_CASE("the AAL atlas of mricron-data reads as 116 regions in MNI millimetres", "[parcels][volume][nifti]") {
+  const std::string aal = "/usr/share/mricron/templates/aal.nii.gz";
+  if (!std::filesystem::exists(aal)) {
+    WARN("mricron-data is not installed; skipped");
+    return;
+  }
+  const auto v = vol::read_nifti_labels(aal);
+  CHECK(v.distinct_labels().size() == 116);
+  const Eigen::Vector3d spacing = v.grid.spacing_mm();
+  CHECK(spacing.x() == Approx(spacing.y()));
+  // MNI space: the brain straddles x = 0.
+  CHECK(v.grid.mm(0).x() * v.grid.mm(v.grid.voxels() - 1).x() < 0);
+  // At 3 mm every region keeps voxels.
+  const auto coarse = vol::resample(v, 3.0);
+  CHECK(coarse.distinct_labels() == v.distinct_labels());
+  CHECK(coarse.grid.spacing_mm().isApprox(Eigen::Vector3d(3, 3, 3)));
+}
+
+TEST_CASE("resampling takes the nearest voxel's label on a grid symmetric about x = 0", "[parcels][volume]") {
+  vol::LabelVolume v;
+  v.grid.dims = {8, 4, 4};
+  v.grid.affine << -1, 0, 0, 3.5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1;  // x from 3.5 down to -3.5 mm
+  v.labels.assign(128, 0);
+  for (std::int64_t v_ = 0; v_ < v.grid.voxels(); ++v_) v.labels[static_cast<std::size_t>(v_)] = v.grid.mm(v_).x() < 0 ? 1 : 2;
+  const auto r = vol::resample(v, 2.0);
+  CHECK(r.grid.dims[0] == 6);  // centres at -5, -3, -1, 1, 3, 5 mm: the outer ones an empty margin
+  CHECK(r.grid.mm(0).x() == Approx(-5));
+  for (std::int64_t i = 0; i < r.grid.voxels(); ++i) {
+    const Eigen::Vector3d p = r.grid.mm(i);  // beyond the original's last centre plus half a voxel: nothing
+    const bool outside = std::abs(p.x()) > 4 || p.y() > 3.5 || p.z() > 3.5;
+    CHECK(r.labels[static_cast<std::size_t>(i)] == (outside ? 0 : p.x() < 0 ? 1 : 2));
+  }
+  CHECK_THROWS(vol::resample(v, 0.0));
+}
