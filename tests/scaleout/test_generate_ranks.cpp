@@ -113,3 +113,24 @@ TEST_CASE("a rank killed half-way is rerun alone with --resume") {
   REQUIRE(loci::test::wait_rank(rerun) == 0);
   CHECK(files_of(data) == files_of(single / "data"));
 }
+
+TEST_CASE("mpirun's and PMI's rank variables are read and bad ones are refused in one line") {
+  loci::test::TempDir dir;
+  const std::string args = "generate " + config(dir) + " out=" + (dir.path() / "data").string() + " splits.train=40";
+  // 6 shards: train 1, test 2, human 3; rank 1 of 2 makes plan indices 1, 3, 5.
+  const auto ompi = run_loci(args, "OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2");
+  CHECK_THAT(ompi.output, Catch::Contains("rank 1 of 2 (OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE) wrote 108 samples in 3 shards"));
+  const auto pmi = run_loci(args, "PMI_RANK=0 PMI_SIZE=2");
+  CHECK_THAT(pmi.output, Catch::Contains("rank 0 of 2 (PMI_RANK/PMI_SIZE)") && Catch::Contains("index.json is in place"));
+  CHECK(fs::exists(dir.path() / "data/index.json"));
+
+  const auto outside = run_loci(args, "RANK=2 WORLD_SIZE=2");
+  CHECK(outside.exit_code == 1);
+  CHECK(outside.output == "loci: error: RANK=2 is not below WORLD_SIZE=2\n");
+  const auto half = run_loci(args, "PMI_RANK=0");
+  CHECK(half.output == "loci: error: PMI_RANK is set but PMI_SIZE is not; a launcher sets both\n");
+  const auto word = run_loci(args, "RANK=zero WORLD_SIZE=2");
+  CHECK(word.output == "loci: error: environment variable RANK='zero' is not a rank (0, 1, ...)\n");
+  CHECK(run_loci(args + " --force", "RANK=0 WORLD_SIZE=2").output.find("force cannot be used by one rank of 2") !=
+        std::string::npos);
+}
