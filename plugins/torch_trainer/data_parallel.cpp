@@ -5,6 +5,7 @@
 #include "plugins/api/error.hpp"
 
 #ifdef LOCI_HAVE_GLOO
+#include <torch/csrc/distributed/c10d/PrefixStore.hpp>
 #include <torch/csrc/distributed/c10d/ProcessGroupGloo.hpp>
 #include <torch/csrc/distributed/c10d/TCPStore.hpp>
 #endif
@@ -60,17 +61,27 @@ std::unique_ptr<DataParallel> DataParallel::join(const LaunchRank& launch, std::
   auto group = std::make_unique<Group>();
   group->timeout = std::chrono::duration_cast<std::chrono::milliseconds>(timeout);
   const std::string where = std::string(addr) + ":" + port_text;
+  // torchrun's agent serves the store itself and says so; every rank is then a client, and keys live under the
+  // restart's prefix, exactly as PyTorch's own workers do (torch/distributed/rendezvous.py).
+  const char* agent = std::getenv("TORCHELASTIC_USE_AGENT_STORE");
+  const bool agent_store = agent && std::string(agent) == "True";
   try {
     c10d::TCPStoreOptions so;
     so.port = static_cast<std::uint16_t>(port);
-    so.isServer = launch.rank == 0;
+    so.isServer = launch.rank == 0 && !agent_store;
     so.numWorkers = static_cast<std::size_t>(launch.world_size);
     so.waitWorkers = true;
     so.timeout = group->timeout;
     group->store = c10::make_intrusive<c10d::TCPStore>(addr, so);
+    if (agent_store) {
+      const char* attempt = std::getenv("TORCHELASTIC_RESTART_COUNT");
+      group->store = c10::make_intrusive<c10d::PrefixStore>(std::string("/worker/attempt_") + (attempt ? attempt : "0"),
+                                                            group->store);
+    }
   } catch (const std::exception& e) {
-    throw UserError(me + ": no rendezvous at " + where + " within " + std::to_string(timeout.count()) + " s (" +
-                    (launch.rank == 0 ? "rank 0 serves it; is the port free?" : "is rank 0 running there?") + "): " +
+    throw UserError(me + (launch.rank == 0 && !agent_store ? ": cannot serve the rendezvous at " + where + " (is the port free?): "
+                                                           : ": no rendezvous at " + where + " within " +
+                                                                 std::to_string(timeout.count()) + " s: ") +
                     first_line(e));
   }
   try {

@@ -138,3 +138,23 @@ TEST_CASE("a rank killed mid-run stops the other with one clear line and --resum
   CHECK(summary.find("\"status\": \"finished\"") != std::string::npos);
   CHECK(summary.find("\"steps\": 1800") != std::string::npos);  // 96 / 16 = 6 steps x 300 epochs
 }
+
+TEST_CASE("torchrun itself launches the ranks and its agent serves the rendezvous") {
+  loci::test::TempDir dir;
+  const std::string cfg = train_config(dir, lst(), "epochs: 2, eval_every: 2, batch_size: 32");
+  // Debian's torchrun (PyTorch 1.13 on Python 3.11) fails on its default `--redirects 0 --tee 0`: zero-valued enum
+  // flags no longer iterate. Any non-zero choice avoids it.
+  const std::string cmd = "/usr/bin/torchrun --nnodes 1 --nproc_per_node 2 --master_port " +
+                          std::to_string(loci::test::free_port()) + " --redirects 2 --tee 2 --log_dir " +
+                          (dir.path() / "logs").string() + " --no_python " + LOCI_BIN + " train -q " + cfg +
+                          " out=" + (dir.path() / "run").string() + " 2>&1";
+  std::string output;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  char buf[4096];
+  while (pipe && std::fgets(buf, sizeof buf, pipe)) output += buf;
+  const int status = pipe ? pclose(pipe) : -1;
+  INFO(output);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(slurp(dir.path() / "run/summary.json").find("\"steps\": 6") != std::string::npos);  // 96 / 32 x 2 epochs
+}
