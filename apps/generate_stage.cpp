@@ -6,6 +6,25 @@
 
 namespace loci::app {
 
+namespace {
+
+// The command as the dataset card shows it: flags that change how a run goes but not what it makes are dropped, so
+// the card of a resumed, merged or multi-process run reads (and hashes) the same as a single uninterrupted one.
+std::string regenerate_command(const std::string& command) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < command.size()) {
+    std::size_t end = command.find(' ', start);
+    if (end == std::string::npos) end = command.size();
+    const std::string word = command.substr(start, end - start);
+    if (word != "--resume" && word != "--merge") out += (out.empty() ? "" : " ") + word;
+    start = end + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
 data::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
                                           const PluginRegistry& registry, const GenerateFlags& flags) {
   auto generator = registry.make_generator(plugin.name);
@@ -27,13 +46,16 @@ data::GenerateReport generate_from_config(const config::Node& resolved, const Pl
   opt.generator_version = plugin.version;
   opt.config_yaml = config::to_yaml(resolved);
   opt.card_prose = generator->card_prose();
-  opt.regenerate_command = invocation();
+  opt.regenerate_command = regenerate_command(invocation());
   opt.plugin_abi = kPluginAbi;
   opt.loci_version = kVersion;
   opt.compression.gzip = resolved.at("compression").text() == "gzip";
   opt.compression.shuffle = opt.compression.gzip;
   opt.compression.level = static_cast<int>(resolved.at("compression_level").as_int());
   opt.resume = flags.resume;
+  opt.merge = flags.merge;
+  opt.rank = flags.rank;
+  opt.world_size = flags.world_size;
   opt.force = flags.force;
   opt.progress = flags.progress;
   opt.threads = static_cast<int>(resolved.at("threads").as_int());

@@ -10,6 +10,8 @@ struct GenerateFlags {
   bool resume = false;
   bool force = false;
   bool progress = true;
+  bool merge = false;              // write index.json from a finished multi-process run's records; make nothing
+  int rank = 0, world_size = 1;    // this process's share of a multi-process run (see plugins/api/launch.hpp)
 };
 
 data::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,

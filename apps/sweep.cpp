@@ -41,16 +41,22 @@ Sweep plan_sweep(const std::vector<std::string>& sweep_args) {
   return sweep;
 }
 
+std::vector<std::string> point_arguments(const SweepRequest& r, const SweepPoint& p) {
+  std::vector<std::string> args{"train", r.config};
+  for (const auto& o : r.fixed_overrides) args.push_back(o);
+  for (const auto& o : p.overrides) args.push_back(o);
+  args.push_back("out=" + (fs::path(r.out) / p.name).string());
+  args.push_back("train.progress=false");
+  return args;
+}
+
 namespace {
 
 pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
   fs::create_directories(run);
-  std::vector<std::string> args{"/proc/self/exe", "train", r.config};
-  for (const auto& o : r.fixed_overrides) args.push_back(o);
-  for (const auto& o : p.overrides) args.push_back(o);
-  args.push_back("out=" + run.string());
+  std::vector<std::string> args{"/proc/self/exe"};
+  for (auto& a : point_arguments(r, p)) args.push_back(std::move(a));
   args.push_back("train.threads=" + std::to_string(r.threads_per_job));
-  args.push_back("train.progress=false");
   if (r.resume || fs::exists(run / "checkpoints" / "last.pt")) args.push_back("--resume");
   const std::string log = (run / "train.log").string();
   const pid_t pid = fork();

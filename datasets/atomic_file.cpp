@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <system_error>
@@ -13,8 +14,21 @@ namespace loci::data {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+std::string process_tag() {
+  char host[65] = {};
+  if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
+  std::string tag;
+  for (const char* c = host; *c && tag.size() < 32; ++c) tag += (std::isalnum(static_cast<unsigned char>(*c)) || *c == '-') ? *c : '_';
+  return tag + "-" + std::to_string(::getpid());
+}
+
+}  // namespace
+
 fs::path temporary_name(const fs::path& target) {
-  return target.parent_path() / ("." + target.filename().string() + ".tmp");
+  // Computed per call: a forked child (a sweep's run) has its own pid.
+  return target.parent_path() / ("." + target.filename().string() + "." + process_tag() + ".tmp");
 }
 
 bool is_temporary_name(const std::string& filename) {
@@ -67,6 +81,20 @@ void write_file_atomically(const fs::path& target, const void* data, std::size_t
     throw DataError(target, "cannot rename into place (" + reason(err) + ")");
   }
   if (durability == Durability::full) sync_folder(target.parent_path());
+}
+
+bool create_file_exclusively(const fs::path& target, const std::string& text) {
+  const fs::path tmp = temporary_name(target);
+  write_file_atomically(tmp, text, Durability::file_only);
+  const int linked = ::link(tmp.c_str(), target.c_str());
+  const int err = errno;
+  ::unlink(tmp.c_str());
+  if (linked == 0) {
+    sync_folder(target.parent_path());
+    return true;
+  }
+  if (err == EEXIST) return false;
+  throw DataError(target, "cannot create (" + reason(err) + ")");
 }
 
 void make_folder(const fs::path& dir) {

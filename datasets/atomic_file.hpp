@@ -9,7 +9,8 @@
 
 namespace loci::data {
 
-// ".name.tmp" beside `target`: hidden, and recognisable as ours when a killed run left it behind.
+// ".name.<host>-<pid>.tmp" beside `target`: hidden, recognisable as ours when a killed run left it behind, and
+// one per process, so that ranks of one run writing the same file (index.json) never write into one temporary.
 std::filesystem::path temporary_name(const std::filesystem::path& target);
 bool is_temporary_name(const std::string& filename);
 
@@ -28,6 +29,11 @@ inline void write_file_atomically(const std::filesystem::path& target, const std
                                   Durability durability = Durability::full) {
   write_file_atomically(target, text.data(), text.size(), durability);
 }
+
+// Creates `target` with `text` only if no file of that name exists, atomically even among processes on several
+// hosts sharing a file system (a hard link to a complete temporary: readers never see a partial file). Returns
+// false, writing nothing, when the file exists already.
+bool create_file_exclusively(const std::filesystem::path& target, const std::string& text);
 
 // fsync a folder, making the renames done in it durable.
 void sync_folder(const std::filesystem::path& dir);

@@ -40,6 +40,8 @@ struct BatchStream::Impl {
 
   Impl(const Dataset& d, BatchStreamOptions opts) : dataset(d), o(std::move(opts)) {
     if (o.batch_size() <= 0) throw std::invalid_argument("batch stream: batch_size must be positive");
+    if (o.ranks() < 1 || o.rank() < 0 || o.rank() >= o.ranks())
+      throw std::invalid_argument("batch stream: rank must be in [0, ranks)");
     for (const auto& name : o.arrays()) {
       const ArrayInfo& a = dataset.array(name);
       if (!a.per_sample) throw DataError(dataset.path(), "array '" + name + "' is not per-sample; read it with read_dataset_array");
@@ -84,6 +86,23 @@ struct BatchStream::Impl {
     return {std::move(ids), std::move(perm)};
   }
 
+  // Samples of the epoch that go into batches: drop_last leaves out a final partial batch.
+  std::int64_t used() const { return o.drop_last() ? total / o.batch_size() * o.batch_size() : total; }
+
+  // This rank's positions [lo, hi) within global batch b, and the global batch's size.
+  struct Part {
+    std::int64_t lo, hi, size;
+  };
+  Part part(std::int64_t b) const {
+    const std::int64_t size = std::min(o.batch_size(), used() - b * o.batch_size());
+    return {size * o.rank() / o.ranks(), size * (o.rank() + 1) / o.ranks(), size};
+  }
+  bool mine(std::int64_t g) const {
+    const Part p = part(g / o.batch_size());
+    const std::int64_t pos = g % o.batch_size();
+    return pos >= p.lo && pos < p.hi;
+  }
+
   Batch empty_batch() const {
     Batch b;
     b.arrays.resize(infos.size());
@@ -105,7 +124,9 @@ struct BatchStream::Impl {
   void produce() {
     Batch batch = empty_batch();
     std::vector<std::vector<std::uint8_t>> window(infos.size());
-    for (std::int64_t w = 0; w < windows(); ++w) {
+    std::int64_t g = 0;  // position in the epoch's order
+    const std::int64_t end = used();
+    for (std::int64_t w = 0; w < windows() && g < end; ++w) {
       auto [ids, perm] = window_order(w);
       auto [a, b] = window_units(w);
       for (std::size_t k = 0; k < infos.size(); ++k) {
@@ -119,19 +140,25 @@ struct BatchStream::Impl {
         }
       }
       for (std::size_t p : perm) {
-        for (std::size_t k = 0; k < infos.size(); ++k) {
-          const std::size_t per = infos[k].bytes();
-          const std::uint8_t* src = window[k].data() + p * per;
-          batch.arrays[k].insert(batch.arrays[k].end(), src, src + per);
+        if (g >= end) break;
+        if (mine(g)) {
+          for (std::size_t k = 0; k < infos.size(); ++k) {
+            const std::size_t per = infos[k].bytes();
+            const std::uint8_t* src = window[k].data() + p * per;
+            batch.arrays[k].insert(batch.arrays[k].end(), src, src + per);
+          }
+          batch.sample_ids.push_back(ids[p]);
+          ++batch.size;
         }
-        batch.sample_ids.push_back(ids[p]);
-        if (++batch.size == o.batch_size()) {
+        if (++g % o.batch_size() == 0 || g == end) {
+          const Part part_of = part((g - 1) / o.batch_size());
+          batch.global_size = part_of.size;
+          batch.offset = part_of.lo;
           if (!deliver(std::move(batch))) return;
           batch = empty_batch();
         }
       }
     }
-    if (batch.size > 0 && !o.drop_last()) deliver(std::move(batch));
   }
 
   void run() {
@@ -183,12 +210,14 @@ const std::vector<ArrayInfo>& BatchStream::arrays() const { return impl_->infos;
 
 std::vector<std::int64_t> BatchStream::order() const {
   std::vector<std::int64_t> out;
-  out.reserve(static_cast<std::size_t>(impl_->total));
+  std::int64_t g = 0;
   for (std::int64_t w = 0; w < impl_->windows(); ++w) {
     auto [ids, perm] = impl_->window_order(w);
-    for (std::size_t p : perm) out.push_back(ids[p]);
+    for (std::size_t p : perm) {
+      if (g < impl_->used() && impl_->mine(g)) out.push_back(ids[p]);
+      ++g;
+    }
   }
-  if (impl_->o.drop_last()) out.resize(static_cast<std::size_t>(batches() * impl_->o.batch_size()));
   return out;
 }
 

@@ -26,12 +26,19 @@ struct BatchStreamOptions {
   LOCI_ARG(bool, drop_last) = false;     // drop a final batch smaller than batch_size
   LOCI_ARG(std::int64_t, window_chunks) = 4;  // chunks whose samples are mixed together
   LOCI_ARG(std::int64_t, prefetch_batches) = 4;
+  // Data-parallel training: of every batch of the order above (the global batch), keep only part `rank` of `ranks`
+  // equal parts. Every rank gets the same number of batches, an empty one when a final batch has fewer samples than
+  // ranks, so that all ranks take the same number of steps.
+  LOCI_ARG(int, rank) = 0;
+  LOCI_ARG(int, ranks) = 1;
 };
 
 struct Batch {
   std::int64_t size = 0;
   std::vector<std::vector<std::uint8_t>> arrays;  // per requested array: size x one sample's bytes, contiguous
   std::vector<std::int64_t> sample_ids;           // index within the split of each sample
+  std::int64_t global_size = 0;                   // samples of the global batch this one is part of (ranks > 1)
+  std::int64_t offset = 0;                        // position of this part's first sample in the global batch
 
   template <class T> const T* data(std::size_t array) const { return reinterpret_cast<const T*>(arrays.at(array).data()); }
 };
@@ -47,10 +54,10 @@ class BatchStream {
   // The next batch into `out`; false when the epoch is done. Rethrows a read error (DataError) from the prefetcher.
   bool next(Batch& out);
 
-  std::int64_t batches() const;  // in this epoch
+  std::int64_t batches() const;  // in this epoch (the same for every rank)
   const std::vector<ArrayInfo>& arrays() const;
 
-  // The epoch's sample order, without reading anything: what next() will yield, batch after batch.
+  // The epoch's sample order, without reading anything: what next() will yield, batch after batch (this rank's part).
   std::vector<std::int64_t> order() const;
 
  private:

@@ -9,6 +9,7 @@
 #include <ctime>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "datasets/chunk_codec.hpp"
@@ -41,6 +42,11 @@ void check_options(const GenerateOptions& o) {
   if (o.samples_per_shard <= 0) throw DataError(o.out, "samples_per_shard must be positive");
   if (o.compression.level < 0 || o.compression.level > 9) throw DataError(o.out, "gzip level must be 0..9");
   if (o.chunk_samples < 0 || o.threads < 0) throw DataError(o.out, "chunk_samples and threads must be >= 0");
+  if (o.world_size < 1 || o.rank < 0 || o.rank >= o.world_size)
+    throw DataError(o.out, "rank " + std::to_string(o.rank) + " is not a rank of a world of " + std::to_string(o.world_size));
+  if (o.world_size > 1 && o.force)
+    throw DataError(o.out, "force cannot be used by one rank of " + std::to_string(o.world_size) +
+                               " (it would remove the other ranks' shards); clear the folder first or use force in one process");
 }
 
 Index wanted_index(const GenerateOptions& o, const DatasetLayout& layout) {
@@ -61,7 +67,8 @@ Index wanted_index(const GenerateOptions& o, const DatasetLayout& layout) {
   return x;
 }
 
-std::string choose_created(const GenerateOptions& o, const std::string& resumed) {
+// The `created` the user fixed, if any: every rank of a run computes the same one.
+std::optional<std::string> fixed_created(const GenerateOptions& o) {
   if (!o.created.empty()) return o.created;
   if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch) {
     char* end = nullptr;
@@ -69,8 +76,70 @@ std::string choose_created(const GenerateOptions& o, const std::string& resumed)
     if (*end != '\0' || s < 0) throw std::invalid_argument("SOURCE_DATE_EPOCH is not a count of seconds: " + std::string(epoch));
     return iso8601_utc(s);
   }
+  return std::nullopt;
+}
+
+std::string choose_created(const GenerateOptions& o, const std::string& resumed) {
+  if (auto fixed = fixed_created(o)) return *fixed;
   if (!resumed.empty()) return resumed;
   return iso8601_utc(static_cast<std::int64_t>(std::time(nullptr)));
+}
+
+// Writes index.json (and the card) once every shard of the plan has a record and its file is in place: by any
+// process of the run, as often as asked, since the same records give the same bytes. Returns whether it did; the
+// shards still missing go to `missing` when given.
+bool write_index_if_complete(OutputFolder& folder, Index index, const std::vector<ShardPlan>& plan,
+                             const GenerateOptions& o, std::vector<const ShardPlan*>* missing = nullptr) {
+  std::map<std::string, ShardEntry> done;
+  for (auto& e : folder.recorded()) done.emplace(e.file, std::move(e));
+  for (const auto& p : plan) {
+    const auto it = done.find(p.file);
+    std::error_code ec;
+    const bool present = it != done.end() && it->second.split == p.split && it->second.first_sample == p.first &&
+                         it->second.samples == p.samples &&
+                         static_cast<std::int64_t>(fs::file_size(o.out / p.file, ec)) == it->second.bytes && !ec;
+    if (!present) {
+      if (!missing) return false;
+      missing->push_back(&p);
+    } else {
+      index.shards.push_back(it->second);
+    }
+  }
+  if (missing && !missing->empty()) return false;
+  const CardText card{o.pretty_name, o.license, o.card_prose, o.regenerate_command};
+  folder.finish(index, dataset_card(index, card), true);
+  return true;
+}
+
+// `merge`: index.json from the records of a run whose shards are all made.
+GenerateReport merge_records(OutputFolder& folder, Index index, const std::vector<ShardPlan>& plan,
+                             const GenerateOptions& o) {
+  GenerateReport report;
+  const std::optional<Index> run = folder.in_progress();
+  if (!run) {
+    std::error_code ec;
+    if (!fs::exists(o.out / "index.json", ec)) throw DataError(o.out, "holds no generation run to merge");
+    const Index done = Index::load(o.out / "index.json");
+    if (auto diff = identity_difference(done.identity(), index.identity()))
+      throw DataError(o.out, "holds a different dataset (" + *diff + " in index.json)");
+    report.shards_kept = static_cast<std::int64_t>(done.shards.size());
+    report.complete = true;  // merged already
+    return report;
+  }
+  if (auto diff = identity_difference(run->identity(), index.identity()))
+    throw DataError(o.out, "holds a run of a different dataset (" + *diff + " in .loci-journal/dataset.json)");
+  index.created = fixed_created(o).value_or(run->created);
+  std::vector<const ShardPlan*> missing;
+  if (!write_index_if_complete(folder, index, plan, o, &missing)) {
+    std::string names;
+    for (std::size_t i = 0; i < missing.size() && i < 3; ++i) names += (i ? ", " : "") + missing[i]->file;
+    throw DataError(o.out, "cannot merge: " + std::to_string(missing.size()) + " of " + std::to_string(plan.size()) +
+                               " shards are missing (" + names + (missing.size() > 3 ? ", ..." : "") +
+                               "); rerun the ranks that make them with resume");
+  }
+  report.shards_kept = static_cast<std::int64_t>(plan.size());
+  report.complete = true;
+  return report;
 }
 
 struct Job {
@@ -153,29 +222,39 @@ GenerateReport generate_dataset(const SampleSource& source, const GenerateOption
   const DatasetLayout& layout = source.layout();
   validate_layout(layout);
   const std::vector<ShardPlan> plan = plan_shards(o.splits, o.samples_per_shard);
-  for (int k : o.only_shards)
-    if (k < 0 || static_cast<std::size_t>(k) >= plan.size())
-      throw DataError(o.out, "only_shards names shard " + std::to_string(k) + " but the plan has " +
-                                 std::to_string(plan.size()));
-
   Index index = wanted_index(o, layout);
   OutputFolder folder(o.out);
-  OutputFolder::Found found = folder.prepare(index, plan, o.resume, o.force);
-  index.created = choose_created(o, found.created);
-  folder.begin(index, found.kept);
+  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  if (o.merge) {
+    GenerateReport report = merge_records(folder, index, plan, o);
+    report.seconds = seconds();
+    return report;
+  }
 
-  const std::set<int> only(o.only_shards.begin(), o.only_shards.end());
+  // Round-robin rather than contiguous blocks: each split's shards (and their cost) spread over every rank.
+  const bool shared = o.world_size > 1;
+  std::vector<ShardPlan> own;
+  for (std::size_t k = static_cast<std::size_t>(o.rank); k < plan.size(); k += static_cast<std::size_t>(o.world_size))
+    own.push_back(plan[k]);
+  GenerateReport report;
+  if (shared && own.empty()) {  // more ranks than shards: touch nothing the others may be finishing
+    report.complete = fs::exists(o.out / "index.json");
+    return report;
+  }
+  OutputFolder::Found found = folder.prepare(index, own, o.resume, o.force, shared);
+  index.created = choose_created(o, found.created);
+  const std::string journal_created = folder.begin(index, found.kept, shared);
+  if (shared && !fixed_created(o)) index.created = journal_created;  // "now" as the first rank saw it
+
   std::vector<const ShardPlan*> todo;
   std::int64_t todo_samples = 0;
-  GenerateReport report;
-  for (std::size_t k = 0; k < plan.size(); ++k) {
-    if (!only.empty() && !only.count(static_cast<int>(k))) continue;
-    if (found.kept.count(plan[k].file)) {
+  for (const auto& p : own) {
+    if (found.kept.count(p.file)) {
       ++report.shards_kept;
       continue;
     }
-    todo.push_back(&plan[k]);
-    todo_samples += plan[k].samples;
+    todo.push_back(&p);
+    todo_samples += p.samples;
   }
 
   const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
@@ -227,17 +306,10 @@ GenerateReport generate_dataset(const SampleSource& source, const GenerateOption
   }
   progress.finish();
 
-  std::map<std::string, ShardEntry> done;
-  for (auto& e : folder.recorded()) done.emplace(e.file, std::move(e));
-  report.complete = std::all_of(plan.begin(), plan.end(), [&](const ShardPlan& p) { return done.count(p.file) > 0; });
-  if (report.complete) {
-    for (const auto& p : plan) index.shards.push_back(done.at(p.file));
-    const CardText card{o.pretty_name, o.license, o.card_prose, o.regenerate_command};
-    // A runner that split the plan among processes may still have processes writing records; only a run that made
-    // (or kept) the whole plan itself drops the journal.
-    folder.finish(index, dataset_card(index, card), o.only_shards.empty());
-  }
-  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  // Each rank records its shards before looking for the others', so the last to finish sees them all.
+  report.complete = write_index_if_complete(folder, index, plan, o);
+  if (!report.complete && shared) report.complete = fs::exists(o.out / "index.json");  // another rank finished it
+  report.seconds = seconds();
   return report;
 }
 

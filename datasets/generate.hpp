@@ -42,7 +42,13 @@ struct GenerateOptions {
   bool resume = false, force = false;
   int threads = 0;               // 0 = all cores (omp_get_max_threads)
   bool progress = true;          // a bar with rate and ETA when stderr is a terminal, plain lines otherwise
-  std::vector<int> only_shards;  // empty = all; else indices into the plan (all splits' shards in order)
+  // One process of a multi-process run: rank r makes shards r, r + world_size, r + 2 world_size, ... of the plan
+  // (all splits' shards in order), so every split is spread over all ranks. The ranks share the output folder;
+  // whichever finds every shard recorded writes index.json. A dead rank is rerun alone with `resume`.
+  int rank = 0, world_size = 1;
+  // Make nothing: write index.json from the journal of a run whose shards all exist (for ranks that could not see
+  // each other's records on a lagging network file system). DataError naming the missing shards otherwise.
+  bool merge = false;
 
   // Written into every shard and index.json as `created` (ISO-8601 UTC). The checksums cover the whole file, so a
   // wall-clock time would make two runs of the same seed differ; hence: this value when set, else
@@ -55,7 +61,8 @@ struct GenerateOptions {
 struct GenerateReport {
   std::int64_t samples_written = 0, shards_written = 0, shards_kept = 0;
   double seconds = 0;
-  bool complete = false;  // every shard is present and index.json was written (false only with only_shards)
+  // index.json is in place: every shard is present. False only for a rank whose siblings have shards to make yet.
+  bool complete = false;
 };
 
 // Throws DataError (naming the file or folder) for what the user can fix, std::invalid_argument for a layout that

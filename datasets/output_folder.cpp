@@ -37,7 +37,7 @@ void remove_path(const fs::path& p) {
 OutputFolder::OutputFolder(fs::path out) : out_(std::move(out)) {}
 
 OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector<ShardPlan>& plan, bool resume,
-                                          bool force) {
+                                          bool force, bool shared) {
   std::error_code ec;
   if (!fs::exists(out_, ec)) {
     make_folder(out_);
@@ -66,7 +66,7 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
     if (!empty && !force)
       throw DataError(out_, "is not empty and holds no loci dataset; choose an empty folder or pass force");
     // Even with force, files we did not make stay: force only lets the run write among them.
-    remove_temporaries();
+    remove_temporaries(shared ? &plan : nullptr);
     return {};
   }
 
@@ -78,6 +78,7 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
     return {};
   }
   if (!resume) {
+    if (shared && !complete) return Found{{}, prior->created};  // the run the other ranks are making
     if (!force)
       throw DataError(out_, std::string(complete ? "already holds this dataset" : "holds an unfinished run of this dataset") +
                                 "; pass resume to keep its verified shards or force to remake it");
@@ -85,7 +86,7 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
     return {};
   }
 
-  remove_temporaries();
+  remove_temporaries(shared ? &plan : nullptr);
   Found found;
   found.created = prior->created;
   std::map<std::string, ShardEntry> listed;
@@ -102,16 +103,34 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
   return found;
 }
 
-void OutputFolder::begin(const Index& wanted, const std::map<std::string, ShardEntry>& kept) {
+std::string OutputFolder::begin(const Index& wanted, const std::map<std::string, ShardEntry>& kept, bool shared) {
   make_folder(journal());
   Index identity = wanted;
   identity.shards.clear();
-  write_file_atomically(journal() / "dataset.json", identity.to_json().dump(2) + "\n");
+  const fs::path identity_file = journal() / "dataset.json";
+  const std::string text = identity.to_json().dump(2) + "\n";
+  std::string created = wanted.created;
+  if (!shared) {
+    write_file_atomically(identity_file, text);
+  } else if (!create_file_exclusively(identity_file, text)) {
+    const Index had = Index::load(identity_file);
+    if (auto diff = identity_difference(had.identity(), wanted.identity()))
+      throw DataError(out_, "another process is making a different dataset here (" + *diff + " in " +
+                                identity_file.filename().string() + ")");
+    created = had.created;
+  }
   for (const auto& [file, entry] : kept)
     if (!fs::exists(journal() / (file + ".json"))) record(entry);
   std::error_code ec;
   fs::remove(out_ / "index.json", ec);
   if (ec) throw DataError(out_ / "index.json", "cannot remove (" + ec.message() + ")");
+  return created;
+}
+
+std::optional<Index> OutputFolder::in_progress() const {
+  std::error_code ec;
+  if (!fs::exists(journal() / "dataset.json", ec)) return std::nullopt;
+  return Index::load(journal() / "dataset.json");
 }
 
 void OutputFolder::record(const ShardEntry& e) {
@@ -123,8 +142,11 @@ void OutputFolder::record(const ShardEntry& e) {
 std::vector<ShardEntry> OutputFolder::recorded() const {
   std::vector<ShardEntry> out;
   std::error_code ec;
-  if (!fs::is_directory(journal(), ec)) return out;
-  for (const auto& p : entries_of(journal())) {
+  std::vector<fs::path> entries;
+  for (fs::directory_iterator it(journal(), ec), end; !ec && it != end; it.increment(ec)) entries.push_back(it->path());
+  // Another rank that found the run complete may be removing the journal: what is gone counts as not recorded.
+  if (ec && ec != std::errc::no_such_file_or_directory) throw DataError(journal(), "cannot list folder (" + ec.message() + ")");
+  for (const auto& p : entries) {
     const std::string name = p.filename().string();
     if (name == "dataset.json" || is_temporary_name(name) || p.extension() != ".json") continue;
     // A record that does not parse is treated as absent: its shard is simply made again.
@@ -145,7 +167,12 @@ void OutputFolder::finish(const Index& index, const std::string& card, bool drop
   sync_folder(out_);  // every shard's rename is durable before index.json can list it
   write_file_atomically(out_ / "dataset_card.md", card);
   write_file_atomically(out_ / "index.json", index.to_json().dump(2) + "\n");
-  if (drop_journal) remove_path(journal());
+  if (drop_journal) {
+    // Ranks finishing together may both drop it: what the other has removed already is no error.
+    std::error_code ec;
+    fs::remove_all(journal(), ec);
+    if (ec && ec != std::errc::no_such_file_or_directory) throw DataError(journal(), "cannot remove (" + ec.message() + ")");
+  }
 }
 
 void OutputFolder::remove_dataset_files() {
@@ -157,9 +184,17 @@ void OutputFolder::remove_dataset_files() {
   }
 }
 
-void OutputFolder::remove_temporaries() {
-  for (const auto& p : entries_of(out_))
-    if (is_temporary_name(p.filename().string())) remove_path(p);
+void OutputFolder::remove_temporaries(const std::vector<ShardPlan>* only) {
+  auto ours = [&](const std::string& name) {
+    if (!only) return true;
+    for (const auto& s : *only)
+      if (name.rfind("." + s.file + ".", 0) == 0) return true;
+    return false;
+  };
+  for (const auto& p : entries_of(out_)) {
+    const std::string name = p.filename().string();
+    if (is_temporary_name(name) && ours(name)) remove_path(p);
+  }
 }
 
 }  // namespace loci::data

@@ -1,10 +1,12 @@
-// `loci generate CONFIG [overrides] [--resume] [--force]`.
+// `loci generate CONFIG [overrides] [--resume] [--force] [--merge]`. Under a multi-process launcher (torchrun, mpirun,
+// srun) each process makes its own shards of one dataset; see plugins/api/launch.hpp.
 #include <iostream>
 
 #include "apps/commands.hpp"
 #include "apps/generate_stage.hpp"
 #include "apps/resolve.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/launch.hpp"
 
 namespace loci::app {
 
@@ -19,20 +21,38 @@ void add_generate_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("generate", "Make a dataset (HDF5 shards, index.json, dataset_card.md) from a generator config");
   cmd->add_option("config", a->file, "Generator config (YAML), e.g. configs/lst.yaml")->required();
   cmd->add_option("overrides", a->overrides, "key.path=value overrides, e.g. seed=3 splits.train=600");
-  cmd->add_flag("--resume", a->flags.resume, "Keep shards whose checksums verify and make the rest");
-  cmd->add_flag("--force", a->flags.force, "Write into a folder that holds a different dataset");
+  auto* resume = cmd->add_flag("--resume", a->flags.resume, "Keep shards whose checksums verify and make the rest");
+  auto* force = cmd->add_flag("--force", a->flags.force, "Write into a folder that holds a different dataset");
+  cmd->add_flag("--merge", a->flags.merge,
+                "Make nothing: write index.json from the records of a multi-process run whose shards all exist")
+      ->excludes(resume)
+      ->excludes(force);
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
     PluginRegistry registry;
     const ResolvedConfig r = resolve(a->file, a->overrides, registry);
     if (r.kind != ConfigKind::generator)
       throw UserError(a->file + ": not a generator config (it has no `generator:` key)");
+    const LaunchRank launch = a->flags.merge ? LaunchRank{} : launch_rank();
+    a->flags.rank = launch.rank;
+    a->flags.world_size = launch.world_size;
     a->flags.progress = !a->quiet;
     const auto report = generate_from_config(r.node, *r.plugin, registry, a->flags);
-    if (!a->quiet)
-      std::cerr << "loci: wrote " << report.samples_written << " samples in " << report.shards_written
-                << " shards (kept " << report.shards_kept << ") to " << r.node.at("out").text() << " in "
-                << report.seconds << " s\n";
+    const std::string out = r.node.at("out").text();
+    if (a->flags.merge) {
+      std::cerr << "loci: " << out << "/index.json lists all " << report.shards_kept << " shards\n";
+      return;
+    }
+    if (a->quiet) return;
+    const std::string who = launch.distributed() ? "rank " + std::to_string(launch.rank) + " of " +
+                                                       std::to_string(launch.world_size) + " (" + launch.source + ") "
+                                                 : "";
+    std::cerr << "loci: " << who << "wrote " << report.samples_written << " samples in " << report.shards_written
+              << " shards (kept " << report.shards_kept << ") to " << out << " in " << report.seconds << " s\n";
+    if (launch.distributed())
+      std::cerr << "loci: " << (report.complete ? "index.json is in place: every rank's shards are made"
+                                                : "index.json follows when the last rank finishes (or run with --merge)")
+                << "\n";
   });
 }
 

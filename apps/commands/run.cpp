@@ -17,6 +17,7 @@
 #include "datasets/checksum.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/launch.hpp"
 
 namespace loci::app {
 
@@ -32,6 +33,8 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("overrides", a->overrides, "key.path=value overrides; stage keys as generate.seed=3");
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
+    if (launch_rank().distributed())  // each rank would run every stage, sweeps included, into the same folders
+      throw UserError("loci run is one process; under torchrun, mpirun or srun launch `loci generate` and `loci train`");
     const config::Node raw = config::load_file(a->file);
     if (kind_of(raw, a->file) != ConfigKind::pipeline)
       throw UserError(a->file + ": not a pipeline config (it has no stages: generate, train, ...)");

@@ -1,4 +1,5 @@
-// `loci train CONFIG [overrides] [-m sweep...] [--resume] [--until-epoch N]`.
+// `loci train CONFIG [overrides] [-m sweep... [--emit list|slurm]] [--resume] [--until-epoch N]`. Under a
+// torchrun-style launcher one run trains data-parallel (plugins/torch_trainer/data_parallel.hpp).
 #include <iostream>
 #include <thread>
 
@@ -6,6 +7,7 @@
 #include "apps/resolve.hpp"
 #include "apps/sweep.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/launch.hpp"
 
 namespace loci::app {
 
@@ -15,13 +17,19 @@ void add_train_command(CLI::App& app) {
     std::vector<std::string> overrides;
     bool multirun = false, resume = false, quiet = false;
     std::int64_t until_epoch = 0;
+    std::string emit;
   };
   auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("train", "Train a transformer with a positional encoding on a dataset");
   cmd->add_option("config", a->file, "Training config (YAML), e.g. configs/lst_train.yaml")->required();
   cmd->add_option("overrides", a->overrides, "key.path=value overrides; with -m, key=v1,v2 or key=range(a,b) sweep");
-  cmd->add_flag("-m,--multirun", a->multirun,
-                "Sweep: every override with several values spans a grid; one run folder per point under `out`");
+  auto* multirun = cmd->add_flag("-m,--multirun", a->multirun,
+                                 "Sweep: every override with several values spans a grid; one run folder per point under `out`");
+  cmd->add_option("--emit", a->emit,
+                  "With -m: print the sweep instead of running it, as `list` (one command a line) or `slurm` (a "
+                  "job-array script)")
+      ->check(CLI::IsMember(sweep_emitters()))
+      ->needs(multirun);
   cmd->add_flag("--resume", a->resume, "Continue an interrupted run from its last checkpoint");
   cmd->add_option("--until-epoch", a->until_epoch, "Stop after this many epochs, checkpointed; --resume continues")
       ->check(CLI::NonNegativeNumber);
@@ -44,6 +52,13 @@ void add_train_command(CLI::App& app) {
       req.config = a->file;
       req.fixed_overrides = sweep.fixed;
       req.out = first.node.at("out").text();
+      if (!a->emit.empty()) {
+        std::cout << emit_sweep(a->emit, req, points) << std::flush;
+        return;
+      }
+      if (launch_rank().distributed())  // every rank would run the whole sweep into the same folders
+        throw UserError("a sweep (-m) starts its own processes: run it once, not under torchrun, mpirun or srun "
+                        "(or print it with --emit list|slurm)");
       req.jobs = static_cast<int>(first.node.at("jobs").as_int());
       const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
       req.threads_per_job = std::max(1, cores / req.jobs);

@@ -1,10 +1,13 @@
 // torch_trainer: trains the paper's transformer (models/) with any positional encoding on a loci dataset and
-// writes a run folder: config.yaml, metrics.csv/.jsonl, pe.h5, checkpoints/last.pt, summary.json.
+// writes a run folder: config.yaml, metrics.csv/.jsonl, pe.h5, checkpoints/last.pt, summary.json. Launched as
+// several ranks (torchrun-style), it trains data-parallel: each rank computes its part of every global batch, the
+// gradients are averaged across ranks, and rank 0 alone evaluates and writes the run folder.
 #include <cmath>
 #include <cstdio>
 #include <iostream>
 
 #include "checkpoint_state.hpp"
+#include "data_parallel.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/progress.hpp"
 #include "lr_schedule.hpp"
@@ -12,6 +15,7 @@
 #include "optimizer.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/launch.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/random/stream.hpp"
 #include "trainer_schema.hpp"
@@ -66,8 +70,13 @@ class TorchTrainer final : public Trainer {
     // Keeps freed tensor memory in the process: page faults on fresh multi-MB buffers otherwise double step time.
     models::tune_allocator();
 
+    // Joined before anything else can fail, so that a rank which stops early stops the others at once.
+    const std::unique_ptr<DataParallel> dp = DataParallel::join(launch_rank(), std::chrono::seconds(opt.dist_timeout));
+    const int rank = dp ? dp->rank() : 0, ranks = dp ? dp->world_size() : 1;
+    const bool lead = rank == 0;  // the one rank that evaluates and writes; the run folder must be shared by all
+
     const fs::path run = opt.out;
-    data::make_folder(run / "checkpoints");
+    if (lead) data::make_folder(run / "checkpoints");
     const fs::path last = run / "checkpoints" / "last.pt";
     if (fs::exists(run / "summary.json") && request.resume) {
       std::cerr << "loci: " << run.string() << " has finished already (summary.json); nothing to do\n";
@@ -75,7 +84,7 @@ class TorchTrainer final : public Trainer {
     }
     if (!request.resume && (fs::exists(last) || fs::exists(run / "summary.json")))
       throw UserError(run.string() + ": holds a run already; pass --resume to continue it, or choose another `out`");
-    data::write_file_atomically(run / "config.yaml", config::to_yaml(resolved));
+    if (lead) data::write_file_atomically(run / "config.yaml", config::to_yaml(resolved));
 
     const data::Dataset ds = data::Dataset::open(opt.data);
     const FeedPlan plan = plan_feed(ds, opt);
@@ -95,7 +104,14 @@ class TorchTrainer final : public Trainer {
     RunState state;
     if (request.resume && fs::exists(last)) {
       state = load_checkpoint(last, model, *optimizer);
-      std::cerr << "loci: resuming " << run.string() << " at epoch " << state.epoch << ", step " << state.step << "\n";
+      if (lead) std::cerr << "loci: resuming " << run.string() << " at epoch " << state.epoch << ", step " << state.step << "\n";
+    }
+    if (dp) {
+      const std::int64_t lead_step = dp->broadcast(state.step, "the step to resume from", state.step);
+      if (lead_step != state.step)
+        throw UserError(run.string() + ": rank " + std::to_string(rank) + " would start at step " +
+                        std::to_string(state.step) + " but rank 0 at step " + std::to_string(lead_step) +
+                        "; every rank must see the same run folder (a shared file system)");
     }
 
     std::vector<std::string> eval_splits = opt.eval_splits.empty() ? ds.splits() : opt.eval_splits;
@@ -105,7 +121,7 @@ class TorchTrainer final : public Trainer {
     const std::int64_t total_steps = opt.steps > 0 ? opt.steps : opt.epochs * per_epoch;
     const std::int64_t total_epochs = opt.steps > 0 ? (opt.steps + per_epoch - 1) / per_epoch : opt.epochs;
 
-    const bool progress_shown = opt.progress && request.progress;
+    const bool progress_shown = lead && opt.progress && request.progress;
     data::Progress progress(data::ProgressOptions("training", total_epochs).unit("epochs").enabled(progress_shown));
     progress.advance(state.epoch);
     bool stop = state.step >= total_steps;
@@ -120,33 +136,44 @@ class TorchTrainer final : public Trainer {
       torch::manual_seed(sim::Rng::stream(opt.seed, "epoch", static_cast<std::uint64_t>(state.epoch))());
       at::Generator mask_gen = models::make_generator(sim::Rng::stream(opt.seed, "mask", static_cast<std::uint64_t>(state.epoch))());
       model->train();
+      // With several ranks, each reads its own part of every global batch of this epoch's order.
       data::BatchStream stream(ds, data::BatchStreamOptions(opt.train_split, plan.arrays(), opt.batch_size)
                                        .seed(opt.seed)
-                                       .epoch(state.epoch));
+                                       .epoch(state.epoch)
+                                       .rank(rank)
+                                       .ranks(ranks));
       data::Batch batch;
       // The running loss and accuracy of this epoch, for the progress bar (the metrics files hold evaluations only).
       double loss_sum = 0;
       std::int64_t seen = 0, correct = 0;
       while (stream.next(batch)) {
-        const Feed f = Feed::from(batch, plan, stream);
-        models::ModelInput in{f.x.to(device), f.target.defined() ? f.target.to(device) : f.target, {}};
-        if (plan.task == Task::masked_regression) in.mask = model->sample_mask(batch.size, mask_gen).to(device);
         const double lr = learning_rate(opt.schedule, opt.lr, opt.min_lr, opt.warmup_steps, state.step, total_steps);
         for (auto& group : optimizer->param_groups()) group.options().set_lr(lr);
-        const auto out = model->forward(in);
-        const auto loss = model->loss(out, in, plan.task == Task::classification ? f.label.to(device) : in.x);
-        const double value = loss.item<double>();
-        if (!std::isfinite(value))
-          throw UserError(run.string() + ": loss is " + std::to_string(value) + " at epoch " +
-                          std::to_string(state.epoch) + ", step " + std::to_string(state.step) +
-                          " (lr " + std::to_string(lr) + "); training stopped" +
-                          (fs::exists(last) ? "; the last good checkpoint is " + last.string() : ""));
-        loss_sum += value * static_cast<double>(batch.size);
-        seen += batch.size;
-        if (plan.task == Task::classification && progress_shown)
-          correct += out.output.detach().argmax(1).eq(f.label.to(device)).sum().item<std::int64_t>();
+        // The mask of the whole global batch, cut to this rank's part: every rank draws what one process would.
+        torch::Tensor mask;
+        if (plan.task == Task::masked_regression)
+          mask = model->sample_mask(batch.global_size, mask_gen).narrow(0, batch.offset, batch.size).to(device);
         optimizer->zero_grad();
-        loss.backward();
+        if (batch.size > 0) {  // empty only for a rank whose part of a final, tiny global batch is nothing
+          const Feed f = Feed::from(batch, plan, stream);
+          models::ModelInput in{f.x.to(device), f.target.defined() ? f.target.to(device) : f.target, mask};
+          const auto out = model->forward(in);
+          const auto loss = model->loss(out, in, plan.task == Task::classification ? f.label.to(device) : in.x);
+          const double value = loss.item<double>();
+          if (!std::isfinite(value))
+            throw UserError(run.string() + ": loss is " + std::to_string(value) + " at epoch " +
+                            std::to_string(state.epoch) + ", step " + std::to_string(state.step) +
+                            " (lr " + std::to_string(lr) + "); training stopped" +
+                            (fs::exists(last) ? "; the last good checkpoint is " + last.string() : ""));
+          loss_sum += value * static_cast<double>(batch.size);
+          seen += batch.size;
+          if (plan.task == Task::classification && progress_shown)
+            correct += out.output.detach().argmax(1).eq(f.label.to(device)).sum().item<std::int64_t>();
+          loss.backward();
+        }
+        if (dp)
+          dp->all_reduce_gradients(model->parameters(), static_cast<double>(batch.size) / static_cast<double>(batch.global_size),
+                                   state.step);
         if (opt.clip_grad_norm > 0) torch::nn::utils::clip_grad_norm_(model->parameters(), opt.clip_grad_norm);
         optimizer->step();
         if (++state.step >= total_steps) {
@@ -171,20 +198,23 @@ class TorchTrainer final : public Trainer {
       progress.advance();
       const bool last_epoch = stop || state.epoch >= total_epochs;
       if (state.epoch % opt.eval_every == 0 || last_epoch) {
-        if (evaluate_all(model, ds, plan, opt, eval_splits, state)) {
-          status = "early_stopped";
-          stop = true;
+        if (lead) {
+          if (evaluate_all(model, ds, plan, opt, eval_splits, state)) {
+            status = "early_stopped";
+            stop = true;
+          }
+          write_metrics(run, state.rows, plan.condition_names);
+          write_pe_file(run, state.pe_history, positions, mopt.encoder().pe().type(),
+                        mopt.encoder().pe().init() ? mopt.encoder().pe().init()->std() : 0.0, mopt.encoder().pe().placement());
+          save_checkpoint(last, model, *optimizer, state, plan.condition_names);
         }
-        write_metrics(run, state.rows, plan.condition_names);
-        write_pe_file(run, state.pe_history, positions, mopt.encoder().pe().type(),
-                      mopt.encoder().pe().init() ? mopt.encoder().pe().init()->std() : 0.0, mopt.encoder().pe().placement());
-        save_checkpoint(last, model, *optimizer, state, plan.condition_names);
-      } else if (request.until_epoch > 0 && state.epoch >= request.until_epoch) {
+        if (dp) stop = dp->broadcast(stop, "rank 0's stop decision", state.step) != 0;  // early stopping is rank 0's
+      } else if (lead && request.until_epoch > 0 && state.epoch >= request.until_epoch) {
         save_checkpoint(last, model, *optimizer, state, plan.condition_names);
       }
     }
     progress.finish();
-    if (status != "paused") write_summary(run, opt, mopt, state, status, per_epoch);
+    if (lead && status != "paused") write_summary(run, opt, mopt, state, status, per_epoch);
   }
 
  private:

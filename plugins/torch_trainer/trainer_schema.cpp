@@ -65,6 +65,8 @@ train:
   steps: {type: int, default: 0, min: 0, doc: "stop after this many steps instead (0 = use epochs)"}
   batch_size: {type: int, default: 128, min: 1, doc: "batch size"}
   threads: {type: int, default: 0, min: 0, doc: "intra-op threads; 0 = all cores"}
+  dist_timeout: {type: int, default: 600, min: 1,
+                 doc: "data-parallel runs (torchrun-style launch): seconds a rank waits for the others (rendezvous, each all-reduce, rank 0's evaluation) before it stops with an error"}
   eval_every: {type: int, default: 200, min: 1, doc: "evaluate every this many epochs (and at the end)"}
   eval_batch_size: {type: int, default: 512, min: 1, doc: "batch size of evaluation"}
   early_stop_patience: {type: int, default: 0, min: 0, doc: "stop after this many evaluations without improvement (0 = off)"}

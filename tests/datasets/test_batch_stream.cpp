@@ -98,6 +98,40 @@ TEST_CASE("batches hold what random access reads", "[datasets][stream]") {
   CHECK(dropped.batches() == 6);
 }
 
+TEST_CASE("ranks split every global batch between them and take the same number of steps", "[datasets][stream]") {
+  // 103 samples in batches of 17: six of 17 and a final one of 1, so one rank's last part is empty.
+  auto batches_of = [](int rank, int ranks) {
+    data::BatchStream s(streamed(), data::BatchStreamOptions("train", {"index"}, 17).seed(5).epoch(3).rank(rank).ranks(ranks));
+    std::vector<data::Batch> out;
+    data::Batch b;
+    while (s.next(b)) out.push_back(b);
+    return out;
+  };
+  const auto whole = batches_of(0, 1), first = batches_of(0, 2), second = batches_of(1, 2);
+  REQUIRE(whole.size() == 7);
+  REQUIRE(first.size() == 7);
+  REQUIRE(second.size() == 7);
+  for (std::size_t k = 0; k < whole.size(); ++k) {
+    auto joined = first[k].sample_ids;
+    joined.insert(joined.end(), second[k].sample_ids.begin(), second[k].sample_ids.end());
+    CHECK(joined == whole[k].sample_ids);
+    CHECK(first[k].global_size == whole[k].size);
+    CHECK(second[k].offset == first[k].size);
+    CHECK(first[k].arrays[0].size() == static_cast<std::size_t>(first[k].size) * sizeof(std::int64_t));
+  }
+  CHECK(first[0].size == 8);
+  CHECK(second[0].size == 9);
+  CHECK(first.back().size == 0);  // the final batch of one sample goes to the second rank
+  CHECK(second.back().size == 1);
+
+  data::BatchStream s(streamed(), data::BatchStreamOptions("train", {"index"}, 17).seed(5).epoch(3).rank(1).ranks(2));
+  std::vector<std::int64_t> ids;
+  for (const auto& b : second) ids.insert(ids.end(), b.sample_ids.begin(), b.sample_ids.end());
+  CHECK(s.order() == ids);
+  CHECK(s.batches() == 7);
+  CHECK_THROWS(data::BatchStream(streamed(), data::BatchStreamOptions("train", {"index"}, 4).rank(2).ranks(2)));
+}
+
 TEST_CASE("a stream abandoned half-way stops cleanly and bad requests are refused", "[datasets][stream]") {
   {
     data::BatchStream s(streamed(), data::BatchStreamOptions("train", {"tokens"}, 4).prefetch_batches(1));

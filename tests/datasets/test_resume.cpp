@@ -98,25 +98,31 @@ TEST_CASE("resume remakes a shard whose bytes no longer match", "[datasets][resu
   CHECK(data::Dataset::open(out).verify().shards == 6);
 }
 
-TEST_CASE("only_shards makes a subset and the index appears once every shard exists", "[datasets][resume]") {
+TEST_CASE("ranks make disjoint shards and the last to finish writes the index", "[datasets][resume]") {
   const auto dir = test::fresh_dir("subset");
   const test::SyntheticSource src;
   auto whole = test::small_options(dir / "whole");
   data::generate_dataset(src, whole);
 
   auto part = test::small_options(dir / "parts");
-  part.only_shards = {0, 2, 5};
+  part.world_size = 2;
+  part.rank = 1;  // shards 1, 3, 5 of 6
   auto r = data::generate_dataset(src, part);
   CHECK(r.shards_written == 3);
   CHECK_FALSE(r.complete);
   CHECK_FALSE(fs::exists(part.out / "index.json"));
+  CHECK(fs::exists(part.out / "train-00001-of-00004.h5"));
+  CHECK_FALSE(fs::exists(part.out / "train-00000-of-00004.h5"));
   CHECK_THROWS_WITH(data::Dataset::open(part.out), Catch::Contains("did not finish"));
 
-  part.resume = true;  // a second process of the same run
-  part.only_shards = {1, 3, 4};
+  part.rank = 0;  // no resume: the unfinished run is the other rank's, not an obstacle
   r = data::generate_dataset(src, part);
   CHECK(r.shards_written == 3);
   CHECK(r.complete);
+  CHECK_FALSE(fs::exists(part.out / ".loci-journal"));
   CHECK(test::slurp(whole.out / "index.json") == test::slurp(part.out / "index.json"));
   CHECK(test::read_everything(data::Dataset::open(whole.out)) == test::read_everything(data::Dataset::open(part.out)));
+
+  part.force = true;  // would remove the other ranks' shards
+  CHECK_THROWS_WITH(data::generate_dataset(src, part), Catch::Contains("force cannot be used by one rank of 2"));
 }

@@ -1,0 +1,46 @@
+// Data-parallel training over LibTorch's c10d, in the environment torchrun sets: RANK and WORLD_SIZE (or the
+// mpirun / srun equivalents, plugins/api/launch.hpp), MASTER_ADDR and MASTER_PORT. Rank 0 serves a TCPStore there
+// for the rendezvous; the collectives run on ProcessGroupGloo (CPU tensors; Debian's LibTorch has no NCCL).
+// Every call names this rank and the step in its error, and every wait is bounded by `timeout`, so a rank that died
+// or hangs stops the others with one line instead of a hang.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <torch/torch.h>
+
+#include "plugins/api/launch.hpp"
+
+namespace loci::torch_trainer {
+
+class DataParallel {
+ public:
+  // nullptr for one process; otherwise blocks until every rank has joined. UserError for a missing MASTER_ADDR or
+  // MASTER_PORT, a port rank 0 cannot listen on, or ranks that do not all arrive within `timeout`.
+  static std::unique_ptr<DataParallel> join(const LaunchRank& launch, std::chrono::seconds timeout);
+  ~DataParallel();
+
+  int rank() const { return rank_; }
+  int world_size() const { return world_; }
+
+  // After backward: every parameter's gradient becomes sum over ranks of (gradient x weight). With weight = this
+  // rank's samples / the global batch's samples, that is the gradient of the loss averaged over the global batch.
+  // Gradients travel flattened in buckets of a few MiB, each all-reduced while the next is packed.
+  void all_reduce_gradients(const std::vector<torch::Tensor>& parameters, double weight, std::int64_t step);
+
+  // Rank 0's value, on every rank (a stop decision taken by rank 0 alone, say).
+  std::int64_t broadcast(std::int64_t value, const std::string& what, std::int64_t step);
+
+ private:
+  struct Group;
+  DataParallel(int rank, int world, std::unique_ptr<Group> group);
+
+  int rank_ = 0, world_ = 1;
+  std::unique_ptr<Group> group_;
+};
+
+}  // namespace loci::torch_trainer
