@@ -4,6 +4,7 @@
 // at about 2^-1022 or 2^1023 (finite), and NaN or infinity give NaN.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -12,25 +13,26 @@ namespace loci::sim::dynamics {
 inline double exp_fast(double x) {
   // Adding 1.5 * 2^52 rounds x / ln2 to an integer k that then sits in the low mantissa bits.
   constexpr double shifter = 0x1.8p52;
-  const double shifted = x * 1.4426950408889634 + shifter;
+  const double shifted = std::fma(x, 1.4426950408889634, shifter);
   const double k = shifted - shifter;
   // Cody-Waite: ln2 in two parts so that k * ln2_hi is exact and r = x - k ln2 keeps its precision.
-  const double r = (x - k * 6.93147180369123816490e-01) - k * 1.90821492927058770002e-10;
-  // exp(r) for |r| <= ln2 / 2 by its Taylor series to degree 13 (truncation below 1e-17).
+  const double r = std::fma(-k, 1.90821492927058770002e-10, std::fma(-k, 6.93147180369123816490e-01, x));
+  // exp(r) for |r| <= ln2 / 2 by its Taylor series to degree 13 (truncation below 1e-17), by Horner's rule in
+  // fused multiply-adds (std::fma, so that every build rounds alike: see simd.hpp).
   double p = 1.0 / 6227020800.0;
-  p = p * r + 1.0 / 479001600.0;
-  p = p * r + 1.0 / 39916800.0;
-  p = p * r + 1.0 / 3628800.0;
-  p = p * r + 1.0 / 362880.0;
-  p = p * r + 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  p = p * r + 1.0;
-  p = p * r + 1.0;
+  p = std::fma(p, r, 1.0 / 479001600.0);
+  p = std::fma(p, r, 1.0 / 39916800.0);
+  p = std::fma(p, r, 1.0 / 3628800.0);
+  p = std::fma(p, r, 1.0 / 362880.0);
+  p = std::fma(p, r, 1.0 / 40320.0);
+  p = std::fma(p, r, 1.0 / 5040.0);
+  p = std::fma(p, r, 1.0 / 720.0);
+  p = std::fma(p, r, 1.0 / 120.0);
+  p = std::fma(p, r, 1.0 / 24.0);
+  p = std::fma(p, r, 1.0 / 6.0);
+  p = std::fma(p, r, 0.5);
+  p = std::fma(p, r, 1.0);
+  p = std::fma(p, r, 1.0);
   // 2^k built in the exponent field; the integer k is the difference of the two doubles' bit patterns. k is
   // clamped as a 32-bit integer: a clamp on x itself (a double) makes GCC split the loop on it and give up
   // vectorising, and 32-bit integer compares vectorise on plain SSE2.

@@ -4,6 +4,8 @@
 // and step held through the step's stages, and the paper's values g = 4, s = 1, theta = 2, dt = tau = 0.1.
 #include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
 
+#include <cmath>
+
 #include "sim/dynamics/fast_math.hpp"
 #include "sim/dynamics/model.hpp"
 
@@ -15,7 +17,7 @@ LOCI_SIMD_CLONES void rate_field(std::size_t n, const double* wx, const double* 
                                  double s, double noise, double theta, double inv_tau) {
 #pragma omp simd
   for (std::size_t k = 0; k < n; ++k) {
-    const double u = g * wx[k] + s * x[k] + noise * z[k];
+    const double u = std::fma(g, wx[k], std::fma(s, x[k], noise * z[k]));
     f[k] = (logistic(u - theta) - x[k]) * inv_tau;
   }
 }

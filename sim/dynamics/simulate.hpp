@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/dynamics/buffers.hpp"
 #include "sim/dynamics/coupling.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
@@ -39,7 +40,7 @@ struct RunId {
 struct Recording {
   std::size_t nodes = 0;
   std::int64_t points = 0;
-  std::vector<float> values;
+  std::vector<float, ArenaAllocator<float>> values;  // see buffers.hpp for why not a plain vector
 
   const float* node(std::size_t i) const { return values.data() + i * static_cast<std::size_t>(points); }
 };

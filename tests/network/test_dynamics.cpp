@@ -1,5 +1,6 @@
 // The pieces of a simulation step: the rate model against a step computed by hand, the coupling matrix, the
-// vectorised exp, the ziggurat normals, and every registered model staying finite.
+// vectorised exp, the ziggurat normals, the simulation's Box-Muller normals, and every registered model staying
+// finite.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
 #include "sim/dynamics/normal.hpp"
+#include "sim/dynamics/normal_lanes.hpp"
 #include "sim/dynamics/simulate.hpp"
 #include "sim/graph/topologies.hpp"
 
@@ -158,6 +160,69 @@ TEST_CASE("normal draws: moments - tails and a Kolmogorov-Smirnov test", "[netwo
     d = std::max({d, std::abs(cdf - double(i) / n), std::abs(cdf - double(i + 1) / n)});
   }
   CHECK(d < 1.63 / std::sqrt(n));  // the 1% critical value
+}
+
+TEST_CASE("normal draws side by side: a stream's values do not depend on its neighbours", "[network][dynamics]") {
+  // 8 and 4 streams fill an AVX-512 or AVX2 register; the other counts mix those groups with single streams. The
+  // fill sizes include odd ones, whose last pair keeps only its cosine.
+  const std::vector<std::size_t> sizes = {300, 7, 1, 64};
+  for (std::size_t lanes : {1, 3, 4, 7, 8, 12, 19}) {
+    INFO(lanes << " lanes");
+    std::vector<Rng> streams;
+    for (std::size_t l = 0; l < lanes; ++l) streams.push_back(Rng::stream(7, "lanes", l));
+    NormalLanes together(streams);
+    std::vector<NormalLanes> alone;
+    for (const Rng& r : streams) alone.emplace_back(std::vector<Rng>{r});
+    for (std::size_t count : sizes) {
+      std::vector<double> side(count * lanes), single(count);
+      together.fill(count, side.data());
+      for (std::size_t l = 0; l < lanes; ++l) {
+        alone[l].fill(count, single.data());
+        for (std::size_t k = 0; k < count; ++k) REQUIRE(side[k * lanes + l] == single[k]);
+      }
+    }
+  }
+  // Different streams give different values; the same stream the same ones.
+  std::vector<double> a(16), b(16), c(16);
+  NormalLanes(std::vector<Rng>{Rng::stream(7, "lanes", 0)}).fill(16, a.data());
+  NormalLanes(std::vector<Rng>{Rng::stream(7, "lanes", 0)}).fill(16, b.data());
+  NormalLanes(std::vector<Rng>{Rng::stream(7, "lanes", 1)}).fill(16, c.data());
+  REQUIRE(a == b);
+  REQUIRE(a != c);
+}
+
+TEST_CASE("normal draws side by side: moments - tails - pairs and a Kolmogorov-Smirnov test", "[network][dynamics]") {
+  std::vector<Rng> streams;
+  for (std::uint64_t l = 0; l < 8; ++l) streams.push_back(Rng::stream(3, "lanes", l));
+  NormalLanes draws(streams);
+  const std::size_t per_fill = 501, fills = 100, n = per_fill * 8 * fills;
+  std::vector<double> v(n);
+  for (std::size_t f = 0; f < fills; ++f) draws.fill(per_fill, v.data() + f * per_fill * 8);
+  // The cosine and the sine of one pair are uncorrelated (and independent for Box-Muller); so are neighbours.
+  double pair = 0, next = 0;
+  for (std::size_t f = 0; f < fills; ++f) {
+    const double* block = v.data() + f * per_fill * 8;
+    for (std::size_t k = 0; k < 250 * 8; ++k) pair += block[k] * block[k + 251 * 8];
+    for (std::size_t k = 0; k + 8 < per_fill * 8; ++k) next += block[k] * block[k + 8];
+  }
+  CHECK(std::abs(pair / (250.0 * 8 * fills)) < 5 / std::sqrt(250.0 * 8 * fills));
+  CHECK(std::abs(next / (500.0 * 8 * fills)) < 5 / std::sqrt(500.0 * 8 * fills));
+  double mean = 0, m2 = 0, m4 = 0, beyond3 = 0, beyond4 = 0;
+  for (double x : v) mean += x, m2 += x * x, m4 += x * x * x * x, beyond3 += std::abs(x) > 3, beyond4 += std::abs(x) > 4;
+  const double count = static_cast<double>(n);
+  mean /= count, m2 /= count, m4 /= count;
+  CHECK(std::abs(mean) < 5 / std::sqrt(count));
+  CHECK(m2 == Approx(1).margin(5 * std::sqrt(2.0 / count)));
+  CHECK(m4 == Approx(3).margin(5 * std::sqrt(96.0 / count)));
+  CHECK(beyond3 / count == Approx(0.0026998).margin(5 * std::sqrt(0.0027 / count)));
+  CHECK(beyond4 / count == Approx(6.334e-5).margin(5 * std::sqrt(6.334e-5 / count)));
+  std::sort(v.begin(), v.end());
+  double d = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double cdf = 0.5 * std::erfc(-v[i] / std::sqrt(2.0));
+    d = std::max({d, std::abs(cdf - double(i) / count), std::abs(cdf - double(i + 1) / count)});
+  }
+  CHECK(d < 1.63 / std::sqrt(count));  // the 1% critical value
 }
 
 TEST_CASE("every registered model runs finite and moves", "[network][dynamics]") {
