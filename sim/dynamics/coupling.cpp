@@ -117,12 +117,14 @@ void Coupling::apply(const double* x, double* y, std::size_t lanes) const {
     switch (lanes) {
       case 4: return dense_product<4>(dense_, x, y, lanes);
       case 8: return dense_product<8>(dense_, x, y, lanes);
+      case 16: return dense_product<16>(dense_, x, y, lanes);
       default: return dense_product<0>(dense_, x, y, lanes);
     }
   }
   switch (lanes) {
     case 4: return sparse_product<4>(sparse_, row_order_.data(), x, y, lanes);
     case 8: return sparse_product<8>(sparse_, row_order_.data(), x, y, lanes);
+    case 16: return sparse_product<16>(sparse_, row_order_.data(), x, y, lanes);
     default: return sparse_product<0>(sparse_, row_order_.data(), x, y, lanes);
   }
 }

@@ -1,7 +1,8 @@
 // exp and the logistic function written out for the models' inner loops: branch-free so that GCC vectorises a
 // loop over nodes and lanes, and independent of the C library's libm, so the same inputs give the same bits on
-// every machine. exp is accurate to about 1 ulp on [-708, 708]; beyond, up to |x| ~ 1e9, it saturates
-// at about 2^-1022 or 2^1023 (finite), and NaN or infinity give NaN.
+// every machine. exp_fast is accurate to about 1 ulp on [-708, 708]; beyond, up to |x| ~ 1e9, it saturates
+// at about 2^-1022 or 2^1023 (finite), and NaN or infinity give NaN. expf_fast is its single-precision twin
+// (about 2 ulp on [-87, 88], saturating at about 2^-126 and 2^127).
 #pragma once
 
 #include <cmath>
@@ -47,6 +48,36 @@ inline double exp_fast(double x) {
   std::memcpy(&scale, &scale_bits, sizeof scale);
   return p * scale;
 }
+
+// exp in single precision, the same way: degree-7 Taylor on |r| <= ln2 / 2 (truncation 5e-9). ln2 in two parts
+// again, the first with 9 bits so that k * ln2_hi is exact.
+inline float expf_fast(float x) {
+  constexpr float shifter = 0x1.8p23f;
+  const float shifted = std::fma(x, 1.44269504f, shifter);
+  const float k = shifted - shifter;
+  const float r = std::fma(-k, -2.12194440e-4f, std::fma(-k, 0.693359375f, x));
+  float p = 1.0f / 5040;
+  p = std::fma(p, r, 1.0f / 720);
+  p = std::fma(p, r, 1.0f / 120);
+  p = std::fma(p, r, 1.0f / 24);
+  p = std::fma(p, r, 1.0f / 6);
+  p = std::fma(p, r, 0.5f);
+  p = std::fma(p, r, 1.0f);
+  p = std::fma(p, r, 1.0f);
+  std::int32_t bits, shifter_bits;
+  std::memcpy(&bits, &shifted, sizeof bits);
+  std::memcpy(&shifter_bits, &shifter, sizeof shifter_bits);
+  std::int32_t k_int = bits - shifter_bits;
+  k_int = k_int < -126 ? -126 : k_int;
+  k_int = k_int > 127 ? 127 : k_int;
+  const std::int32_t scale_bits = (k_int + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &scale_bits, sizeof scale);
+  return p * scale;
+}
+
+// 1 / (1 + e^-u) in single precision.
+inline float logistic_float(float u) { return 1.0f / (1.0f + expf_fast(-u)); }
 
 // 1 / (1 + e^-u)
 inline double logistic(double u) { return 1.0 / (1.0 + exp_fast(-u)); }
