@@ -115,11 +115,13 @@ LOCI_SIMD_CLONES void box_muller(std::size_t n, const std::uint64_t* radius_bits
     cp = std::fma(cp, a2, -0.5);
     const double cos_a = std::fma(a2, cp, 1.0);
     // Quadrant q: cos(2 pi v) = cos a, -sin a, -cos a, sin a and sin(2 pi v) = sin a, cos a, -sin a, -cos a.
+    // Selections by bit masks rather than conditionals: GCC vectorises those for AVX2 too.
     const std::uint64_t q = to_bits(q_shifted);  // its low bits are q (0 to 4; 4 is 0 again)
-    const bool swap = (q & 1) != 0;
-    const double c = from_bits(to_bits(swap ? sin_a : cos_a) ^ (((q + 1) & 2) << 62));
+    const std::uint64_t odd = 0 - (q & 1);       // all ones when q is odd
+    const std::uint64_t sin_bits = to_bits(sin_a), cos_bits = to_bits(cos_a);
+    const double c = from_bits(((sin_bits & odd) | (cos_bits & ~odd)) ^ (((q + 1) & 2) << 62));
     cos_out[j] = r * c;
-    if (with_sine) sin_out[j] = r * from_bits(to_bits(swap ? cos_a : sin_a) ^ ((q & 2) << 62));
+    if (with_sine) sin_out[j] = r * from_bits(((cos_bits & odd) | (sin_bits & ~odd)) ^ ((q & 2) << 62));
   }
 }
 

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -77,8 +78,12 @@ void run_batch(const Job& job, std::size_t first, std::size_t lanes) {
       if (slot + 1 == kChunk || point + 1 == points) {
         for (std::size_t l = 0; l < lanes; ++l) {
           float* dst = job.out[first + l].values.data() + (point - slot);
-          for (std::size_t i = 0; i < nodes; ++i)
-            std::copy_n(chunk.data() + (l * nodes + i) * kChunk, slot + 1, dst + i * points);
+          const float* src = chunk.data() + l * nodes * kChunk;
+          if (slot + 1 == kChunk) {  // a fixed size, so the copy is one vector move instead of a memmove call
+            for (std::size_t i = 0; i < nodes; ++i) std::memcpy(dst + i * points, src + i * kChunk, sizeof(float) * kChunk);
+          } else {
+            for (std::size_t i = 0; i < nodes; ++i) std::copy_n(src + i * kChunk, slot + 1, dst + i * points);
+          }
         }
       }
       if (++point == points) return;
