@@ -16,6 +16,7 @@
 #include <memory>
 #include <new>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace loci::sim::dynamics {
@@ -70,6 +71,14 @@ template <class T> struct ArenaAllocator {
   }
   void deallocate(T* p, std::size_t) {
     if (!arena || !arena->holds(p)) ::operator delete(p);
+  }
+
+  // resize() leaves elements default-initialised (for float: unwritten) instead of zeroing them: simulate() writes
+  // every value anyway, and the first write then maps each page in the worker thread that owns the run, not in
+  // a serial pass over all recordings beforehand.
+  template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
+  template <class U, class... Args> void construct(U* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
 
   template <class U> bool operator==(const ArenaAllocator<U>& o) const { return arena == o.arena; }
