@@ -1,9 +1,7 @@
 #include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
 #include "sim/dynamics/coupling.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <numeric>
 #include <stdexcept>
 
 namespace loci::sim::dynamics {
@@ -12,17 +10,14 @@ namespace {
 
 // The lane count as a compile-time constant lets the inner loops become a few full-width vector instructions;
 // other counts take the generic path, which does the same arithmetic in the same order.
-// Rows are visited in `order` (by number of entries): the loop over a row's entries then ends after the same
-// count many times in a row, which the branch predictor learns, instead of mispredicting at most rows' ends.
 template <std::size_t L>
-LOCI_SIMD_CLONES void sparse_product(const Coupling::Sparse& w, const int* order, const double* x, double* y,
+LOCI_SIMD_CLONES void sparse_product(const Coupling::Sparse& w, const double* x, double* y,
                                      std::size_t lanes_at_run_time) {
   const std::size_t lanes = L ? L : lanes_at_run_time;
   const auto* outer = w.outerIndexPtr();
   const auto* inner = w.innerIndexPtr();
   const double* values = w.valuePtr();
-  for (Eigen::Index r = 0; r < w.rows(); ++r) {
-    const int i = order[r];
+  for (Eigen::Index i = 0; i < w.rows(); ++i) {
     double* yi = y + static_cast<std::size_t>(i) * lanes;
     if (L) {  // the sum in registers, stored once: y might alias x as far as the compiler knows
       double sum[L ? L : 1] = {};
@@ -68,11 +63,6 @@ LOCI_SIMD_CLONES void dense_product(const Eigen::Matrix<double, Eigen::Dynamic, 
 Coupling::Coupling(Sparse w, double dense_above) : sparse_(std::move(w)) {
   if (sparse_.rows() != sparse_.cols()) throw std::invalid_argument("coupling matrix must be square");
   sparse_.makeCompressed();
-  row_order_.resize(static_cast<std::size_t>(sparse_.rows()));
-  std::iota(row_order_.begin(), row_order_.end(), 0);
-  const auto* outer = sparse_.outerIndexPtr();
-  std::stable_sort(row_order_.begin(), row_order_.end(),
-                   [outer](int a, int b) { return outer[a + 1] - outer[a] < outer[b + 1] - outer[b]; });
   if (density() > dense_above) dense_ = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>(sparse_);
 }
 
@@ -122,10 +112,10 @@ void Coupling::apply(const double* x, double* y, std::size_t lanes) const {
     }
   }
   switch (lanes) {
-    case 4: return sparse_product<4>(sparse_, row_order_.data(), x, y, lanes);
-    case 8: return sparse_product<8>(sparse_, row_order_.data(), x, y, lanes);
-    case 16: return sparse_product<16>(sparse_, row_order_.data(), x, y, lanes);
-    default: return sparse_product<0>(sparse_, row_order_.data(), x, y, lanes);
+    case 4: return sparse_product<4>(sparse_, x, y, lanes);
+    case 8: return sparse_product<8>(sparse_, x, y, lanes);
+    case 16: return sparse_product<16>(sparse_, x, y, lanes);
+    default: return sparse_product<0>(sparse_, x, y, lanes);
   }
 }
 

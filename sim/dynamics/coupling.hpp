@@ -43,7 +43,6 @@ class Coupling {
  private:
   Sparse sparse_;
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> dense_;  // empty unless dense
-  std::vector<int> row_order_;  // rows by number of entries, for the sparse product
 };
 
 }  // namespace loci::sim::dynamics
