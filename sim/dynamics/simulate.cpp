@@ -80,7 +80,8 @@ void run_batch(const Job& job, std::size_t first, std::size_t lanes) {
           float* dst = job.out[first + l].values.data() + (point - slot);
           const float* src = chunk.data() + l * nodes * kChunk;
           if (slot + 1 == kChunk) {  // a fixed size, so the copy is one vector move instead of a memmove call
-            for (std::size_t i = 0; i < nodes; ++i) std::memcpy(dst + i * points, src + i * kChunk, sizeof(float) * kChunk);
+            for (std::size_t i = 0; i < nodes; ++i)
+              std::memcpy(dst + i * points, src + i * kChunk, sizeof(float) * kChunk);
           } else {
             for (std::size_t i = 0; i < nodes; ++i) std::copy_n(src + i * kChunk, slot + 1, dst + i * points);
           }

@@ -221,7 +221,8 @@ TEST_CASE("normal draws side by side: moments - tails - pairs and a Kolmogorov-S
   CHECK(std::abs(pair / (250.0 * 8 * fills)) < 5 / std::sqrt(250.0 * 8 * fills));
   CHECK(std::abs(next / (500.0 * 8 * fills)) < 5 / std::sqrt(500.0 * 8 * fills));
   double mean = 0, m2 = 0, m4 = 0, beyond3 = 0, beyond4 = 0;
-  for (double x : v) mean += x, m2 += x * x, m4 += x * x * x * x, beyond3 += std::abs(x) > 3, beyond4 += std::abs(x) > 4;
+  for (double x : v)
+    mean += x, m2 += x * x, m4 += x * x * x * x, beyond3 += std::abs(x) > 3, beyond4 += std::abs(x) > 4;
   const double count = static_cast<double>(n);
   mean /= count, m2 /= count, m4 /= count;
   CHECK(std::abs(mean) < 5 / std::sqrt(count));
