@@ -2,7 +2,7 @@
 // geometric graph of mean degree about 8, for each node count and thread count asked. Runs draw from their own
 // streams, so every thread count must give the same numbers; the digest column shows it.
 //
-// bench_network [--nodes 100,300] [--runs 16] [--steps 20000] [--threads 1,2] [--degree 8] [--seed 1]
+// bench_network [--nodes 100,300] [--runs 16] [--steps 20000] [--threads 1,2] [--degree 8] [--seed 1] [--lanes 8]
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -53,7 +53,7 @@ std::uint64_t digest(const std::vector<dynamics::Recording>& recordings) {
 
 int main(int argc, char** argv) {
   std::vector<long> nodes_list = {100, 300}, threads_list = {1, 2};
-  long runs = 16, steps = 20000;
+  long runs = 16, steps = 20000, lanes = 0;  // 0: the library's default
   double degree = 8;
   std::uint64_t seed = 1;
   for (int a = 1; a + 1 < argc; a += 2) {
@@ -67,6 +67,8 @@ int main(int argc, char** argv) {
       threads_list = parse_list(argv[a + 1]);
     else if (!std::strcmp(argv[a], "--degree"))
       degree = std::atof(argv[a + 1]);
+    else if (!std::strcmp(argv[a], "--lanes"))
+      lanes = std::atol(argv[a + 1]);
     else if (!std::strcmp(argv[a], "--seed"))
       seed = std::strtoull(argv[a + 1], nullptr, 10);
     else {
@@ -86,11 +88,12 @@ int main(int argc, char** argv) {
     for (long r = 0; r < runs; ++r) ids.push_back({"bench", static_cast<std::uint64_t>(r)});
     for (long threads : threads_list) {
       // Every step is integrated and every 10th recorded, as a dataset with subsample 10 would be.
-      const auto options = dynamics::SimulationOptions()
+      auto options = dynamics::SimulationOptions()
                                .burn_in(0)
                                .subsample(10)
                                .points(steps / 10 + 1)
                                .threads(static_cast<int>(threads));
+      if (lanes > 0) options.lanes(static_cast<std::size_t>(lanes));
       const auto start = std::chrono::steady_clock::now();
       const double cpu_start = cpu_seconds();
       const auto out = dynamics::simulate(*model, *heun, w, seed, ids, options);

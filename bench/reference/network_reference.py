@@ -5,11 +5,13 @@ Same model and integrator as loci's C++ (sim/dynamics/rate_model.cpp with stocha
     tau dx/dt = -x + phi(g W x + s x + xi),  phi(u) = 1 / (1 + exp(-(u - 2))),  xi ~ N(0, 1) per node and step,
 W the adjacency divided by each column's sum (in-degree), g = 4, s = 1, dt = tau = 0.1; xi is held through both
 Heun stages. Every step is integrated and every 10th recorded, as the C++ benchmark does. It is the yardstick for
-bench/network/run.sh, not a second source of truth: the random streams differ, so values differ; the work per
-node-step is the same.
+bench/network/run.sh, not a second source of truth: the random streams differ, so values differ (and loci draws
+xi by Box-Muller and evaluates phi in float32, numpy by its ziggurat and in float64); the work per node-step is
+the same.
 
 --batch B advances B independent runs together (the state is nodes x B, W @ X a matrix product), numpy's best
-case; B = 1 is the plain one-run-at-a-time loop.
+case and the yardstick (run.sh uses B = 16, the runs the C++ side simulates); B = 1 is the plain
+one-run-at-a-time loop, for context.
 
 Usage: network_reference.py [--nodes 100,300] [--steps 2000] [--runs 1] [--batch 1] [--degree 8] [--seed 1]
 Prints one line per node count: impl=numpy nodes=N batch=B ... node_steps_per_s=R cpu_node_steps_per_s=C

@@ -1,6 +1,7 @@
 #include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
 #include "sim/dynamics/coupling.hpp"
 
+#include <cmath>
 #include <stdexcept>
 
 namespace loci::sim::dynamics {
@@ -18,12 +19,23 @@ LOCI_SIMD_CLONES void sparse_product(const Coupling::Sparse& w, const double* x,
   const double* values = w.valuePtr();
   for (Eigen::Index i = 0; i < w.rows(); ++i) {
     double* yi = y + static_cast<std::size_t>(i) * lanes;
+    if (L) {  // the sum in registers, stored once: y might alias x as far as the compiler knows
+      double sum[L ? L : 1] = {};
+      for (auto k = outer[i]; k < outer[i + 1]; ++k) {
+        const double wk = values[k];
+        const double* xj = x + static_cast<std::size_t>(inner[k]) * lanes;
+#pragma omp simd
+        for (std::size_t l = 0; l < L; ++l) sum[l] = std::fma(wk, xj[l], sum[l]);
+      }
+      for (std::size_t l = 0; l < L; ++l) yi[l] = sum[l];
+      continue;
+    }
     for (std::size_t l = 0; l < lanes; ++l) yi[l] = 0.0;
     for (auto k = outer[i]; k < outer[i + 1]; ++k) {
       const double wk = values[k];
       const double* xj = x + static_cast<std::size_t>(inner[k]) * lanes;
 #pragma omp simd
-      for (std::size_t l = 0; l < lanes; ++l) yi[l] += wk * xj[l];
+      for (std::size_t l = 0; l < lanes; ++l) yi[l] = std::fma(wk, xj[l], yi[l]);
     }
   }
 }
@@ -41,7 +53,7 @@ LOCI_SIMD_CLONES void dense_product(const Eigen::Matrix<double, Eigen::Dynamic, 
       const double wk = row[j];
       const double* xj = x + j * lanes;
 #pragma omp simd
-      for (std::size_t l = 0; l < lanes; ++l) yi[l] += wk * xj[l];
+      for (std::size_t l = 0; l < lanes; ++l) yi[l] = std::fma(wk, xj[l], yi[l]);
     }
   }
 }
@@ -95,12 +107,14 @@ void Coupling::apply(const double* x, double* y, std::size_t lanes) const {
     switch (lanes) {
       case 4: return dense_product<4>(dense_, x, y, lanes);
       case 8: return dense_product<8>(dense_, x, y, lanes);
+      case 16: return dense_product<16>(dense_, x, y, lanes);
       default: return dense_product<0>(dense_, x, y, lanes);
     }
   }
   switch (lanes) {
     case 4: return sparse_product<4>(sparse_, x, y, lanes);
     case 8: return sparse_product<8>(sparse_, x, y, lanes);
+    case 16: return sparse_product<16>(sparse_, x, y, lanes);
     default: return sparse_product<0>(sparse_, x, y, lanes);
   }
 }

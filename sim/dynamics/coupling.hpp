@@ -2,8 +2,8 @@
 //
 // Runs advance together in "lanes": a batch's state is laid out node-major with the lanes innermost
 // (x[node * lanes + lane]), so one W entry multiplies a contiguous vector of lanes and the product vectorises across
-// runs. Each output value is accumulated in the same order whatever the lane count or thread count, which keeps a
-// run's numbers independent of how runs are batched.
+// runs. Each output value is accumulated in the same order (by fused multiply-adds over the row's entries in column
+// order) whatever the lane count or thread count, which keeps a run's numbers independent of how runs are batched.
 #pragma once
 
 #include <Eigen/Dense>

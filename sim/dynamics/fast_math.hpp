@@ -1,9 +1,11 @@
 // exp and the logistic function written out for the models' inner loops: branch-free so that GCC vectorises a
 // loop over nodes and lanes, and independent of the C library's libm, so the same inputs give the same bits on
-// every machine. exp is accurate to about 1 ulp on [-708, 708]; beyond, up to |x| ~ 1e9, it saturates
-// at about 2^-1022 or 2^1023 (finite), and NaN or infinity give NaN.
+// every machine. exp_fast is accurate to about 1 ulp on [-708, 708]; beyond, up to |x| ~ 1e9, it saturates
+// at about 2^-1022 or 2^1023 (finite), and NaN or infinity give NaN. expf_fast is its single-precision twin
+// (about 2 ulp on [-87, 88], saturating at about 2^-126 and 2^127).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -12,25 +14,26 @@ namespace loci::sim::dynamics {
 inline double exp_fast(double x) {
   // Adding 1.5 * 2^52 rounds x / ln2 to an integer k that then sits in the low mantissa bits.
   constexpr double shifter = 0x1.8p52;
-  const double shifted = x * 1.4426950408889634 + shifter;
+  const double shifted = std::fma(x, 1.4426950408889634, shifter);
   const double k = shifted - shifter;
   // Cody-Waite: ln2 in two parts so that k * ln2_hi is exact and r = x - k ln2 keeps its precision.
-  const double r = (x - k * 6.93147180369123816490e-01) - k * 1.90821492927058770002e-10;
-  // exp(r) for |r| <= ln2 / 2 by its Taylor series to degree 13 (truncation below 1e-17).
+  const double r = std::fma(-k, 1.90821492927058770002e-10, std::fma(-k, 6.93147180369123816490e-01, x));
+  // exp(r) for |r| <= ln2 / 2 by its Taylor series to degree 13 (truncation below 1e-17), by Horner's rule in
+  // fused multiply-adds (std::fma, so that every build rounds alike: see simd.hpp).
   double p = 1.0 / 6227020800.0;
-  p = p * r + 1.0 / 479001600.0;
-  p = p * r + 1.0 / 39916800.0;
-  p = p * r + 1.0 / 3628800.0;
-  p = p * r + 1.0 / 362880.0;
-  p = p * r + 1.0 / 40320.0;
-  p = p * r + 1.0 / 5040.0;
-  p = p * r + 1.0 / 720.0;
-  p = p * r + 1.0 / 120.0;
-  p = p * r + 1.0 / 24.0;
-  p = p * r + 1.0 / 6.0;
-  p = p * r + 0.5;
-  p = p * r + 1.0;
-  p = p * r + 1.0;
+  p = std::fma(p, r, 1.0 / 479001600.0);
+  p = std::fma(p, r, 1.0 / 39916800.0);
+  p = std::fma(p, r, 1.0 / 3628800.0);
+  p = std::fma(p, r, 1.0 / 362880.0);
+  p = std::fma(p, r, 1.0 / 40320.0);
+  p = std::fma(p, r, 1.0 / 5040.0);
+  p = std::fma(p, r, 1.0 / 720.0);
+  p = std::fma(p, r, 1.0 / 120.0);
+  p = std::fma(p, r, 1.0 / 24.0);
+  p = std::fma(p, r, 1.0 / 6.0);
+  p = std::fma(p, r, 0.5);
+  p = std::fma(p, r, 1.0);
+  p = std::fma(p, r, 1.0);
   // 2^k built in the exponent field; the integer k is the difference of the two doubles' bit patterns. k is
   // clamped as a 32-bit integer: a clamp on x itself (a double) makes GCC split the loop on it and give up
   // vectorising, and 32-bit integer compares vectorise on plain SSE2.
@@ -45,6 +48,36 @@ inline double exp_fast(double x) {
   std::memcpy(&scale, &scale_bits, sizeof scale);
   return p * scale;
 }
+
+// exp in single precision, the same way: degree-7 Taylor on |r| <= ln2 / 2 (truncation 5e-9). ln2 in two parts
+// again, the first with 9 bits so that k * ln2_hi is exact.
+inline float expf_fast(float x) {
+  constexpr float shifter = 0x1.8p23f;
+  const float shifted = std::fma(x, 1.44269504f, shifter);
+  const float k = shifted - shifter;
+  const float r = std::fma(-k, -2.12194440e-4f, std::fma(-k, 0.693359375f, x));
+  float p = 1.0f / 5040;
+  p = std::fma(p, r, 1.0f / 720);
+  p = std::fma(p, r, 1.0f / 120);
+  p = std::fma(p, r, 1.0f / 24);
+  p = std::fma(p, r, 1.0f / 6);
+  p = std::fma(p, r, 0.5f);
+  p = std::fma(p, r, 1.0f);
+  p = std::fma(p, r, 1.0f);
+  std::int32_t bits, shifter_bits;
+  std::memcpy(&bits, &shifted, sizeof bits);
+  std::memcpy(&shifter_bits, &shifter, sizeof shifter_bits);
+  std::int32_t k_int = bits - shifter_bits;
+  k_int = k_int < -126 ? -126 : k_int;
+  k_int = k_int > 127 ? 127 : k_int;
+  const std::int32_t scale_bits = (k_int + 127) << 23;
+  float scale;
+  std::memcpy(&scale, &scale_bits, sizeof scale);
+  return p * scale;
+}
+
+// 1 / (1 + e^-u) in single precision.
+inline float logistic_float(float u) { return 1.0f / (1.0f + expf_fast(-u)); }
 
 // 1 / (1 + e^-u)
 inline double logistic(double u) { return 1.0 / (1.0 + exp_fast(-u)); }

@@ -17,7 +17,7 @@ LOCI_SIMD_CLONES void predict(std::size_t n, double dt, double root_dt, const do
                               const double* g, const double* z, double* predicted) {
   if (!g) {
 #pragma omp simd
-    for (std::size_t k = 0; k < n; ++k) predicted[k] = x[k] + dt * f[k];
+    for (std::size_t k = 0; k < n; ++k) predicted[k] = std::fma(dt, f[k], x[k]);
     return;
   }
 #pragma omp simd
@@ -30,7 +30,7 @@ LOCI_SIMD_CLONES void correct(std::size_t n, double dt, double root_dt, const do
   const double half_dt = 0.5 * dt;
   if (!g1) {
 #pragma omp simd
-    for (std::size_t k = 0; k < n; ++k) x[k] += half_dt * (f1[k] + f2[k]);
+    for (std::size_t k = 0; k < n; ++k) x[k] = std::fma(half_dt, f1[k] + f2[k], x[k]);
   } else if (!g2) {
 #pragma omp simd
     for (std::size_t k = 0; k < n; ++k) x[k] += half_dt * (f1[k] + f2[k]) + g1[k] * (root_dt * z[k]);

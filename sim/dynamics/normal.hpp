@@ -1,8 +1,8 @@
-// Standard normal draws for the simulations' inner loops (one per node, state variable and step: a large share
-// of a step's cost) by the ziggurat method of Marsaglia and Tsang: about 99% of draws cost one raw 64-bit value,
-// two table reads and a compare, several times cheaper than Rng::normal's polar method. Only Rng's raw output is
-// used, so the values depend on the stream alone. (A vectorised Box-Muller was tried and was no faster: its log,
-// sqrt and sin/cos cost as much as these table reads.)
+// Standard normal draws from one stream by the ziggurat method of Marsaglia and Tsang: about 99% of draws cost one
+// raw 64-bit value, two table reads and a compare, several times cheaper than Rng::normal's polar method. Only
+// Rng's raw output is used, so the values depend on the stream alone. Used for initial states, observation noise
+// and tests; a simulation's per-step noise comes from NormalLanes (normal_lanes.hpp), which draws for all runs of
+// a batch at once in vector registers, where the ziggurat's occasional second draw would stall every lane.
 #pragma once
 
 #include <cmath>

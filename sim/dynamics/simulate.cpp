@@ -5,10 +5,14 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <thread>
 
+#include "sim/dynamics/buffers.hpp"
 #include "sim/dynamics/normal.hpp"
+#include "sim/dynamics/normal_lanes.hpp"
 
 namespace loci::sim::dynamics {
 
@@ -24,6 +28,8 @@ struct Job {
   std::vector<Recording>& out;
 };
 
+constexpr std::size_t kChunk = 16;  // recorded points buffered per node: 64 bytes of float
+
 std::string describe(const RunId& run) { return "run '" + run.stream + "' #" + std::to_string(run.index); }
 
 // Runs [first, first + lanes) advanced together.
@@ -36,7 +42,7 @@ void run_batch(const Job& job, std::size_t first, std::size_t lanes) {
   const std::size_t observed = static_cast<std::size_t>(model.observed()) * nodes;
   const auto points = static_cast<std::size_t>(o.points());
 
-  std::vector<double> x(size), z(size), scratch(size), work(job.integrator.workspace(size));
+  AlignedVector<double> x(size), z(size), scratch(size), work(job.integrator.workspace(size));
   std::vector<double> start(variables * nodes), measurement(nodes);
   std::vector<Rng> noise, observation;
   for (std::size_t l = 0; l < lanes; ++l) {
@@ -46,14 +52,19 @@ void run_batch(const Job& job, std::size_t first, std::size_t lanes) {
     model.initial_state(nodes, noise.back(), start.data());
     for (std::size_t k = 0; k < start.size(); ++k) x[k * lanes + l] = start[k];
   }
+  NormalLanes draws(noise);  // each run's noise stream continues here, past its initial state
   const Batch batch{nodes, lanes, &job.coupling, scratch.data()};
+  // Recorded points collect here, kChunk per node and run, and go out a cache line at a time: a node's points lie
+  // `points` floats from the next node's, so storing each point in place would touch another line (and often
+  // another page) for every node at every recorded step.
+  AlignedVector<float> chunk(lanes * nodes * kChunk);
 
   std::int64_t next_record = o.burn_in();
   std::size_t point = 0;
   for (std::int64_t step = 0;; ++step) {
     if (step == next_record) {
+      const std::size_t slot = point % kChunk;
       for (std::size_t l = 0; l < lanes; ++l) {
-        float* dst = job.out[first + l].values.data();
         if (o.observation_noise() > 0) normal_fill(observation[l], nodes, measurement.data());
         for (std::size_t i = 0; i < nodes; ++i) {
           double v = x[(observed + i) * lanes + l];
@@ -61,13 +72,25 @@ void run_batch(const Job& job, std::size_t first, std::size_t lanes) {
             throw std::runtime_error(describe(job.runs[first + l]) + " diverged (non-finite state) by step " +
                                      std::to_string(step) + ": lower dt or the coupling");
           if (o.observation_noise() > 0) v += o.observation_noise() * measurement[i];
-          dst[i * points + point] = static_cast<float>(v);
+          chunk[(l * nodes + i) * kChunk + slot] = static_cast<float>(v);
+        }
+      }
+      if (slot + 1 == kChunk || point + 1 == points) {
+        for (std::size_t l = 0; l < lanes; ++l) {
+          float* dst = job.out[first + l].values.data() + (point - slot);
+          const float* src = chunk.data() + l * nodes * kChunk;
+          if (slot + 1 == kChunk) {  // a fixed size, so the copy is one vector move instead of a memmove call
+            for (std::size_t i = 0; i < nodes; ++i)
+              std::memcpy(dst + i * points, src + i * kChunk, sizeof(float) * kChunk);
+          } else {
+            for (std::size_t i = 0; i < nodes; ++i) std::copy_n(src + i * kChunk, slot + 1, dst + i * points);
+          }
         }
       }
       if (++point == points) return;
       next_record += o.subsample();
     }
-    for (std::size_t l = 0; l < lanes; ++l) normal_fill(noise[l], variables * nodes, z.data() + l, lanes);
+    draws.fill(variables * nodes, z.data());
     job.integrator.step(model, batch, o.dt(), z.data(), x.data(), work.data());
   }
 }
@@ -90,10 +113,14 @@ std::vector<Recording> simulate(const Model& model, const Integrator& integrator
                                 std::uint64_t seed, const std::vector<RunId>& runs, const SimulationOptions& options) {
   check(options);
   std::vector<Recording> out(runs.size());
+  const std::size_t values = coupling.nodes() * static_cast<std::size_t>(options.points());
+  // One block for every run's recording, with room for each to start on a cache line.
+  const auto arena = std::make_shared<HugePageArena>(runs.size() * (values * sizeof(float) + 64));
   for (auto& r : out) {
     r.nodes = coupling.nodes();
     r.points = options.points();
-    r.values.assign(r.nodes * static_cast<std::size_t>(r.points), 0.0f);
+    r.values = std::vector<float, ArenaAllocator<float>>(ArenaAllocator<float>(arena));
+    r.values.resize(values);  // not zeroed (see ArenaAllocator): every value is written by its run
   }
   const auto threads = static_cast<std::size_t>(options.threads() > 0 ? options.threads() : omp_get_max_threads());
   // Narrower batches when there are few runs, so that every thread gets one; a run's result is the same either way.

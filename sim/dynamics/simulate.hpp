@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/dynamics/buffers.hpp"
 #include "sim/dynamics/coupling.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
@@ -22,7 +23,7 @@ class SimulationOptions {
   LOCI_SIM_OPTION(std::int64_t, subsample, 1);    // steps between recorded points
   LOCI_SIM_OPTION(std::int64_t, points, 1000);    // recorded points per run
   LOCI_SIM_OPTION(double, observation_noise, 0);  // sd of Gaussian noise added to each recorded value
-  LOCI_SIM_OPTION(std::size_t, lanes, 8);         // runs advanced together (speed only)
+  LOCI_SIM_OPTION(std::size_t, lanes, 16);        // runs advanced together (speed only; 16 = two AVX-512 registers)
   LOCI_SIM_OPTION(int, threads, 0);               // 0 = OpenMP's default
 };
 
@@ -39,7 +40,7 @@ struct RunId {
 struct Recording {
   std::size_t nodes = 0;
   std::int64_t points = 0;
-  std::vector<float> values;
+  std::vector<float, ArenaAllocator<float>> values;  // see buffers.hpp for why not a plain vector
 
   const float* node(std::size_t i) const { return values.data() + i * static_cast<std::size_t>(points); }
 };

@@ -3,6 +3,7 @@
 // written out here (not std::) so that the same seed gives the same numbers with any standard library.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string_view>
@@ -44,6 +45,10 @@ class Rng {
     std::uint64_t b = splitmix64(a) ^ index;
     return Rng(splitmix64(b));
   }
+
+  // The generator's four state words, for code that advances several streams side by side in vector registers
+  // (sim/dynamics/normal_lanes.cpp runs xoshiro256** itself from there).
+  std::array<std::uint64_t, 4> state() const { return {s_[0], s_[1], s_[2], s_[3]}; }
 
   static constexpr result_type min() { return 0; }
   static constexpr result_type max() { return ~result_type{0}; }

@@ -1,11 +1,14 @@
 // Whole runs: determinism across thread counts and batching, what burn-in / subsample / observation noise mean,
-// divergence reported, and the property the task relies on: nearby nodes are more correlated.
+// divergence reported, the recordings' memory, and the property the task relies on: nearby nodes are more
+// correlated.
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <vector>
 
+#include "sim/dynamics/buffers.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
 #include "sim/dynamics/simulate.hpp"
@@ -118,6 +121,35 @@ TEST_CASE("a diverging run is reported - naming it", "[network][simulate]") {
                                SimulationOptions().dt(0.5).burn_in(5000).points(10)),
                       Catch::Contains("run 'noise0' #0 diverged"));
   REQUIRE_THROWS_WITH(check(SimulationOptions().subsample(0)), Catch::Contains("subsample"));
+}
+
+TEST_CASE("recordings share one arena - copies and overflow go to the heap", "[network][simulate]") {
+  const auto arena = std::make_shared<HugePageArena>(1000);
+  using Values = std::vector<float, ArenaAllocator<float>>;
+  Values a{ArenaAllocator<float>(arena)}, b{ArenaAllocator<float>(arena)};
+  a.assign(100, 1.0f);
+  b.assign(100, 2.0f);
+  REQUIRE(arena->holds(a.data()));
+  REQUIRE(arena->holds(b.data()));
+  REQUIRE(reinterpret_cast<std::uintptr_t>(b.data()) % 64 == 0);
+  REQUIRE(b.data() >= a.data() + 100);  // no overlap
+  const Values copy = a;                // an independent heap copy
+  REQUIRE_FALSE(arena->holds(copy.data()));
+  REQUIRE(copy == a);
+  Values big{ArenaAllocator<float>(arena)};
+  big.assign(std::size_t{1} << 20, 3.0f);  // more than the arena's 2 MiB page left: the heap
+  REQUIRE_FALSE(arena->holds(big.data()));
+  REQUIRE(big.back() == 3.0f);
+  // A simulation's recordings come from one arena and outlive the call.
+  const auto s = geometric(20);
+  auto out = simulate(*make_model("ornstein_uhlenbeck"), *make_integrator("heun"), s.w, 1, runs(3),
+                      SimulationOptions().burn_in(0).points(10));
+  REQUIRE(out[0].values.get_allocator().arena != nullptr);
+  REQUIRE(out[0].values.get_allocator() == out[2].values.get_allocator());
+  const Recording kept = std::move(out[1]);
+  out.clear();
+  REQUIRE(kept.values.size() == 200);
+  for (float v : kept.values) REQUIRE(std::isfinite(v));
 }
 
 TEST_CASE("node-pair correlation falls with distance on a lattice", "[network][simulate]") {
