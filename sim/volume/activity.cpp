@@ -102,7 +102,7 @@ std::vector<float> simulate_activity(const LabelVolume& parcels, const Eigen::Ma
     auto sim = o.network.simulation;
     sim.points(total).threads(1);
     auto run = dynamics::simulate(*model, *integrator, coupling, seed, {{"network", subject}}, sim);
-    std::vector<float>& component = run.front().values;
+    auto& component = run.front().values;
     standardise(component.data(), tokens, total);
     for (std::size_t k = 0; k < x.size(); ++k) x[k] += static_cast<float>(o.network_weight) * component[k];
   }
