@@ -52,7 +52,7 @@ std::string output_of(const std::string& command) {
 
 }  // namespace
 
-TEST_CASE("--emit list writes one runnable and resumable command per sweep point") {
+TEST_CASE("emit list writes one runnable and resumable command per sweep point") {
   const Sweep s;
   const auto r = s.emit("list");
   INFO(r.output);
@@ -72,7 +72,7 @@ TEST_CASE("--emit list writes one runnable and resumable command per sweep point
   CHECK_FALSE(fs::exists(s.dir.path() / "sweep/seed=1"));
 }
 
-TEST_CASE("--emit slurm writes a job-array script whose task K runs sweep point K") {
+TEST_CASE("emit slurm writes a job-array script whose task K runs sweep point K") {
   const Sweep s;
   const auto r = s.emit("slurm");
   INFO(r.output);
