@@ -218,8 +218,11 @@ ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
     const Eigen::MatrixXd pe = slice(*tables.front().second, evals - 1, pe_file, "placement");
     const probe::ProbeReport r = probe::probe_pe(pe, positions, po, &oracle);
     out["final_mds"] = matrix_json(r.mds);
+    // Centred over tokens first: a fixed sinusoid's slow dimensions are nearly constant and would make every pair
+    // look alike under plain cosine similarity.
+    const Eigen::MatrixXd centred = pe.rowwise() - pe.colwise().mean();
     out["final_similarity"] = matrix_json((Eigen::MatrixXd::Ones(tokens, tokens) -
-                                           probe::pairwise_distance(pe, probe::Metric::cosine)));
+                                           probe::pairwise_distance(centred, probe::Metric::cosine)));
   } else {
     out["note"] = "the PE of type '" + id.pe_type + "' has no [token, dim] table to probe";
   }

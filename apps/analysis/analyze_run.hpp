@@ -21,7 +21,7 @@ struct AnalyzeOptions {
 };
 
 // Version of analysis.json's layout; bump when fields change meaning so stale files are recomputed.
-constexpr int kAnalysisVersion = 2;
+constexpr int kAnalysisVersion = 3;
 
 nlohmann::ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options = {});
 

@@ -168,7 +168,7 @@ def plot_similarity(figs, analyses):
             ax.set_xticks([])
             ax.set_yticks([])
     figs.save(fig, "pe_similarity", "PE similarity beside the true distances",
-              "Cosine similarity between the tokens' PE vectors (first block, last evaluation) of one run per group, "
+              "Cosine similarity between the tokens' PE vectors, centred over tokens (first block, last evaluation), of one run per group, "
               "beside the true distance matrix: a PE that learned the geometry shows the same block pattern "
               "(similar where the distance is small).")
 
