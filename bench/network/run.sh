@@ -24,17 +24,7 @@ if [[ ! -x "$bench" ]]; then
   exit 1
 fi
 
-field() { sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p"; }
-# Of the repeats on stdin, the line with the highest wall-clock rate, and the highest CPU rate among them.
-best() {
-  awk '{ for (i = 1; i <= NF; ++i) { split($i, kv, "=");
-           if (kv[1] == "node_steps_per_s" && kv[2] + 0 > wall) { wall = kv[2] + 0; line = $0 }
-           if (kv[1] == "cpu_node_steps_per_s" && kv[2] + 0 > cpu) cpu = kv[2] + 0 } }
-       END { sub(/ cpu_node_steps_per_s=[^ ]*/, "", line); print line " cpu_node_steps_per_s=" cpu }'
-}
-max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 > b + 0 ? a : b) }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { r = a / b; printf (r >= 10 ? "%.0fx" : "%.2fx"), r }'; }
-mega() { awk -v r="$1" 'BEGIN { printf "%.2f", r / 1e6 }'; }
+source "$root/bench/run_helpers.sh"
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| N | implementation | threads | M node-steps/s | vs numpy batched | M node-steps per CPU-s |" \
@@ -60,7 +50,7 @@ for n in 100 300; do
   single=0 batched=0 batched_cpu=0
   for blas in 1 2; do
     for batch in 1 $runs; do
-      line="$(best <"$tmp/numpy.$blas.$batch")"
+      line="$(best node_steps_per_s <"$tmp/numpy.$blas.$batch")"
       wall["$blas,$batch"]="$(field node_steps_per_s <<<"$line")"
       cpu["$blas,$batch"]="$(field cpu_node_steps_per_s <<<"$line")"
       if [[ "$batch" == 1 ]]; then
@@ -73,7 +63,7 @@ for n in 100 300; do
   done
   digests=()
   for threads in 1 2; do
-    line="$(best <"$tmp/cpp.$threads")"
+    line="$(best node_steps_per_s <"$tmp/cpp.$threads")"
     w="$(field node_steps_per_s <<<"$line")"
     c="$(field cpu_node_steps_per_s <<<"$line")"
     digests+=($(field digest <"$tmp/cpp.$threads" | sort -u))

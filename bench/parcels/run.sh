@@ -25,17 +25,7 @@ if [[ ! -x "$bench" ]]; then
   exit 1
 fi
 
-field() { sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p"; }
-# Of the repeats on stdin, the line with the highest wall-clock rate, and the highest CPU rate among them.
-best() {
-  awk '{ for (i = 1; i <= NF; ++i) { split($i, kv, "=");
-           if (kv[1] == "voxel_steps_per_s" && kv[2] + 0 > wall) { wall = kv[2] + 0; line = $0 }
-           if (kv[1] == "cpu_voxel_steps_per_s" && kv[2] + 0 > cpu) cpu = kv[2] + 0 } }
-       END { sub(/ cpu_voxel_steps_per_s=[^ ]*/, "", line); print line " cpu_voxel_steps_per_s=" cpu }'
-}
-max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 > b + 0 ? a : b) }'; }
-ratio() { awk -v a="$1" -v b="$2" 'BEGIN { r = a / b; printf (r >= 10 ? "%.0fx" : "%.2fx"), r }'; }
-mega() { awk -v r="$1" 'BEGIN { printf "%.1f", r / 1e6 }'; }
+source "$root/bench/run_helpers.sh"
 
 echo "| grid | implementation | threads | M voxel-steps/s | vs numpy | M voxel-steps per CPU-s | vs numpy, per CPU-s |"
 echo "|---|---|---:|---:|---:|---:|---:|"
@@ -47,7 +37,7 @@ for size in "36,44,32 4 1" "80,95,80 2 10"; do
   for method in valid filter; do
     line="$(for rep in 1 2 3; do
       "$python" "$reference" --dims "$dims" --voxel "$voxel" --fwhm 12 --steps "$p_steps" --method "$method"
-    done | best)"
+    done | best voxel_steps_per_s)"
     wall[$method]="$(field voxel_steps_per_s <<<"$line")"
     cpu[$method]="$(field cpu_voxel_steps_per_s <<<"$line")"
     fastest="$(max "${wall[$method]}" "$fastest")"
@@ -58,18 +48,18 @@ for size in "36,44,32 4 1" "80,95,80 2 10"; do
   for threads in 1 2; do
     line="$(for rep in 1 2 3; do
       "$bench" --dims "$dims" --voxel "$voxel" --fwhm 12 --steps "$c_steps" --threads "$threads"
-    done | best)"
+    done | best voxel_steps_per_s)"
     w="$(field voxel_steps_per_s <<<"$line")"
     c="$(field cpu_voxel_steps_per_s <<<"$line")"
     digests+=("$(field digest <<<"$line")")
-    echo "| $grid | C++ loci_sim | $threads | $(mega "$w") | $(ratio "$w" "$fastest") | $(mega "$c") |" \
+    echo "| $grid | C++ loci_sim | $threads | $(mega "$w" 1) | $(ratio "$w" "$fastest") | $(mega "$c" 1) |" \
       "$(ratio "$c" "$fastest_cpu") |"
   done
   for method in valid filter; do
     what="numpy/scipy, correlate1d per axis"
     [[ "$method" == filter ]] && what="numpy/scipy, gaussian_filter"
-    echo "| $grid | $what | 1 | $(mega "${wall[$method]}") | $(ratio "${wall[$method]}" "$fastest") |" \
-      "$(mega "${cpu[$method]}") | $(ratio "${cpu[$method]}" "$fastest_cpu") |"
+    echo "| $grid | $what | 1 | $(mega "${wall[$method]}" 1) | $(ratio "${wall[$method]}" "$fastest") |" \
+      "$(mega "${cpu[$method]}" 1) | $(ratio "${cpu[$method]}" "$fastest_cpu") |"
   done
   unset wall cpu
   if [[ "${digests[0]}" != "${digests[1]}" ]]; then

@@ -1,0 +1,19 @@
+# Shell helpers the bench scripts share (sourced, not run): reading `key=value` fields off a bench's output lines
+# and formatting rates and ratios for the markdown tables.
+
+# The value of `key=` on the line(s) read from stdin (the key preceded by a space).
+field() { sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p"; }
+
+# Of the repeats on stdin, the line with the highest wall-clock rate `<key>`, carrying the highest CPU rate
+# `cpu_<key>` among all repeats (on a shared machine the least disturbed round of each).
+best() {
+  awk -v key="$1" '{ for (i = 1; i <= NF; ++i) { split($i, kv, "=");
+           if (kv[1] == key && kv[2] + 0 > wall) { wall = kv[2] + 0; line = $0 }
+           if (kv[1] == "cpu_" key && kv[2] + 0 > cpu) cpu = kv[2] + 0 } }
+       END { sub(" cpu_" key "=[^ ]*", "", line); print line " cpu_" key "=" cpu }'
+}
+
+max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 > b + 0 ? a : b) }'; }
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { r = a / b; printf (r >= 10 ? "%.0fx" : "%.2fx"), r }'; }
+# A rate in millions, with $2 decimals (default 2).
+mega() { awk -v r="$1" -v d="${2:-2}" 'BEGIN { printf "%.*f", d, r / 1e6 }'; }
