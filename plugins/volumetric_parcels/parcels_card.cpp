@@ -61,6 +61,9 @@ void describe_activity(std::ostringstream& s, const ParcelsOptions& o) {
       << " mm) between centroids with each column normalised, integrated by `" << a.network.integrator << "` with dt = "
       << a.network.simulation.dt() << ", " << a.network.simulation.subsample() << " steps per point after "
       << a.network.simulation.burn_in() << " burn-in steps";
+  if (a.network_weight != 0 && a.network.velocity_m_s > 0)
+    s << ", with conduction delays d_ij / " << a.network.velocity_m_s << " m/s rounded to whole steps of "
+      << a.tr_s * 1e3 / static_cast<double>(a.network.simulation.subsample()) << " ms";
   s << "; each part is standardised per parcel before the weighted sum. ";
   if (a.balloon)
     s << "The sum drives the balloon-Windkessel model (kappa " << a.hemodynamics.kappa() << ", gamma "

@@ -68,7 +68,8 @@ activity:
     coupling_mm: {type: float, default: 20, min: 0, doc: "W_ij = exp(-d_ij / coupling_mm) between parcel centroids, columns normalised (> 0)"}
     dt: {type: float, default: 0.1, min: 0, doc: "integration step (model time units; > 0)"}
     burn_in: {type: int, default: 1000, min: 0, doc: "steps integrated and discarded before the first point"}
-    steps_per_point: {type: int, default: 10, min: 1, doc: "integration steps per time point"}
+    steps_per_point: {type: int, default: 10, min: 1, doc: "integration steps per time point (a step lasts tr_s / steps_per_point seconds)"}
+    velocity_m_s: {type: float, default: 0, min: 0, doc: "conduction velocity: parcel j reaches parcel i d_ij / velocity later, rounded to whole steps (0 = no delays)"}
   hemodynamics: {type: enum, values: [none, balloon], default: none, doc: "balloon: the activity drives the balloon model and the BOLD signal is kept"}
   balloon:
     kappa: {type: float, default: 0.65, min: 0, doc: "decay of the vasodilatory signal, 1/s"}
@@ -152,6 +153,7 @@ void read_activity(const config::Node& r, ParcelsOptions& o) {
   n.simulation.dt(positive(r, "activity.network.dt"))
       .burn_in(r.at("activity.network.burn_in").as_int())
       .subsample(r.at("activity.network.steps_per_point").as_int());
+  n.velocity_m_s = r.at("activity.network.velocity_m_s").as_double();
   o.hemodynamics = r.at("activity.hemodynamics").text();
   a.balloon = o.hemodynamics == "balloon";
   auto& b = a.hemodynamics;

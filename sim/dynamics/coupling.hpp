@@ -9,8 +9,12 @@
 #include <Eigen/Dense>
 #include <Eigen/SparseCore>
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 #include <utility>
 #include <vector>
+
+#include "sim/dynamics/history.hpp"
 
 namespace loci::sim::dynamics {
 
@@ -35,6 +39,19 @@ class Coupling {
   // y = W x for `lanes` runs: x and y hold nodes() * lanes values, lanes innermost. x and y must not overlap.
   void apply(const double* x, double* y, std::size_t lanes) const;
 
+  // Conduction delays: what node j sends along entry (i, j) reaches node i steps(i, j) >= 0 steps later. Asked
+  // once per entry W has. With every delay 0 the coupling stays instantaneous (apply() is all that is needed).
+  void delay_by(const std::function<std::int64_t(std::size_t i, std::size_t j)>& steps);
+  bool has_delays() const { return max_delay_ > 0; }
+  std::size_t max_delay() const { return max_delay_; }
+  std::int64_t delay(std::size_t i, std::size_t j) const;  // 0 for an entry W lacks
+
+  // y_i = sum_j W_ij x_j(s - d_ij) for a stage evaluated `stage` (0 or 1) steps after history.at(0): x is the
+  // stage's own block (used where d_ij = 0), the rest comes from history at lag d_ij - stage, `offset` values into
+  // each stored state. Summed in the same order as apply(), so a run with every delay 0 gives the same numbers.
+  void apply_delayed(const double* x, const StateHistory& history, std::size_t offset, std::size_t stage, double* y,
+                     std::size_t lanes) const;
+
   std::size_t nodes() const { return static_cast<std::size_t>(sparse_.rows()); }
   double density() const;
   bool is_dense() const { return dense_.size() > 0; }
@@ -43,6 +60,8 @@ class Coupling {
  private:
   Sparse sparse_;
   Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> dense_;  // empty unless dense
+  std::vector<std::int32_t> delays_;  // per stored entry of sparse_, in its order; empty when instantaneous
+  std::size_t max_delay_ = 0;
 };
 
 }  // namespace loci::sim::dynamics

@@ -57,8 +57,10 @@ class Heun final : public Integrator {
     model.drift(batch, x, z, f1);
     if (noise != NoiseEntry::drift) model.diffusion(batch, x, g1);
     predict(n, dt, root_dt, x, f1, noise == NoiseEntry::drift ? nullptr : g1, z, predicted);
-    model.drift(batch, predicted, z, f2);
-    if (noise == NoiseEntry::multiplicative) model.diffusion(batch, predicted, g2);
+    Batch end = batch;  // the predicted state is at t + dt: one step later for delayed coupling
+    end.stage = batch.stage + 1;
+    model.drift(end, predicted, z, f2);
+    if (noise == NoiseEntry::multiplicative) model.diffusion(end, predicted, g2);
     correct(n, dt, root_dt, f1, f2, noise == NoiseEntry::drift ? nullptr : g1,
             noise == NoiseEntry::multiplicative ? g2 : nullptr, z, x);
   }

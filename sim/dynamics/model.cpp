@@ -7,6 +7,11 @@ namespace loci::sim::dynamics {
 
 Model::~Model() = default;
 
+void Batch::couple(const double* x, std::size_t variable, double* y) const {
+  if (!history || !coupling->has_delays()) return coupling->apply(x, y, lanes);
+  coupling->apply_delayed(x, *history, variable * block(), stage, y, lanes);
+}
+
 void Model::diffusion(const Batch&, const double*, double*) const {
   throw std::logic_error("this model's noise enters its drift; it has no diffusion term");
 }

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "sim/dynamics/coupling.hpp"
+#include "sim/dynamics/history.hpp"
 #include "sim/graph/params.hpp"
 #include "sim/random/stream.hpp"
 
@@ -26,8 +27,13 @@ struct Batch {
   std::size_t lanes = 1;
   const Coupling* coupling = nullptr;
   double* scratch = nullptr;  // size() doubles the model may overwrite, e.g. with W x
+  const StateHistory* history = nullptr;  // the accepted states, when the coupling has delays
+  std::size_t stage = 0;  // steps from history->at(0) to the time of the state a drift is evaluated at
 
   std::size_t block() const { return nodes * lanes; }  // values of one variable
+  // y = W x with each entry's delay: x is the block of variable `variable` in the state being evaluated. Models
+  // call this rather than coupling->apply so that delays reach every model.
+  void couple(const double* x, std::size_t variable, double* y) const;
 };
 
 enum class NoiseEntry {

@@ -33,7 +33,7 @@ class OrnsteinUhlenbeck final : public Model {
   }
 
   void drift(const Batch& batch, const double* x, const double*, double* f) const override {
-    batch.coupling->apply(x, batch.scratch, batch.lanes);
+    batch.couple(x, 0, batch.scratch);
     linear_field(batch.block(), batch.scratch, x, f, g_, 1.0 / tau_);
   }
 

@@ -42,7 +42,7 @@ class RateModel final : public Model {
   }
 
   void drift(const Batch& batch, const double* x, const double* z, double* f) const override {
-    batch.coupling->apply(x, batch.scratch, batch.lanes);
+    batch.couple(x, 0, batch.scratch);
     rate_field(batch.block(), batch.scratch, x, z, f, g_, s_, noise_, theta_, 1.0 / tau_);
   }
 

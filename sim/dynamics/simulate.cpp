@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "sim/dynamics/buffers.hpp"
+#include "sim/dynamics/history.hpp"
 #include "sim/dynamics/normal.hpp"
 #include "sim/dynamics/normal_lanes.hpp"
 
@@ -53,7 +54,13 @@ void run_batch(const Job& job, std::size_t first, std::size_t lanes) {
     for (std::size_t k = 0; k < start.size(); ++k) x[k * lanes + l] = start[k];
   }
   NormalLanes draws(noise);  // each run's noise stream continues here, past its initial state
-  const Batch batch{nodes, lanes, &job.coupling, scratch.data()};
+  Batch batch{nodes, lanes, &job.coupling, scratch.data()};
+  std::unique_ptr<StateHistory> history;
+  if (job.coupling.has_delays()) {
+    history = std::make_unique<StateHistory>(job.coupling.max_delay(), size);
+    history->reset(x.data());
+    batch.history = history.get();
+  }
   // Recorded points collect here, kChunk per node and run, and go out a cache line at a time: a node's points lie
   // `points` floats from the next node's, so storing each point in place would touch another line (and often
   // another page) for every node at every recorded step.
@@ -92,6 +99,7 @@ void run_batch(const Job& job, std::size_t first, std::size_t lanes) {
     }
     draws.fill(variables * nodes, z.data());
     job.integrator.step(model, batch, o.dt(), z.data(), x.data(), work.data());
+    if (history) history->push(x.data());
   }
 }
 

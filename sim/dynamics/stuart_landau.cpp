@@ -36,8 +36,8 @@ class StuartLandau final : public Model {
 
   void drift(const Batch& batch, const double* state, const double*, double* f) const override {
     const std::size_t n = batch.block();
-    batch.coupling->apply(state, batch.scratch, batch.lanes);
-    batch.coupling->apply(state + n, batch.scratch + n, batch.lanes);
+    batch.couple(state, 0, batch.scratch);
+    batch.couple(state + n, 1, batch.scratch + n);
     hopf_field(n, state, state + n, batch.scratch, batch.scratch + n, f, f + n, a_, omega_, g_);
   }
 

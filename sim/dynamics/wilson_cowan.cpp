@@ -55,7 +55,7 @@ class WilsonCowan final : public Model {
 
   void drift(const Batch& batch, const double* x, const double*, double* f) const override {
     const std::size_t n = batch.block();
-    batch.coupling->apply(x, batch.scratch, batch.lanes);
+    batch.couple(x, 0, batch.scratch);
     const Constants c{1.0 / tau_e_, 1.0 / tau_i_, w_ee_,    w_ei_, w_ie_, w_ii_, a_e_,
                       theta_e_,     a_i_,         theta_i_, p_e_,  p_i_,  g_};
     wilson_cowan_field(n, x, x + n, batch.scratch, f, f + n, c);

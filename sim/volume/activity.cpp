@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 #include "sim/dynamics/integrator.hpp"
@@ -30,6 +31,22 @@ dynamics::Coupling distance_coupling(const Eigen::MatrixXd& centroids, double le
   dynamics::Coupling::Sparse m(n, n);
   m.setFromTriplets(entries.begin(), entries.end());
   return dynamics::Coupling(std::move(m));
+}
+
+void delay_by_distance(dynamics::Coupling& coupling, const Eigen::MatrixXd& centroids, double velocity_m_s,
+                       double step_s) {
+  if (!(velocity_m_s > 0) || !(step_s > 0)) throw std::invalid_argument("delays: velocity and step must be > 0");
+  const double steps_per_mm = 1e-3 / velocity_m_s / step_s;
+  coupling.delay_by([&](std::size_t i, std::size_t j) {
+    const double d = (centroids.row(static_cast<Eigen::Index>(i)) - centroids.row(static_cast<Eigen::Index>(j))).norm();
+    return static_cast<std::int64_t>(std::llround(d * steps_per_mm));
+  });
+  if (!coupling.has_delays()) {
+    std::ostringstream s;
+    s << "delays: at " << velocity_m_s << " m/s every delay is under half a step of " << step_s * 1e3
+      << " ms; take more steps per point or a lower velocity";
+    throw std::invalid_argument(s.str());
+  }
 }
 
 LabelVolume crop_to_labels(const LabelVolume& volume) {
@@ -98,8 +115,11 @@ std::vector<float> simulate_activity(const LabelVolume& parcels, const Eigen::Ma
   if (o.network_weight != 0) {
     const auto model = dynamics::make_model(o.network.model, o.network.params);
     const auto integrator = dynamics::make_integrator(o.network.integrator);
-    const auto coupling = distance_coupling(centroids, o.network.coupling_mm);
+    auto coupling = distance_coupling(centroids, o.network.coupling_mm);
     auto sim = o.network.simulation;
+    // A step lasts tr_s / steps_per_point seconds: that is the clock the delays are counted on.
+    if (o.network.velocity_m_s > 0)
+      delay_by_distance(coupling, centroids, o.network.velocity_m_s, o.tr_s / static_cast<double>(sim.subsample()));
     sim.points(total).threads(1);
     auto run = dynamics::simulate(*model, *integrator, coupling, seed, {{"network", subject}}, sim);
     auto& component = run.front().values;

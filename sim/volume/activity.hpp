@@ -23,6 +23,7 @@ struct NetworkActivityOptions {
   std::string integrator = "heun";
   dynamics::SimulationOptions simulation;  // dt, burn-in and steps per recorded point (one point per TR)
   double coupling_mm = 20;                 // length scale of the coupling, see distance_coupling
+  double velocity_m_s = 0;                 // conduction velocity for delays d_ij / v; 0 = instantaneous coupling
 };
 
 struct ActivityOptions {
@@ -40,6 +41,12 @@ struct ActivityOptions {
 // W_ij = exp(-d_ij / length_mm) between distinct parcels i, j (d: centroid distance), each column divided by its sum
 // as the paper's rate model normalises by in-degree; weights under 1e-6 of their column's largest are dropped.
 dynamics::Coupling distance_coupling(const Eigen::MatrixXd& centroids, double length_mm);
+
+// Conduction delays on `coupling`: entry (i, j) arrives round(d_ij / v / step_s) steps late, d_ij the centroid
+// distance in mm, v = velocity_m_s. std::invalid_argument when every delay rounds to 0 steps (the steps are too long
+// for the velocity: what was asked would silently be no delay at all).
+void delay_by_distance(dynamics::Coupling& coupling, const Eigen::MatrixXd& centroids, double velocity_m_s,
+                       double step_s);
 
 // The smallest grid holding every labelled voxel (same spacing, the affine shifted to match), and its labels.
 LabelVolume crop_to_labels(const LabelVolume& volume);

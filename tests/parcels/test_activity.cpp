@@ -151,3 +151,35 @@ TEST_CASE("a subject's activity: standardised parcels - field and network parts 
   o.network_weight = 0;
   CHECK_THROWS_WITH(vol::simulate_activity(p.labels, facts.centroids, o, 9, 1, 60), Catch::Contains("both 0"));
 }
+
+TEST_CASE("conduction delays: distance over velocity in whole steps - none at all is an error", "[parcels][network]") {
+  Eigen::MatrixXd c(3, 3);
+  c << 0, 0, 0, 10, 0, 0, 40, 0, 0;
+  auto w = vol::distance_coupling(c, 20.0);
+  vol::delay_by_distance(w, c, 2.0, 1e-3);  // 2 m/s = 2 mm per 1 ms step
+  CHECK(w.delay(1, 0) == 5);
+  CHECK(w.delay(0, 1) == 5);
+  CHECK(w.delay(2, 0) == 20);
+  CHECK(w.delay(2, 1) == 15);
+  CHECK(w.max_delay() == 20);
+  auto fast = vol::distance_coupling(c, 20.0);
+  CHECK_THROWS_WITH(vol::delay_by_distance(fast, c, 100.0, 1e-3), Catch::Contains("every delay is under half a step"));
+}
+
+TEST_CASE("a subject's network activity with conduction delays: repeatable - other than without", "[parcels][activity]") {
+  const auto mask = vol::ellipsoid_mask(vol::EllipsoidOptions().semi_axes_mm({30, 36, 24}).voxel_mm(6));
+  const auto p = vol::parcellate(mask, vol::ParcellationOptions().parcels(12).mirror(true), 2);
+  const auto facts = vol::describe_parcels(p.labels, 12);
+  vol::ActivityOptions o;
+  o.field_weight = 0;
+  o.network_weight = 1;
+  o.tr_s = 0.5;
+  o.network.simulation.burn_in(200).subsample(50);  // steps of 10 ms
+  const auto instantaneous = vol::simulate_activity(p.labels, facts.centroids, o, 9, 1, 40);
+  o.network.velocity_m_s = 1.0;  // 10 mm per step: parcels 20-60 mm apart are 2-6 steps late
+  const auto delayed = vol::simulate_activity(p.labels, facts.centroids, o, 9, 1, 40);
+  CHECK(delayed != instantaneous);
+  CHECK(vol::simulate_activity(p.labels, facts.centroids, o, 9, 1, 40) == delayed);
+  o.network.velocity_m_s = 100.0;  // a metre per step
+  CHECK_THROWS_WITH(vol::simulate_activity(p.labels, facts.centroids, o, 9, 1, 40), Catch::Contains("delays"));
+}

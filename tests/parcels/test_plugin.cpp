@@ -1,6 +1,7 @@
 // volumetric_parcels end to end: `loci generate` on tiny configs, read back through the dataset reader: simulated
 // brains (ellipsoid, an atlas written here), imported series (CSV and HDF5) with a NIfTI or centroid atlas, the
 // arrays the trainer reads, determinism across thread counts, and one-line errors naming bad files.
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -298,6 +299,11 @@ TEST_CASE("volumetric_parcels config errors name the key", "[parcels][plugin]") 
                                " activity.network.weight=1 activity.network.params.gg=3");
   CHECK(params.exit_code == 1);
   CHECK(params.output.find("'g'") != std::string::npos);
+  const auto slow = run_loci("generate " + config + " out=" + (dir.path() / "e").string() +
+                             " activity.network.weight=1 activity.network.velocity_m_s=50");
+  CHECK(slow.exit_code == 1);
+  CHECK(slow.output.find("every delay is under half a step of 100") != std::string::npos);
+  CHECK(slow.output.find("error") == slow.output.rfind("error"));  // one line says it
   const auto shipped = run_loci("config show " + std::string(LOCI_SOURCE_DIR) + "/configs/parcels.yaml");
   INFO(shipped.output);
   CHECK(shipped.exit_code == 0);
