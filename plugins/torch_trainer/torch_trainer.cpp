@@ -13,6 +13,7 @@
 #include "lr_schedule.hpp"
 #include "models/allocator.hpp"
 #include "optimizer.hpp"
+#include "precision.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
 #include "plugins/api/launch.hpp"
@@ -157,8 +158,13 @@ class TorchTrainer final : public Trainer {
         if (batch.size > 0) {  // empty only for a rank whose part of a final, tiny global batch is nothing
           const Feed f = Feed::from(batch, plan, stream);
           models::ModelInput in{f.x.to(device), f.target.defined() ? f.target.to(device) : f.target, mask};
-          const auto out = model->forward(in);
-          const auto loss = model->loss(out, in, plan.task == Task::classification ? f.label.to(device) : in.x);
+          models::ModelOutput out;
+          torch::Tensor loss;
+          {  // autocast covers the forward pass only; backward follows the dtypes it recorded
+            const AutocastScope autocast(opt.precision, device.type());
+            out = model->forward(in);
+            loss = model->loss(out, in, plan.task == Task::classification ? f.label.to(device) : in.x).to(torch::kFloat);
+          }
           const double value = loss.item<double>();
           if (!std::isfinite(value))
             throw UserError(run.string() + ": loss is " + std::to_string(value) + " at epoch " +
@@ -255,6 +261,7 @@ class TorchTrainer final : public Trainer {
     j["train_seconds"] = state.seconds;
     j["samples_per_second"] = state.seconds > 0 ? static_cast<double>(state.step * opt.batch_size) / state.seconds : 0.0;
     j["seed"] = opt.seed;
+    j["precision"] = opt.precision;
     j["data"] = opt.data;
     j["pe"] = {{"type", mopt.encoder().pe().type()},
                {"placement", mopt.encoder().pe().placement()},

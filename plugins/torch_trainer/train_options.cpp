@@ -35,6 +35,7 @@ TrainOptions read_options(const config::Node& r) {
   o.early_stop_split = t.at("early_stop_split").text();
   o.early_stop_min_delta = t.at("early_stop_min_delta").as_double();
   o.device = t.at("device").text();
+  o.precision = t.at("precision").text();
   o.save_attention = t.at("save_attention").as_bool();
   o.progress = t.at("progress").as_bool();
 

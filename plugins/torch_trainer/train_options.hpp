@@ -33,6 +33,7 @@ struct TrainOptions {
   std::string early_stop_split = "test";
   double early_stop_min_delta = 0;
   std::string device = "cpu";
+  std::string precision = "fp32";  // or bf16: autocast in the training step (precision.hpp)
   bool save_attention = false, progress = true;
 
   models::ModelOptions model;  // task-dependent sizes (channels, classes) are filled in from the dataset

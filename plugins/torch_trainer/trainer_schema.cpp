@@ -73,6 +73,8 @@ train:
   early_stop_split: {type: string, default: test, doc: "split whose loss early stopping watches"}
   early_stop_min_delta: {type: float, default: 0.0, min: 0, doc: "smallest loss decrease that counts as improvement"}
   device: {type: enum, values: [cpu, cuda], default: cpu, doc: "cpu, or cuda when LibTorch was built with CUDA"}
+  precision: {type: enum, values: [fp32, bf16], default: fp32,
+              doc: "bf16: the training forward/backward under bfloat16 autocast (parameters, optimizer and evaluation stay fp32; not the paper's numerics)"}
   save_attention: {type: bool, default: false, doc: "write attention.h5 [not built yet: true is refused]"}
   progress: {type: bool, default: true, doc: "progress bar on a terminal, plain lines in logs"}
 jobs: {type: int, default: 1, min: 1, doc: "sweeps (-m): runs in parallel processes, each with cores/jobs threads"}

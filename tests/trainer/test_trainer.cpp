@@ -100,6 +100,26 @@ TEST_CASE("learned PEs move during training and fixed ones stay put") {
   CHECK(std::system(cmd) == 0);
 }
 
+TEST_CASE("train.precision bf16 trains under autocast and evaluates the fp32 model") {
+  loci::test::TempDir full, half;
+  REQUIRE(run_loci("train -q " + train_config(full)).exit_code == 0);
+  const auto r = run_loci("train -q " + train_config(half) + " train.precision=bf16");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(slurp(half.path() / "run/summary.json").find("\"precision\": \"bf16\"") != std::string::npos);
+  // bfloat16 products change the weights (so autocast was on), but not what the model learns: the final losses
+  // agree to a few hundredths, and the learned PE stays float32.
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy, pandas; "
+                         "a = pandas.read_csv('" + (full.path() / "run/metrics.csv").string() + "'); "
+                         "b = pandas.read_csv('" + (half.path() / "run/metrics.csv").string() + "'); "
+                         "p = h5py.File('" + (full.path() / "run/pe.h5").string() + "')['placement_0'][-1]; "
+                         "q = h5py.File('" + (half.path() / "run/pe.h5").string() + "')['placement_0']; "
+                         "assert q.dtype == numpy.float32, q.dtype; q = q[-1]; "
+                         "assert not numpy.array_equal(p, q); assert numpy.abs(p - q).max() < 0.05, numpy.abs(p - q).max(); "
+                         "d = (a.loss - b.loss).abs().max(); assert d < 0.05, d\"";
+  CHECK(std::system(py.c_str()) == 0);
+}
+
 TEST_CASE("a run stopped and resumed ends bit-identical to an uninterrupted one") {
   loci::test::TempDir whole, parts;
   REQUIRE(run_loci("train -q " + train_config(whole)).exit_code == 0);
