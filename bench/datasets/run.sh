@@ -23,7 +23,7 @@ common=(--shards "$shards" --samples-per-shard "$per_shard" --chunk "$chunk" --r
 cpp_out="$("$bench" "${common[@]}")"
 py_out="$(/usr/bin/python3 "$root/bench/reference/shard_io_reference.py" "${common[@]}")"
 
-field() { sed -n "s/.* $1=\([^ ]*\).*/\1/p"; }
+source "$root/bench/run_helpers.sh"  # field
 pick() { grep "codec=$2 op=$3" <<<"$1" || true; }
 
 echo "| codec | op | C++ loci MB/s | h5py MB/s | C++ / h5py | C++ MB per CPU-s | h5py MB per CPU-s | on disk (C++ / h5py) MB |"

@@ -23,7 +23,7 @@ fi
 cpp_out="$("$bench" --items "$cpp_items" --seed "$seed" --human "$human" --threads 1,2)"
 py_out="$(/usr/bin/python3 "$root/bench/reference/lst_reference.py" --items "$py_items" --seed "$seed" --human "$human")"
 
-field() { sed -n "s/.*$1=\([^ ]*\).*/\1/p"; }
+source "$root/bench/run_helpers.sh"  # field
 py_rate="$(field items_per_s <<<"$py_out")"
 
 echo "| implementation | threads | items | seconds | items/s | vs Python |"
