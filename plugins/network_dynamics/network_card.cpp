@@ -36,7 +36,10 @@ std::string card_prose(const NetworkOptions& o, const GraphFacts& facts) {
     << "). It is drawn once from the seed; every split uses the same graph.\n\n";
   s << "Dynamics: the `" << o.model << "` model (" << model.doc << "; " << params_text(o.model_params)
     << "), coupling W = the adjacency normalised by `" << o.coupling_name << "`, integrated by `" << o.integrator
-    << "` with dt = " << o.simulation.dt() << ". A run starts from a random state, is integrated for "
+    << "` with dt = " << o.simulation.dt()
+    << (o.delay_steps_per_unit > 0 ? ", with conduction delays of round(distance x " : "");
+  if (o.delay_steps_per_unit > 0) s << o.delay_steps_per_unit << ") steps along each edge";
+  s << ". A run starts from a random state, is integrated for "
     << o.simulation.burn_in() << " burn-in steps, then recorded every " << o.simulation.subsample()
     << " step(s) (recorded time step " << o.simulation.dt() * static_cast<double>(o.simulation.subsample()) << ")"
     << (o.simulation.observation_noise() > 0

@@ -3,9 +3,12 @@
 // time one of its samples is asked for (so `inspect --show` and resumed runs simulate nothing they do not need),
 // then every sample is a copy out of the recordings.
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -36,6 +39,17 @@ class NetworkDynamics final : public Generator {
       throw UserError(resolved.at("graph.topology").mark().str() + ": " + e.what());
     }
     coupling_ = sim::dynamics::Coupling::from_edges(graph_.nodes(), sim::graph::edge_list(graph_), opt_.coupling);
+    if (opt_.delay_steps_per_unit > 0) {
+      coupling_.delay_by([&](std::size_t i, std::size_t j) {
+        return static_cast<std::int64_t>(std::llround(sim::graph::distance(graph_, i, j) * opt_.delay_steps_per_unit));
+      });
+      if (!coupling_.has_delays()) {  // asked for delays and would silently get none
+        std::ostringstream s;
+        s << opt_.delay_mark << ": dynamics.delay_steps_per_unit = " << opt_.delay_steps_per_unit
+          << " rounds every edge's delay to 0 steps; raise it (edges are at most " << max_edge_length() << " long)";
+        throw UserError(s.str());
+      }
+    }
     model_ = sim::dynamics::make_model(opt_.model, opt_.model_params);
     integrator_ = sim::dynamics::make_integrator(opt_.integrator);
     facts_ = {graph_.edges(), sim::graph::connected_components(graph_),
@@ -46,6 +60,12 @@ class NetworkDynamics final : public Generator {
   }
 
   const data::DatasetLayout& layout() const override { return layout_; }
+
+  double max_edge_length() const {
+    double longest = 0;
+    for (const auto& [u, v] : sim::graph::edge_list(graph_)) longest = std::max(longest, sim::graph::distance(graph_, u, v));
+    return longest;
+  }
 
   void fill(const data::SampleKey& key, const data::SampleSlots& out) const override {
     const auto it = splits_.find(key.split);
@@ -143,6 +163,7 @@ class NetworkDynamics final : public Generator {
     a["integrator"] = opt_.integrator;
     a["coupling"] = opt_.coupling_name;
     a["dt"] = opt_.simulation.dt();
+    a["delay_steps_per_unit"] = opt_.delay_steps_per_unit;
     a["burn_in"] = opt_.simulation.burn_in();
     a["subsample"] = opt_.simulation.subsample();
     a["record_dt"] = opt_.simulation.dt() * static_cast<double>(opt_.simulation.subsample());

@@ -102,6 +102,8 @@ graph:
              doc: "W from the adjacency: in_degree = each column divided by its sum (the paper),
                    row = mean of neighbours, none = 0/1"}
   dt: {type: float, default: 0.1, min: 0, doc: "integration step (model time units); must be > 0"}
+  delay_steps_per_unit: {type: float, default: 0, min: 0,
+                         doc: "conduction delays: node j reaches node i round(d_ij x this) steps late, d_ij their euclidean distance (coordinates in [0, 1)); 0 = instantaneous"}
   burn_in: {type: int, default: 1000, min: 0, doc: "steps integrated and discarded before the first recorded point"}
   subsample: {type: int, default: 1, min: 1, doc: "steps between recorded points"}
   observation_noise: {type: float, default: 0, min: 0, doc: "sd of Gaussian noise added to every recorded value"}
@@ -172,6 +174,8 @@ NetworkOptions read_options(const config::Node& r) {
   o.coupling = o.coupling_name == "row"    ? sim::dynamics::Normalisation::row
                : o.coupling_name == "none" ? sim::dynamics::Normalisation::none
                                            : sim::dynamics::Normalisation::in_degree;
+  o.delay_steps_per_unit = r.at("dynamics.delay_steps_per_unit").as_double();
+  o.delay_mark = r.at("dynamics.delay_steps_per_unit").mark().str();
   const double dt = r.at("dynamics.dt").as_double();
   if (!(dt > 0)) fail(r.at("dynamics.dt"), "'dynamics.dt' must be > 0");
   o.simulation.dt(dt)

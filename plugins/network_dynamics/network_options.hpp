@@ -37,6 +37,8 @@ struct NetworkOptions {
   std::string integrator;
   std::string coupling_name;
   sim::dynamics::Normalisation coupling = sim::dynamics::Normalisation::in_degree;
+  double delay_steps_per_unit = 0;  // conduction delays, steps per unit of distance; 0 = none
+  std::string delay_mark;           // where the config set it, for errors
   sim::dynamics::SimulationOptions simulation;  // points are set per split
   std::int64_t window = 50;
   std::int64_t stride = 50;

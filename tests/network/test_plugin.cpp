@@ -161,6 +161,25 @@ TEST_CASE("loci generate: network_dynamics shards hold windows - graph arrays an
   }
 }
 
+TEST_CASE("network_dynamics with conduction delays: other data - recorded - too short a delay is an error",
+          "[network][plugin][delays]") {
+  const Scratch dir;
+  const auto config = dir.write("network.yaml", kConfig);
+  REQUIRE(run_loci("generate " + config + " out=" + dir.at("plain")).code == 0);
+  // Lattice edges are 0.25 long: 8 steps per unit delays every edge by 2 steps.
+  const auto made = run_loci("generate " + config + " out=" + dir.at("late") + " dynamics.delay_steps_per_unit=8");
+  INFO(made.output);
+  REQUIRE(made.code == 0);
+  const auto plain = loci::data::Dataset::open(dir.at("plain"));
+  const auto late = loci::data::Dataset::open(dir.at("late"));
+  CHECK(std::get<double>(late.attributes().at("delay_steps_per_unit")) == 8.0);
+  CHECK(late.read<float>("train", "activity", 0, 12) != plain.read<float>("train", "activity", 0, 12));
+  const auto none = run_loci("generate " + config + " out=" + dir.at("none") + " dynamics.delay_steps_per_unit=1");
+  CHECK(none.code == 1);
+  CHECK(none.output.find("delay_steps_per_unit = 1") != std::string::npos);
+  CHECK(none.output.find("rounds every edge's delay to 0 steps") != std::string::npos);
+}
+
 TEST_CASE("network_dynamics config errors name the key", "[network][plugin]") {
   const Scratch dir;
   const auto config = dir.write("network.yaml", kConfig);
