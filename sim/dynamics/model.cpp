@@ -8,7 +8,9 @@ namespace loci::sim::dynamics {
 Model::~Model() = default;
 
 void Batch::couple(const double* x, std::size_t variable, double* y) const {
-  if (!history || !coupling->has_delays()) return coupling->apply(x, y, lanes);
+  if (!coupling->has_delays()) return coupling->apply(x, y, lanes);
+  // Without the past, a delayed coupling would quietly become an instantaneous one.
+  if (!history) throw std::logic_error("the coupling has delays but the batch carries no state history");
   coupling->apply_delayed(x, *history, variable * block(), stage, y, lanes);
 }
 

@@ -157,6 +157,17 @@ TEST_CASE("delayed coupling: same numbers for 1 and 2 threads and any batching",
   CHECK(plain[0].values != one[0].values);
 }
 
+TEST_CASE("delayed coupling: a step without the state history is refused, not made instantaneous",
+          "[network][dynamics][delays]") {
+  const Coupling w = directed(2, {{0, 1, 0.5, 3}});
+  const auto model = make_model("ornstein_uhlenbeck");
+  const auto euler = make_integrator("euler_maruyama");
+  std::vector<double> x = {1.0, -0.5}, z(2, 0.0), scratch(2), work(euler->workspace(2));
+  const Batch batch{2, 1, &w, scratch.data()};
+  CHECK_THROWS_WITH(euler->step(*model, batch, 0.1, z.data(), x.data(), work.data()),
+                    Catch::Contains("no state history"));
+}
+
 TEST_CASE("delayed coupling: a negative delay is refused naming the entry", "[network][dynamics][delays]") {
   Coupling w = Coupling::from_edges(3, {{0, 1}, {1, 2}}, Normalisation::in_degree);
   CHECK_THROWS_WITH(w.delay_by([](std::size_t i, std::size_t) { return i == 2 ? std::int64_t{-1} : std::int64_t{1}; }),
