@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
 
 namespace loci::test {
@@ -33,5 +34,13 @@ class TempDir {
  private:
   std::filesystem::path path_;
 };
+
+// A file's whole content, bytes as they are ("" when it cannot be read).
+inline std::string slurp(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 
 }  // namespace loci::test

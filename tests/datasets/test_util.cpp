@@ -104,11 +104,4 @@ std::vector<std::string> files_in(const fs::path& dir) {
   return out;
 }
 
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 }  // namespace loci::test

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../config/temp_files.hpp"  // slurp
 #include "datasets/generate.hpp"
 #include "datasets/reader.hpp"
 #include "synthetic_source.hpp"
@@ -32,7 +33,5 @@ std::map<std::string, std::vector<std::uint8_t>> read_everything(const data::Dat
 
 // File names in `dir` and below, relative, sorted.
 std::vector<std::string> files_in(const std::filesystem::path& dir);
-
-std::string slurp(const std::filesystem::path& file);
 
 }  // namespace loci::test

@@ -12,15 +12,9 @@
 
 namespace fs = std::filesystem;
 using loci::test::run_loci;
+using loci::test::slurp;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // One small dataset per generator for the whole file (generation is deterministic, so sharing is safe).
 const fs::path& dataset(const std::string& config, const std::string& extra) {

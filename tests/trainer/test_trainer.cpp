@@ -9,16 +9,10 @@
 #include "../config/temp_files.hpp"
 
 using loci::test::run_loci;
+using loci::test::slurp;
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // One small dataset shared by every test of this file (generation is deterministic, so sharing is safe).
 const fs::path& dataset() {
