@@ -1,6 +1,7 @@
 #include "models/attention.hpp"
 
 #include "models/batched_matmul.hpp"
+#include "models/dropout.hpp"
 
 #include <cmath>
 #include <limits>
@@ -62,7 +63,7 @@ torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& 
   }
   auto weights = torch::softmax(scores, -1);
   if (record_) last_map_ = weights.detach();
-  if (options_.dropout() > 0.0) weights = torch::dropout(weights, options_.dropout(), is_training());
+  if (options_.dropout() > 0.0) weights = models::dropout(weights, options_.dropout(), is_training());
   auto out = batched_matmul(weights, v).transpose(1, 2).reshape({B, rows, d});
   return out_proj(out);
 }

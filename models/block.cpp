@@ -1,5 +1,6 @@
 #include "models/block.hpp"
 
+#include "models/dropout.hpp"
 #include "models/fused_gelu.hpp"
 
 #include <stdexcept>
@@ -28,10 +29,10 @@ torch::Tensor EncoderBlockImpl::activate(const torch::Tensor& x) const { return 
 torch::Tensor EncoderBlockImpl::mlp(const torch::Tensor& x) {
   const double p = options_.dropout();
   auto h = activate(fc1(x));
-  if (p > 0.0) h = torch::dropout(h, p, is_training());
+  if (p > 0.0) h = models::dropout(h, p, is_training());
   h = fc2(h);
   if (options_.activation_after_both()) h = activate(h);
-  if (p > 0.0) h = torch::dropout(h, p, is_training());
+  if (p > 0.0) h = models::dropout(h, p, is_training());
   return h;
 }
 
@@ -43,7 +44,7 @@ torch::Tensor EncoderBlockImpl::forward(const torch::Tensor& x, const BlockPE& p
     return t.gather(1, query_index.view({-1, 1, 1}).expand({t.size(0), 1, t.size(2)}));
   };
   const double p = options_.dropout();
-  auto drop = [&](torch::Tensor t) { return p > 0.0 ? torch::dropout(t, p, is_training()) : t; };
+  auto drop = [&](torch::Tensor t) { return p > 0.0 ? models::dropout(t, p, is_training()) : t; };
   if (post_norm_) {
     auto y = norm1(drop(attention(h, pe, query_index)) + rows(h));
     return norm2(mlp(y) + y);

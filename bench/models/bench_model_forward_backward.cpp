@@ -2,12 +2,17 @@
 // lr 1e-4) per thread count, the FLOPs a step needs counted analytically, and the machine's measured GEMM rate at
 // the model's matrix sizes for comparison. Prints RESULT/GEMM lines that run.sh turns into a table.
 //
-// Usage: bench_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--bf16] [--no-prune] [--breakdown]
-//                    [--default-malloc]
+// Usage: bench_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--parts 2] [--bf16] [--no-prune]
+//                    [--breakdown] [--default-malloc]
+// --parts: the batch's gradient as that many parts' gradients summed, the parts side by side on the threads, one
+// thread each (models/micro_batches.hpp, as `train.micro_batches` does); 0: plain LibTorch, one pass over the batch
+// with each operation split over the threads (what the trainer did before micro-batches).
 // The allocator is tuned as a trainer should (models/allocator.hpp) unless --default-malloc is given.
 // --breakdown adds the CPU time of forward, backward and the optimizer step separately (in fp32).
 
 #include "models/allocator.hpp"
+#include "models/blas_info.hpp"
+#include "models/micro_batches.hpp"
 #include "models/model.hpp"
 #include "models/pe/sinusoid.hpp"
 
@@ -18,6 +23,8 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <sstream>
 #include <string>
@@ -32,7 +39,7 @@ constexpr int64_t kBatch = 128, kTokens = 16, kChannels = 5, kD = 160, kBlocks =
 
 struct Args {
   std::vector<int> threads{1, 2};
-  int steps = 10, warmup = 3, reps = 5;
+  int steps = 10, warmup = 3, reps = 5, parts = 2;
   bool bf16 = false, prune = true, breakdown = false, tune_malloc = true;
 };
 
@@ -54,6 +61,8 @@ Args parse(int argc, char** argv) {
       a.reps = std::stoi(next());
     } else if (arg == "--warmup") {
       a.warmup = std::stoi(next());
+    } else if (arg == "--parts") {
+      a.parts = std::stoi(next());
     } else if (arg == "--bf16") {
       a.bf16 = true;
     } else if (arg == "--no-prune") {
@@ -148,6 +157,8 @@ int main(int argc, char** argv) try {
               static_cast<long long>(kBatch), static_cast<long long>(kTokens), static_cast<long long>(kChannels),
               static_cast<long long>(kD), static_cast<long long>(kBlocks), args.prune ? ", last block pruned" : "",
               args.bf16 ? ", bf16 autocast" : "");
+  const char* core = std::getenv("OPENBLAS_CORETYPE");
+  std::printf("blas: %s (OPENBLAS_CORETYPE %s)\n", loci::models::blas_description().c_str(), core ? core : "not set");
   std::printf("malloc: %s\n", args.tune_malloc ? "tuned (loci::models::tune_allocator)" : "glibc defaults");
   std::printf("FLOPs per step: %.3g (model), %.3g executed\n", step_flops(false), step_flops(args.prune));
 
@@ -157,17 +168,35 @@ int main(int argc, char** argv) try {
     options.encoder().pe().init(loci::models::InitOptions("normal").std(0.2));
     auto model = loci::models::make_model(options, positions, 0);
     torch::optim::AdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.0));
-    at::autocast::set_cpu_enabled(args.bf16);
-    at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+    // The trainer's step (plugins/torch_trainer): the batch's gradient as the sum of `parts` parts' gradients,
+    // the parts side by side on the threads, each under autocast when asked (autocast is per thread).
+    loci::models::MicroBatches parts(loci::models::MicroBatchOptions(std::max(1, args.parts), threads));
     auto step = [&] {
-      opt.zero_grad();
-      auto logits = model->classify(x);
-      torch::cross_entropy_loss(logits.to(torch::kFloat32), y).backward();
+      if (args.parts == 0) {  // plain LibTorch: one pass over the batch, each operation split over the threads
+        opt.zero_grad();
+        at::autocast::set_cpu_enabled(args.bf16);
+        at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+        auto logits = model->classify(x);
+        at::autocast::set_cpu_enabled(false);
+        torch::cross_entropy_loss(logits.to(torch::kFloat32), y).backward();
+        if (args.bf16) at::autocast::clear_cache();
+        opt.step();
+        return;
+      }
+      parts.backward(model->parameters(), [&](int p) {
+        const auto [begin, end] = loci::models::MicroBatches::range(p, args.parts, kBatch);
+        at::autocast::set_cpu_enabled(args.bf16);
+        at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+        auto logits = model->classify(x.narrow(0, begin, end - begin));
+        auto loss = torch::cross_entropy_loss(logits.to(torch::kFloat32), y.narrow(0, begin, end - begin)) *
+                    (static_cast<double>(end - begin) / kBatch);
+        at::autocast::set_cpu_enabled(false);
+        if (args.bf16) at::autocast::clear_cache();
+        return loss;
+      });
       opt.step();
-      if (args.bf16) at::autocast::clear_cache();
     };
     const auto t = time_per_call(step, args.warmup, args.steps, args.reps);
-    at::autocast::set_cpu_enabled(false);
     const double s = t.wall;
     std::printf(
         "RESULT impl=cpp%s threads=%d ms_per_step=%.2f puzzles_per_s=%.0f cpu_ms_per_step=%.2f gflops=%.1f "

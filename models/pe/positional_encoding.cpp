@@ -1,6 +1,6 @@
 #include "models/pe/positional_encoding.hpp"
 
-#include <torch/nn/functional/dropout.h>
+#include "models/dropout.hpp"
 
 #include <map>
 #include <stdexcept>
@@ -32,7 +32,7 @@ torch::Tensor PositionalEncodingImpl::add(const torch::Tensor& x, int64_t placem
     // Zero rows for the prefix tokens let one broadcast add serve with and without a CLS token.
     out = x + (prefix > 0 ? torch::constant_pad_nd(m, {0, 0, prefix, 0}) : m);
   }
-  if (dropout_ > 0.0) out = torch::dropout(out, dropout_, is_training() || dropout_at_eval_);
+  if (dropout_ > 0.0) out = models::dropout(out, dropout_, is_training() || dropout_at_eval_);
   return out;
 }
 

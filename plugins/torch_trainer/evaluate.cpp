@@ -6,7 +6,7 @@
 namespace loci::torch_trainer {
 
 SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
-                      std::int64_t batch_size, std::uint64_t seed) {
+                      std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro) {
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();
@@ -19,17 +19,35 @@ SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::
   std::vector<std::int64_t> right(conditions, 0), seen(conditions, 0);
   std::int64_t correct = 0;
   double loss_sum = 0;
+  const int parts = micro.options().parts();
   data::Batch batch;
-  while (stream.next(batch)) {
+  for (std::uint64_t index = 0; stream.next(batch); ++index) {
     const Feed f = Feed::from(batch, plan, stream);
-    models::ModelInput in{f.x, f.target, {}};
-    if (plan.task == Task::masked_regression) in.mask = model->sample_mask(batch.size, mask_gen);
-    const auto out = model->forward(in);
-    const auto loss = model->loss(out, in, plan.task == Task::classification ? f.label : f.x);
-    loss_sum += loss.item<double>() * static_cast<double>(batch.size);
+    torch::Tensor mask;
+    if (plan.task == Task::masked_regression) mask = model->sample_mask(batch.size, mask_gen);
+    micro.reseed([&](int p) {
+      return sim::Rng::stream(seed, "eval-dropout:" + split, index * static_cast<std::uint64_t>(parts) + static_cast<std::uint64_t>(p))();
+    });
+    std::vector<torch::Tensor> outputs(static_cast<std::size_t>(parts));
+    std::vector<double> losses(static_cast<std::size_t>(parts), 0.0);
+    micro.run([&](int p) {
+      const torch::NoGradGuard no_grad_here;  // grad mode is per thread
+      const auto r = models::MicroBatches::range(p, parts, batch.size);
+      if (r.first == r.second) return;
+      auto part = [&](const torch::Tensor& t) { return t.defined() ? t.narrow(0, r.first, r.second - r.first) : t; };
+      const models::ModelInput in{part(f.x), part(f.target), part(mask)};
+      const auto out = model->forward(in);
+      outputs[static_cast<std::size_t>(p)] = out.output;
+      const auto loss = model->loss(out, in, plan.task == Task::classification ? part(f.label) : in.x);
+      losses[static_cast<std::size_t>(p)] = loss.item<double>() * static_cast<double>(r.second - r.first);
+    });
+    for (const double l : losses) loss_sum += l;
     m.samples += batch.size;
+    std::vector<torch::Tensor> present;
+    for (const auto& o : outputs)
+      if (o.defined()) present.push_back(o);
     if (plan.task == Task::classification) {
-      const auto hit = out.output.argmax(1).eq(f.label);
+      const auto hit = torch::cat(present).argmax(1).eq(f.label);
       correct += hit.sum().item<std::int64_t>();
       if (f.condition.defined()) {
         const auto* c = f.condition.data_ptr<std::int64_t>();

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "data_feed.hpp"
+#include "models/micro_batches.hpp"
 #include "models/model.hpp"
 
 namespace loci::torch_trainer {
@@ -19,8 +20,10 @@ struct SplitMetrics {
 };
 
 // Deterministic: masks of masked regression come from a generator seeded by (seed, split), the same at every
-// evaluation, so numbers are comparable across epochs and runs.
+// evaluation, so numbers are comparable across epochs and runs. Each batch is computed as the training step's parts
+// (`micro`), side by side and single-threaded, so the numbers do not depend on the thread count either; dropout kept
+// on at evaluation draws from generators seeded by (seed, split, batch, part).
 SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
-                      std::int64_t batch_size, std::uint64_t seed);
+                      std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro);
 
 }  // namespace loci::torch_trainer

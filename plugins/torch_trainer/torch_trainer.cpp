@@ -12,6 +12,8 @@
 #include "datasets/progress.hpp"
 #include "lr_schedule.hpp"
 #include "models/allocator.hpp"
+#include "models/blas_info.hpp"
+#include "models/micro_batches.hpp"
 #include "optimizer.hpp"
 #include "precision.hpp"
 #include "plugins/api/config/yaml_io.hpp"
@@ -39,6 +41,7 @@ torch::Tensor positions_of(const data::Dataset& ds) {
 }
 
 double pe_norm(const models::Model& model) {
+  const models::SingleThreadScope one;  // norms summed per thread would depend on the thread count
   double sum = 0;
   int n = 0;
   for (const auto& m : model->pe_matrices())
@@ -101,6 +104,8 @@ class TorchTrainer final : public Trainer {
     models::Model model = models::make_model(mopt, positions, opt.seed);
     model->to(device);
     auto optimizer = make_optimizer(opt, model->parameters());
+    // Each batch's gradient as the sum of train.micro_batches parts, the parts side by side on the threads, one each.
+    models::MicroBatches micro(models::MicroBatchOptions(opt.micro_batches, at::get_num_threads()));
 
     RunState state;
     if (request.resume && fs::exists(last)) {
@@ -135,6 +140,10 @@ class TorchTrainer final : public Trainer {
       const auto t0 = std::chrono::steady_clock::now();
       // Every random draw of this epoch (dropout, masks) follows from (seed, epoch): resuming re-creates it exactly.
       torch::manual_seed(sim::Rng::stream(opt.seed, "epoch", static_cast<std::uint64_t>(state.epoch))());
+      const std::uint64_t dropout_seed = sim::Rng::stream(opt.seed, "dropout", static_cast<std::uint64_t>(state.epoch))();
+      micro.reseed([&](int p) {
+        return sim::Rng::stream(dropout_seed, "part", static_cast<std::uint64_t>(rank * micro.options().parts() + p))();
+      });
       at::Generator mask_gen = models::make_generator(sim::Rng::stream(opt.seed, "mask", static_cast<std::uint64_t>(state.epoch))());
       model->train();
       // With several ranks, each reads its own part of every global batch of this epoch's order.
@@ -157,15 +166,26 @@ class TorchTrainer final : public Trainer {
         optimizer->zero_grad();
         if (batch.size > 0) {  // empty only for a rank whose part of a final, tiny global batch is nothing
           const Feed f = Feed::from(batch, plan, stream);
-          models::ModelInput in{f.x.to(device), f.target.defined() ? f.target.to(device) : f.target, mask};
-          models::ModelOutput out;
-          torch::Tensor loss;
-          {  // autocast covers the forward pass only; backward follows the dtypes it recorded
+          const torch::Tensor x = f.x.to(device);
+          const torch::Tensor target_index = f.target.defined() ? f.target.to(device) : f.target;
+          const torch::Tensor label = plan.task == Task::classification ? f.label.to(device) : torch::Tensor();
+          std::vector<torch::Tensor> outputs(static_cast<std::size_t>(micro.options().parts()));
+          const std::vector<double> losses = micro.backward(model->parameters(), [&](int p) -> torch::Tensor {
+            const auto range = models::MicroBatches::range(p, micro.options().parts(), batch.size);
+            const std::int64_t begin = range.first, end = range.second;
+            if (begin == end) return {};
+            auto part = [&](const torch::Tensor& t) { return t.defined() ? t.narrow(0, begin, end - begin) : t; };
+            const models::ModelInput in{part(x), part(target_index), part(mask)};
+            // autocast covers the forward pass only; backward follows the dtypes it recorded
             const AutocastScope autocast(opt.precision, device.type());
-            out = model->forward(in);
-            loss = model->loss(out, in, plan.task == Task::classification ? f.label.to(device) : in.x).to(torch::kFloat);
-          }
-          const double value = loss.item<double>();
+            const models::ModelOutput out = model->forward(in);
+            outputs[static_cast<std::size_t>(p)] = out.output.detach();
+            const double share = static_cast<double>(end - begin) / static_cast<double>(batch.size);
+            return model->loss(out, in, plan.task == Task::classification ? part(label) : in.x).to(torch::kFloat) *
+                   share;
+          });
+          double value = 0;
+          for (const double l : losses) value += l;
           if (!std::isfinite(value))
             throw UserError(run.string() + ": loss is " + std::to_string(value) + " at epoch " +
                             std::to_string(state.epoch) + ", step " + std::to_string(state.step) +
@@ -174,13 +194,19 @@ class TorchTrainer final : public Trainer {
           loss_sum += value * static_cast<double>(batch.size);
           seen += batch.size;
           if (plan.task == Task::classification && progress_shown)
-            correct += out.output.detach().argmax(1).eq(f.label.to(device)).sum().item<std::int64_t>();
-          loss.backward();
+            for (std::size_t p = 0; p < outputs.size(); ++p)
+              if (outputs[p].defined()) {
+                const auto [begin, end] = models::MicroBatches::range(static_cast<int>(p), micro.options().parts(), batch.size);
+                correct += outputs[p].argmax(1).eq(label.narrow(0, begin, end - begin)).sum().item<std::int64_t>();
+              }
         }
         if (dp)
           dp->all_reduce_gradients(model->parameters(), static_cast<double>(batch.size) / static_cast<double>(batch.global_size),
                                    state.step);
-        if (opt.clip_grad_norm > 0) torch::nn::utils::clip_grad_norm_(model->parameters(), opt.clip_grad_norm);
+        if (opt.clip_grad_norm > 0) {
+          const models::SingleThreadScope one;  // a norm summed per thread would make the bytes depend on threads
+          torch::nn::utils::clip_grad_norm_(model->parameters(), opt.clip_grad_norm);
+        }
         optimizer->step();
         if (++state.step >= total_steps) {
           stop = true;
@@ -205,7 +231,7 @@ class TorchTrainer final : public Trainer {
       const bool last_epoch = stop || state.epoch >= total_epochs;
       if (state.epoch % opt.eval_every == 0 || last_epoch) {
         if (lead) {
-          if (evaluate_all(model, ds, plan, opt, eval_splits, state)) {
+          if (evaluate_all(model, ds, plan, opt, eval_splits, state, micro)) {
             status = "early_stopped";
             stop = true;
           }
@@ -226,14 +252,14 @@ class TorchTrainer final : public Trainer {
  private:
   // Evaluates every split, records rows and a PE snapshot; true when early stopping says stop.
   bool evaluate_all(models::Model& model, const data::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
-                    const std::vector<std::string>& splits, RunState& state) const {
+                    const std::vector<std::string>& splits, RunState& state, models::MicroBatches& micro) const {
     std::string line = "loci: epoch " + std::to_string(state.epoch) + " step " + std::to_string(state.step) + ":";
     const double norm = pe_norm(model);
     const double lr = learning_rate(opt.schedule, opt.lr, opt.min_lr, opt.warmup_steps, state.step,
                                     opt.steps > 0 ? opt.steps : state.step);
     bool stop = false;
     for (const auto& split : splits) {
-      MetricsRow row{state.epoch, state.step, state.seconds, lr, norm, evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed)};
+      MetricsRow row{state.epoch, state.step, state.seconds, lr, norm, evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed, micro)};
       line += " | " + describe(row.metrics);
       if (opt.early_stop_patience > 0 && split == opt.early_stop_split) {
         if (row.metrics.loss < state.best_loss - opt.early_stop_min_delta) {
@@ -262,6 +288,8 @@ class TorchTrainer final : public Trainer {
     j["samples_per_second"] = state.seconds > 0 ? static_cast<double>(state.step * opt.batch_size) / state.seconds : 0.0;
     j["seed"] = opt.seed;
     j["precision"] = opt.precision;
+    j["micro_batches"] = opt.micro_batches;
+    j["blas"] = models::blas_description();  // the kernel decides speed and the last bits of every product
     j["data"] = opt.data;
     j["pe"] = {{"type", mopt.encoder().pe().type()},
                {"placement", mopt.encoder().pe().placement()},

@@ -30,6 +30,7 @@ TrainOptions read_options(const config::Node& r) {
   o.eval_batch_size = t.at("eval_batch_size").as_int();
   o.eval_every = t.at("eval_every").as_int();
   o.threads = static_cast<int>(t.at("threads").as_int());
+  o.micro_batches = static_cast<int>(t.at("micro_batches").as_int());
   o.dist_timeout = t.at("dist_timeout").as_int();
   o.early_stop_patience = t.at("early_stop_patience").as_int();
   o.early_stop_split = t.at("early_stop_split").text();

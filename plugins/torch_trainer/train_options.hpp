@@ -28,6 +28,7 @@ struct TrainOptions {
   double min_lr = 0, clip_grad_norm = 0;
   std::int64_t epochs = 4000, steps = 0, batch_size = 128, eval_batch_size = 512, eval_every = 200;
   int threads = 0;
+  int micro_batches = 2;  // parts of each batch whose gradients are summed (models/micro_batches.hpp)
   std::int64_t dist_timeout = 600;  // seconds; data-parallel runs only
   std::int64_t early_stop_patience = 0;
   std::string early_stop_split = "test";

@@ -64,7 +64,9 @@ train:
   epochs: {type: int, default: 4000, min: 1, doc: "epochs (the paper: 4000)"}
   steps: {type: int, default: 0, min: 0, doc: "stop after this many steps instead (0 = use epochs)"}
   batch_size: {type: int, default: 128, min: 1, doc: "batch size"}
-  threads: {type: int, default: 0, min: 0, doc: "intra-op threads; 0 = all cores"}
+  threads: {type: int, default: 0, min: 0, doc: "threads (training: one per micro-batch; evaluation: all); 0 = all cores. The results do not depend on it"}
+  micro_batches: {type: int, default: 2, min: 1,
+                  doc: "each batch's gradient as the sum of this many equal parts' gradients, the parts computed side by side, one thread each (training uses min(micro_batches, threads) cores; faster than splitting every product on small models); the results depend on it, never on threads"}
   dist_timeout: {type: int, default: 600, min: 1,
                  doc: "data-parallel runs (torchrun-style launch): seconds a rank waits for the others (rendezvous, each all-reduce, rank 0's evaluation) before it stops with an error"}
   eval_every: {type: int, default: 200, min: 1, doc: "evaluate every this many epochs (and at the end)"}

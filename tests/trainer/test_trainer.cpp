@@ -36,6 +36,18 @@ std::string train_config(const loci::test::TempDir& dir, const std::string& extr
                                      extra);
 }
 
+// metrics.csv without its wall-clock column (the third).
+std::string strip_seconds(const std::string& csv) {
+  std::ostringstream out;
+  std::istringstream in(csv);
+  for (std::string line; std::getline(in, line);) {
+    const auto a = line.find(',', line.find(',') + 1);
+    const auto b = line.find(',', a + 1);
+    out << line.substr(0, a) << line.substr(b) << "\n";
+  }
+  return out.str();
+}
+
 }  // namespace
 
 TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a summary") {
@@ -126,17 +138,27 @@ TEST_CASE("a run stopped and resumed ends bit-identical to an uninterrupted one"
   REQUIRE(resumed.exit_code == 0);
   CHECK(slurp(whole.path() / "run/pe.h5") == slurp(parts.path() / "run/pe.h5"));
   // Metrics agree except for the wall-clock column.
-  auto strip_seconds = [](std::string csv) {
-    std::ostringstream out;
-    std::istringstream in(csv);
-    for (std::string line; std::getline(in, line);) {
-      const auto a = line.find(',', line.find(',') + 1);
-      const auto b = line.find(',', a + 1);
-      out << line.substr(0, a) << line.substr(b) << "\n";
-    }
-    return out.str();
-  };
   CHECK(strip_seconds(slurp(whole.path() / "run/metrics.csv")) == strip_seconds(slurp(parts.path() / "run/metrics.csv")));
+}
+
+TEST_CASE("training gives the same bytes on 1 and 2 threads - dropout included - and records its BLAS") {
+  loci::test::TempDir one, two;
+  const std::string extra = " model.dropout=0.1";
+  REQUIRE(run_loci("train -q " + train_config(one) + extra).exit_code == 0);
+  const auto r = run_loci("train -q " + train_config(two) + extra + " train.threads=2");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK(slurp(one.path() / "run/pe.h5") == slurp(two.path() / "run/pe.h5"));
+  CHECK(strip_seconds(slurp(one.path() / "run/metrics.csv")) == strip_seconds(slurp(two.path() / "run/metrics.csv")));
+  // The number of parts, unlike the threads, is part of the computation (other dropout draws, another sum order).
+  loci::test::TempDir whole;
+  REQUIRE(run_loci("train -q " + train_config(whole) + " train.micro_batches=1").exit_code == 0);
+  CHECK(slurp(whole.path() / "run/pe.h5") != slurp(one.path() / "run/pe.h5"));
+
+  const auto summary = slurp(two.path() / "run/summary.json");
+  CHECK(summary.find("\"micro_batches\": 2") != std::string::npos);
+  // The BLAS and its kernel decide the last bits of every product, so the run records them.
+  CHECK(summary.find("\"blas\": \"OpenBLAS ") != std::string::npos);
 }
 
 TEST_CASE("a diverging run stops with a clear error and keeps the last good checkpoint") {
