@@ -28,11 +28,12 @@ SelfAttentionImpl::SelfAttentionImpl(const AttentionOptions& options) : options_
   out_proj = register_module("out_proj", torch::nn::Linear(options.d_model(), options.d_model()));
 }
 
-torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index) {
+torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index,
+                                         const torch::Tensor& projected) {
   const auto B = x.size(0), N = x.size(1), d = options_.d_model(), H = options_.heads(), dh = d / H;
   const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
   // chunk, not select: its backward is one cat, where three selects would each scatter into a zeroed [3d] copy.
-  const auto qkv = in_proj(x).chunk(3, -1);
+  const auto qkv = (projected.defined() ? projected : in_proj(x)).chunk(3, -1);
   auto split_heads = [&](const torch::Tensor& t) { return t.view({B, N, H, dh}).transpose(1, 2); };  // [B, H, N, dh]
   auto q = split_heads(qkv[0]), k = split_heads(qkv[1]), v = split_heads(qkv[2]);
 

@@ -31,7 +31,9 @@ class SelfAttentionImpl : public torch::nn::Module {
 
   // x: [B, N, d] with N = prefix + T. With `query_index` ([B] int64, a token per sample) only that token queries and
   // the result is [B, 1, d] (the last block of a model that reads out one token); otherwise [B, N, d].
-  torch::Tensor forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index = {});
+  // `qkv`, when given, is in_proj(x) ([B, N, 3d]) computed by the caller by a cheaper route.
+  torch::Tensor forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index = {},
+                        const torch::Tensor& qkv = {});
 
   // While recording, each forward keeps its attention weights [B, H, rows, N] (detached).
   void record(bool on) { record_ = on; }

@@ -36,7 +36,22 @@ torch::Tensor EncoderBlockImpl::mlp(const torch::Tensor& x) {
   return h;
 }
 
-torch::Tensor EncoderBlockImpl::forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index) {
+torch::Tensor EncoderBlockImpl::projected_input(const BlockPE& pe, const LinearInput& input) const {
+  const bool pe_adds = pe.active && pe.pe != nullptr;
+  if (!input.x.defined() || !post_norm_ || pe.prefix > 0 || (pe_adds && pe.pe->adds_dropout())) return {};
+  const auto& w = attention->in_proj->weight;  // [3d, d]
+  torch::Tensor rows = input.bias.defined() ? input.bias.unsqueeze(0) : torch::zeros({1, w.size(1)}, w.options());
+  if (pe_adds) {
+    const auto m = pe.pe->matrix(pe.placement);
+    if (m.defined()) rows = rows + m;  // [T, d]
+  }
+  const auto& c = attention->in_proj->bias;
+  const auto per_token = c.defined() ? torch::addmm(c, rows, w.t()) : torch::mm(rows, w.t());  // [1 or T, 3d]
+  return torch::matmul(input.x, torch::mm(w, input.weight).t()) + per_token;
+}
+
+torch::Tensor EncoderBlockImpl::forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index,
+                                        const LinearInput& input) {
   auto h = (pe.active && pe.pe != nullptr) ? pe.pe->add(x, pe.placement, pe.prefix) : x;
   // The residual stream keeps only the rows that are queried.
   auto rows = [&](const torch::Tensor& t) {
@@ -46,7 +61,7 @@ torch::Tensor EncoderBlockImpl::forward(const torch::Tensor& x, const BlockPE& p
   const double p = options_.dropout();
   auto drop = [&](torch::Tensor t) { return p > 0.0 ? models::dropout(t, p, is_training()) : t; };
   if (post_norm_) {
-    auto y = norm1(drop(attention(h, pe, query_index)) + rows(h));
+    auto y = norm1(drop(attention(h, pe, query_index, projected_input(pe, input))) + rows(h));
     return norm2(mlp(y) + y);
   }
   auto y = rows(h) + drop(attention(norm1(h), pe, query_index));

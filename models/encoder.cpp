@@ -66,11 +66,17 @@ torch::Tensor EncoderImpl::embed(const torch::Tensor& x) {
   return embedding(x);
 }
 
-torch::Tensor EncoderImpl::encode(const torch::Tensor& h, int64_t prefix, const torch::Tensor& query_index) {
+torch::Tensor EncoderImpl::encode(const torch::Tensor& h, int64_t prefix, const torch::Tensor& query_index,
+                                  const torch::Tensor& raw) {
   auto x = h;
   const auto last = static_cast<int64_t>(blocks_.size()) - 1;
+  // Worth it only when the input has far fewer channels than the model has dimensions.
+  LinearInput input;
+  if (raw.defined() && prefix == 0 && 4 * options_.in_channels() <= options_.d_model())
+    input = {raw, embedding->weight, embedding->bias};
   for (int64_t b = 0; b <= last; ++b)
-    x = blocks_[static_cast<size_t>(b)]->forward(x, block_pe(b, prefix), b == last ? query_index : torch::Tensor());
+    x = blocks_[static_cast<size_t>(b)]->forward(x, block_pe(b, prefix), b == last ? query_index : torch::Tensor(),
+                                                 b == 0 ? input : LinearInput());
   if (final_norm) x = final_norm(x);
   return x;
 }

@@ -36,7 +36,8 @@ ModelOutput ModelImpl::forward(const ModelInput& input) {
   torch::Tensor rows;
   if (options_.prune_last_block() && !encoder->recording_attention())
     rows = classification->query_index(h.size(0), encoder->tokens(), input.target_index);
-  out.hidden = encoder->encode(h, classification->prefix(), rows);
+  const bool factor = options_.factor_first_projection() && classification->prefix() == 0;
+  out.hidden = encoder->encode(h, classification->prefix(), rows, factor ? input.x : torch::Tensor());
   out.output = classification->forward(out.hidden, input.target_index);
   return out;
 }

@@ -18,6 +18,9 @@ struct ModelOptions {
   // attention. Same logits and gradients, about a fifth less work for the paper's model; switched off by itself
   // while attention maps are recorded, so that every map stays [B, H, N, N].
   TORCH_ARG(bool, prune_last_block) = true;
+  // The first block's input projection computed from the input channels (LinearInput, models/block.hpp): exact up to
+  // float32 rounding; classification without a CLS token only.
+  TORCH_ARG(bool, factor_first_projection) = true;
 };
 
 struct ModelInput {

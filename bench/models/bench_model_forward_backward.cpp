@@ -3,7 +3,7 @@
 // the model's matrix sizes for comparison. Prints RESULT/GEMM lines that run.sh turns into a table.
 //
 // Usage: bench_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--parts 2] [--bf16] [--no-prune]
-//                    [--breakdown] [--default-malloc]
+//                    [--no-factor] [--breakdown] [--default-malloc]
 // --parts: the batch's gradient as that many parts' gradients summed, the parts side by side on the threads, one
 // thread each (models/micro_batches.hpp, as `train.micro_batches` does); 0: plain LibTorch, one pass over the batch
 // with each operation split over the threads (what the trainer did before micro-batches).
@@ -40,7 +40,7 @@ constexpr int64_t kBatch = 128, kTokens = 16, kChannels = 5, kD = 160, kBlocks =
 struct Args {
   std::vector<int> threads{1, 2};
   int steps = 10, warmup = 3, reps = 5, parts = 2;
-  bool bf16 = false, prune = true, breakdown = false, tune_malloc = true;
+  bool bf16 = false, prune = true, factor = true, breakdown = false, tune_malloc = true;
 };
 
 Args parse(int argc, char** argv) {
@@ -67,6 +67,8 @@ Args parse(int argc, char** argv) {
       a.bf16 = true;
     } else if (arg == "--no-prune") {
       a.prune = false;
+    } else if (arg == "--no-factor") {
+      a.factor = false;
     } else if (arg == "--default-malloc") {
       a.tune_malloc = false;
     } else if (arg == "--breakdown") {
@@ -79,17 +81,20 @@ Args parse(int argc, char** argv) {
 }
 
 // Matrix-product FLOPs (2 per multiply-add) of a forward pass; backward costs twice that. `pruned`: the last block
-// computes only the last token past its attention.
-double forward_flops(bool pruned) {
+// computes only the last token past its attention. `factored`: the first block projects the 5 input channels
+// (models/block.hpp, LinearInput) instead of the d-dimensional embedding.
+double forward_flops(bool pruned, bool factored) {
   const double n = kBatch * kTokens, b = kBatch;
   const double qkv = 2 * n * kD * 3 * kD, scores = 2 * 2 * b * kTokens * kTokens * kD;
   const double rest_per_token = 2.0 * kD * kD + 2 * 2.0 * kD * kHidden;  // out_proj + MLP
   const double block = qkv + scores + n * rest_per_token;
   const double last = pruned ? qkv + scores / kTokens + b * rest_per_token : block;
-  return 2 * n * kChannels * kD + (kBlocks - 1) * block + last + 2 * b * kD * kClasses;
+  const double first_qkv = factored ? 2 * n * kChannels * 3 * kD + 2 * 3 * kD * kD * kChannels + 2 * kTokens * kD * 3 * kD
+                                    : qkv;
+  return 2 * n * kChannels * kD + (kBlocks - 1) * block - qkv + first_qkv + last + 2 * b * kD * kClasses;
 }
 
-double step_flops(bool pruned) { return 3 * forward_flops(pruned); }
+double step_flops(bool pruned, bool factored) { return 3 * forward_flops(pruned, factored); }
 
 double cpu_seconds() {
   timespec t{};
@@ -160,11 +165,11 @@ int main(int argc, char** argv) try {
   const char* core = std::getenv("OPENBLAS_CORETYPE");
   std::printf("blas: %s (OPENBLAS_CORETYPE %s)\n", loci::models::blas_description().c_str(), core ? core : "not set");
   std::printf("malloc: %s\n", args.tune_malloc ? "tuned (loci::models::tune_allocator)" : "glibc defaults");
-  std::printf("FLOPs per step: %.3g (model), %.3g executed\n", step_flops(false), step_flops(args.prune));
+  std::printf("FLOPs per step: %.3g (model), %.3g executed\n", step_flops(false, false), step_flops(args.prune, args.factor));
 
   for (int threads : args.threads) {
     at::set_num_threads(threads);
-    auto options = ModelOptions().prune_last_block(args.prune);
+    auto options = ModelOptions().prune_last_block(args.prune).factor_first_projection(args.factor);
     options.encoder().pe().init(loci::models::InitOptions("normal").std(0.2));
     auto model = loci::models::make_model(options, positions, 0);
     torch::optim::AdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.0));
@@ -201,8 +206,8 @@ int main(int argc, char** argv) try {
     std::printf(
         "RESULT impl=cpp%s threads=%d ms_per_step=%.2f puzzles_per_s=%.0f cpu_ms_per_step=%.2f gflops=%.1f "
         "model_gflops=%.1f\n",
-        args.bf16 ? "_bf16" : "", threads, s * 1e3, kBatch / s, t.cpu * 1e3, step_flops(args.prune) / s / 1e9,
-        step_flops(false) / s / 1e9);
+        args.bf16 ? "_bf16" : "", threads, s * 1e3, kBatch / s, t.cpu * 1e3, step_flops(args.prune, args.factor) / s / 1e9,
+        step_flops(false, false) / s / 1e9);
     if (args.breakdown) {
       const auto fwd = time_per_call([&] { model->classify(x); }, 2, args.steps);
       const auto fwd_bwd = time_per_call(

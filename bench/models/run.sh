@@ -9,7 +9,7 @@
 # --default-malloc to see C++ without). Both sides run in the same environment, OPENBLAS_CORETYPE included
 # (bench_model prints the kernel OpenBLAS runs).
 #   BUILD_DIR defaults to ./build; bench_model must be built there (cmake --build BUILD_DIR --target bench_model).
-# Environment: THREADS (default "1,2"), STEPS per round (default 10), REPS rounds, best kept (default 5).
+# Environment: THREADS (default "1,2"), STEPS per round (default 10), REPS turns, best kept (default 5).
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -22,31 +22,44 @@ reps="${REPS:-5}"
 bench="$build/bin/bench_model"
 [[ -x "$bench" ]] || { echo "no $bench: build the bench_model target first" >&2; exit 1; }
 
-cpp="$("$bench" --threads "$threads" --steps "$steps" --reps "$reps" "$@")"
-cpp_split_ops="$("$bench" --threads "$threads" --steps "$steps" --reps "$reps" --parts 0 "$@")"
-ref=(/usr/bin/python3 "$root/bench/reference/paper_model.py" --bench --threads "$threads" --steps "$steps" --reps "$reps")
-py="$("${ref[@]}")"
+ref=(/usr/bin/python3 "$root/bench/reference/paper_model.py" --bench --threads "$threads" --steps "$steps" --reps 1)
 # The same glibc malloc tuning bench_model applies (models/allocator.hpp), through glibc's environment variables.
-py_best="$(MALLOC_MMAP_THRESHOLD_=33554432 \
-  MALLOC_TRIM_THRESHOLD_=1073741824 MALLOC_TOP_PAD_=67108864 "${ref[@]}")"
-echo "$cpp" | grep -v '^RESULT\|^GEMM' || true
+tuned=(env MALLOC_MMAP_THRESHOLD_=33554432 MALLOC_TRIM_THRESHOLD_=1073741824 MALLOC_TOP_PAD_=67108864)
+# This VM's speed drifts by +-15% within minutes, so the four programs take turns, one round each per turn: each
+# sees the same quiet and busy moments. Each keeps its best round; the ratio is also given as the median of the
+# turns' own ratios.
+cpp="" cpp_split_ops="" py="" py_best=""
+for ((turn = 1; turn <= reps; ++turn)); do
+  cpp+="$("$bench" --threads "$threads" --steps "$steps" --reps 1 "$@" | sed "s/^RESULT /RESULT turn=$turn /")"$'\n'
+  cpp_split_ops+="$("$bench" --threads "$threads" --steps "$steps" --reps 1 --parts 0 "$@" | grep '^RESULT')"$'\n'
+  py+="$("${ref[@]}" | sed "s/^RESULT /RESULT turn=$turn /")"$'\n'
+  py_best+="$("${tuned[@]}" "${ref[@]}" | grep '^RESULT')"$'\n'
+done
+echo "$cpp" | grep -v '^RESULT\|^GEMM' | sort -u || true
+echo "$reps turns of: C++, C++ with ops split over threads, Python, Python with tuned malloc ($steps steps per round)"
 echo
 
-# field NAME LINE: the value of NAME=... in a RESULT/GEMM line.
+# field NAME LINE...: the values of NAME=... in RESULT/GEMM lines, one per line.
 field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<<"$2"; }
-line() { grep "^$1 .*threads=$2 " <<<"$3" | head -1; }
+lines() { grep "^$1 .*threads=$2 " <<<"$3"; }
+best() { field "$1" "$2" | sort -g | tail -1; }
+# The median over turns of C++ / Python at thread count $1.
+median_ratio() {
+  paste <(field puzzles_per_s "$(lines RESULT "$1" "$cpp")") <(field puzzles_per_s "$(lines RESULT "$1" "$py")") |
+    awk '{ print $1 / $2 }' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
-echo "| threads | C++ puzzles/s | C++, ops split over threads | Python | Python, tuned malloc | C++ / Python | C++ / Python tuned | C++ GFLOP/s (executed) | fp32 GEMM GFLOP/s | % of GEMM |"
+echo "| threads | C++ puzzles/s | C++, ops split over threads | Python | Python, tuned malloc | C++ / Python (best / median of turns) | C++ / Python tuned | C++ GFLOP/s (executed) | fp32 GEMM GFLOP/s | % of GEMM |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 IFS=',' read -ra list <<<"$threads"
 for t in "${list[@]}"; do
-  c="$(line RESULT "$t" "$cpp")"; u="$(line RESULT "$t" "$cpp_split_ops")"
-  p="$(line RESULT "$t" "$py")"; pb="$(line RESULT "$t" "$py_best")"; g="$(line GEMM "$t" "$cpp")"
-  awk -v t="$t" -v c="$(field puzzles_per_s "$c")" -v u="$(field puzzles_per_s "$u")" \
-      -v p="$(field puzzles_per_s "$p")" -v pb="$(field puzzles_per_s "$pb")" \
-      -v cg="$(field gflops "$c")" -v gg="$(field fp32_gflops "$g")" \
-      'BEGIN { printf "| %s | %.0f | %.0f | %.0f | %.0f | %.2fx | %.2fx | %.1f | %.1f | %.0f%% |\n",
-               t, c, u, p, pb, c / p, c / pb, cg, gg, 100 * cg / gg }'
+  c="$(lines RESULT "$t" "$cpp")"; u="$(lines RESULT "$t" "$cpp_split_ops")"
+  p="$(lines RESULT "$t" "$py")"; pb="$(lines RESULT "$t" "$py_best")"; g="$(lines GEMM "$t" "$cpp")"
+  awk -v t="$t" -v c="$(best puzzles_per_s "$c")" -v u="$(best puzzles_per_s "$u")" \
+      -v p="$(best puzzles_per_s "$p")" -v pb="$(best puzzles_per_s "$pb")" -v m="$(median_ratio "$t")" \
+      -v cg="$(best gflops "$c")" -v gg="$(best fp32_gflops "$g")" \
+      'BEGIN { printf "| %s | %.0f | %.0f | %.0f | %.0f | %.2fx / %.2fx | %.2fx | %.1f | %.1f | %.0f%% |\n",
+               t, c, u, p, pb, c / p, m, c / pb, cg, gg, 100 * cg / gg }'
 done
 echo
 echo "load average while measuring: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores"

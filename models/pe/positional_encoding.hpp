@@ -77,6 +77,8 @@ class PositionalEncodingImpl : public torch::nn::Module {
   // x is [B, prefix + T, d]: the matrix goes onto the last T tokens (prefix tokens such as CLS carry no position),
   // then the sinusoidal dropout quirk if configured. Without a matrix (and dropout) x comes back as is.
   torch::Tensor add(const torch::Tensor& x, int64_t placement, int64_t prefix) const;
+  // Whether add() applies dropout now (the sinusoidal dropout quirk, in training or kept at evaluation).
+  bool adds_dropout() const { return dropout_ > 0.0 && (is_training() || dropout_at_eval_); }
 
   // q is [B, H, T, dh] (data tokens only). Returns a tensor broadcastable to [B, H, T, T] that is added to the
   // logits after they are multiplied by `scale` (1/sqrt(dh)), or undefined.

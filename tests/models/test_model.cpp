@@ -68,6 +68,43 @@ TEST_CASE("pruning the last block changes neither logits nor gradients") {
   }
 }
 
+TEST_CASE("the first projection from the input channels changes neither logits nor gradients") {
+  const auto x = puzzle_batch(6, 4);
+  const auto labels = torch::tensor({3, 2, 1, 0, 1, 2}, torch::kInt64);
+  const auto target = torch::tensor({0, 15, 7, 3, 9, 12}, torch::kInt64);
+  for (const char* pooling : {"last", "target"}) {
+    for (const auto& pe : {PEOptions("learned"), PEOptions("sinusoidal_2d"), PEOptions("none"), PEOptions("rope"),
+                           PEOptions("relative").offsets("coordinates"), PEOptions("learned").placement("shared")}) {
+      DYNAMIC_SECTION(pooling << " / " << pe.type() << " / " << pe.placement()) {
+        auto run = [&](bool factor) {
+          // d = 32 >= 4 x 5 channels: the factored projection applies.
+          auto options = ModelOptions()
+                             .encoder(loci::models::test::small_encoder(pe, 32, 2, 2))
+                             .classification(ClassificationOptions().pooling(pooling))
+                             .factor_first_projection(factor);
+          auto model = make_model(options, grid(), 5);
+          ModelInput in{x, target, {}};
+          auto out = model->forward(in);
+          model->loss(out, in, labels).backward();
+          std::vector<torch::Tensor> grads;
+          for (const auto& p : model->parameters()) grads.push_back(p.grad());
+          return std::make_pair(out.output, grads);
+        };
+        const auto [factored, factored_grads] = run(true);
+        const auto [plain, plain_grads] = run(false);
+        CHECK(max_abs(factored - plain) < 1e-5);
+        REQUIRE(factored_grads.size() == plain_grads.size());
+        bool all_bits_equal = torch::equal(factored, plain);
+        for (size_t i = 0; i < plain_grads.size(); ++i) {
+          CHECK(max_abs(factored_grads[i] - plain_grads[i]) < 1e-5);
+          all_bits_equal = all_bits_equal && torch::equal(factored_grads[i], plain_grads[i]);
+        }
+        CHECK_FALSE(all_bits_equal);  // the products were regrouped: the other path really ran
+      }
+    }
+  }
+}
+
 TEST_CASE("readouts by target token and by mean and by a CLS token that carries no position") {
   const auto x = puzzle_batch(4, 2);
   auto target = make_model(small_model(PEOptions("learned"), "target").prune_last_block(false), grid(), 3);
