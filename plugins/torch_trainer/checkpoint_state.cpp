@@ -26,13 +26,18 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
   for (const auto& r : state.rows) j["rows"].push_back(to_json(r, condition_names));
   j["pe_epochs"] = nlohmann::ordered_json::array();
   for (const auto& h : state.pe_history) j["pe_epochs"].push_back({h.epoch, h.step});
+  j["attention_blocks"] = state.pe_history.empty() ? 0 : state.pe_history.front().attention.size();
   archive.write("state_json", c10::IValue(j.dump()));
-  for (std::size_t e = 0; e < state.pe_history.size(); ++e)
+  for (std::size_t e = 0; e < state.pe_history.size(); ++e) {
     for (std::size_t p = 0; p < state.pe_history[e].matrices.size(); ++p) {
       const auto& t = state.pe_history[e].matrices[p];
       archive.write("pe_" + std::to_string(e) + "_" + std::to_string(p), t.defined() ? t : torch::empty({0}),
                     /*is_buffer=*/true);
     }
+    for (std::size_t b = 0; b < state.pe_history[e].attention.size(); ++b)
+      archive.write("attention_" + std::to_string(e) + "_" + std::to_string(b), state.pe_history[e].attention[b],
+                    /*is_buffer=*/true);
+  }
 
   const auto tmp = data::temporary_name(file);
   archive.save_to(tmp.string());
@@ -69,6 +74,7 @@ RunState load_checkpoint(const std::filesystem::path& file, models::Model& model
   s.evals_without_improvement = j.at("evals_without_improvement").get<std::int64_t>();
   for (const auto& r : j.at("rows")) s.rows.push_back(row_from_json(r));
   const std::size_t placements = model->pe_matrices().size();
+  const std::size_t attention_blocks = j.value("attention_blocks", std::size_t{0});
   std::size_t e = 0;
   for (const auto& pe : j.at("pe_epochs")) {
     PeSnapshot snap;
@@ -78,6 +84,11 @@ RunState load_checkpoint(const std::filesystem::path& file, models::Model& model
       torch::Tensor t;
       archive.read("pe_" + std::to_string(e) + "_" + std::to_string(p), t, /*is_buffer=*/true);
       snap.matrices.push_back(t);
+    }
+    for (std::size_t b = 0; b < attention_blocks; ++b) {
+      torch::Tensor t;
+      archive.read("attention_" + std::to_string(e) + "_" + std::to_string(b), t, /*is_buffer=*/true);
+      snap.attention.push_back(t);
     }
     s.pe_history.push_back(std::move(snap));
     ++e;

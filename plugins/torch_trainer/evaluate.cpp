@@ -1,5 +1,6 @@
 #include "evaluate.hpp"
 
+#include "models/dropout.hpp"
 #include "models/init/init_registry.hpp"
 #include "sim/random/stream.hpp"
 
@@ -73,6 +74,37 @@ SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::
   }
   if (was_training) model->train();
   return m;
+}
+
+std::vector<torch::Tensor> mean_attention(models::Model& model, const data::Dataset& ds, const std::string& split,
+                                          const FeedPlan& plan, std::int64_t batch_size, std::uint64_t seed,
+                                          std::int64_t epoch) {
+  torch::NoGradGuard no_grad;
+  const models::SingleThreadScope one;
+  const bool was_training = model->is_training();
+  model->eval();
+  at::Generator dropout_gen = models::make_generator(
+      sim::Rng::stream(seed, "attention-dropout:" + split, static_cast<std::uint64_t>(epoch))());
+  const models::DropoutGeneratorScope dropout_scope(&dropout_gen);
+  at::Generator mask_gen = models::make_generator(sim::Rng::stream(seed, "eval-mask:" + split, 0)());
+
+  data::BatchStream stream(ds, data::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
+  std::vector<torch::Tensor> sums;
+  std::int64_t samples = 0;
+  data::Batch batch;
+  while (stream.next(batch)) {
+    const Feed f = Feed::from(batch, plan, stream);
+    models::ModelInput in{f.x, f.target, {}};
+    if (plan.task == Task::masked_regression) in.mask = model->sample_mask(batch.size, mask_gen);
+    const auto maps = model->attention_maps(in);  // each [B, H, N, N]
+    if (sums.empty())
+      for (const auto& m : maps) sums.push_back(torch::zeros({m.size(1), m.size(2), m.size(3)}, torch::kFloat64));
+    for (std::size_t b = 0; b < maps.size(); ++b) sums[b] += maps[b].to(torch::kFloat64).sum(0);
+    samples += batch.size;
+  }
+  if (was_training) model->train();
+  for (auto& s : sums) s = (s / static_cast<double>(std::max<std::int64_t>(samples, 1))).to(torch::kFloat32);
+  return sums;
 }
 
 }  // namespace loci::torch_trainer

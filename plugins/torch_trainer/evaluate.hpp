@@ -26,4 +26,11 @@ struct SplitMetrics {
 SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
                       std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro);
 
+// Each block's attention weights averaged over every sample of `split`: [heads, N, N] per block (N = prefix + T; the
+// last block is not pruned while maps are recorded). Computed on this thread alone and summed in float64, so the
+// maps do not depend on the thread count; dropout kept on at evaluation draws from a generator seeded by (seed, epoch).
+std::vector<torch::Tensor> mean_attention(models::Model& model, const data::Dataset& ds, const std::string& split,
+                                          const FeedPlan& plan, std::int64_t batch_size, std::uint64_t seed,
+                                          std::int64_t epoch);
+
 }  // namespace loci::torch_trainer

@@ -127,4 +127,36 @@ void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapsho
   data::write_array_file(run / "pe.h5", arrays, attrs);
 }
 
+void write_attention_file(const std::filesystem::path& run, const std::vector<PeSnapshot>& history,
+                          const std::string& split, std::int64_t samples) {
+  // Evaluations from before save_attention was turned on (a run resumed with it) have no maps.
+  std::vector<const PeSnapshot*> with_maps;
+  for (const auto& h : history)
+    if (!h.attention.empty()) with_maps.push_back(&h);
+  std::vector<data::Array> arrays;
+  const auto evals = static_cast<std::int64_t>(with_maps.size());
+  std::vector<std::int64_t> epochs, steps;
+  for (const auto* h : with_maps) {
+    epochs.push_back(h->epoch);
+    steps.push_back(h->step);
+  }
+  arrays.push_back(array_of("epoch", {"evaluation"}, {evals}, epochs, "epoch of each evaluation"));
+  arrays.push_back(array_of("step", {"evaluation"}, {evals}, steps, "optimizer steps done at each evaluation"));
+  const std::size_t blocks = with_maps.empty() ? 0 : with_maps.front()->attention.size();
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const auto& first = with_maps.front()->attention[b];
+    std::vector<float> values;
+    values.reserve(static_cast<std::size_t>(evals * first.numel()));
+    for (const auto* h : with_maps) {
+      const auto t = h->attention.at(b).to(torch::kCPU, torch::kFloat32).contiguous();
+      values.insert(values.end(), t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
+    }
+    arrays.push_back(array_of("block_" + std::to_string(b), {"evaluation", "head", "query", "key"},
+                              {evals, first.size(0), first.size(1), first.size(2)}, values,
+                              "the block's attention weights averaged over the split's samples (rows sum to 1)"));
+  }
+  data::Attributes attrs{{"split", split}, {"samples", samples}, {"blocks", static_cast<std::int64_t>(blocks)}};
+  data::write_array_file(run / "attention.h5", arrays, attrs);
+}
+
 }  // namespace loci::torch_trainer

@@ -30,6 +30,7 @@ void write_metrics(const std::filesystem::path& run, const std::vector<MetricsRo
 struct PeSnapshot {
   std::int64_t epoch = 0, step = 0;
   std::vector<torch::Tensor> matrices;  // one per placement; empty tensors for PEs without a table
+  std::vector<torch::Tensor> attention; // train.save_attention: one [heads, N, N] mean map per block, else empty
 };
 
 // pe.h5: `epoch` and `step` [evaluation], `placement_<p>` [evaluation, ...] for each placement with a table,
@@ -37,5 +38,10 @@ struct PeSnapshot {
 void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapshot>& history,
                    const torch::Tensor& positions, const std::string& pe_type, double init_std,
                    const std::string& placement);
+
+// attention.h5: `epoch` and `step` [evaluation], `block_<b>` [evaluation, head, query, key] (each block's attention
+// weights averaged over the samples of `split`), attributes split and samples.
+void write_attention_file(const std::filesystem::path& run, const std::vector<PeSnapshot>& history,
+                          const std::string& split, std::int64_t samples);
 
 }  // namespace loci::torch_trainer

@@ -2,6 +2,7 @@
 // writes a run folder: config.yaml, metrics.csv/.jsonl, pe.h5, checkpoints/last.pt, summary.json. Launched as
 // several ranks (torchrun-style), it trains data-parallel: each rank computes its part of every global batch, the
 // gradients are averaged across ranks, and rank 0 alone evaluates and writes the run folder.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <iostream>
@@ -52,6 +53,21 @@ double pe_norm(const models::Model& model) {
   return n ? sum / n : -1;
 }
 
+// The split whose samples the saved attention maps average: the configured one (an unknown name is an error), else
+// the human puzzles, else test, else the first evaluated split.
+std::string attention_split_of(const TrainOptions& opt, const data::Dataset& ds, const std::vector<std::string>& eval_splits) {
+  const auto splits = ds.splits();
+  if (!opt.attention_split.empty()) {
+    if (std::find(splits.begin(), splits.end(), opt.attention_split) == splits.end())
+      throw UserError("train.attention_split: the dataset " + ds.path().string() + " has no split '" +
+                      opt.attention_split + "'");
+    return opt.attention_split;
+  }
+  for (const char* preferred : {"human", "test"})
+    if (std::find(splits.begin(), splits.end(), preferred) != splits.end()) return preferred;
+  return eval_splits.front();
+}
+
 std::string describe(const SplitMetrics& m) {
   char buf[128];
   if (m.accuracy >= 0) std::snprintf(buf, sizeof buf, "%s acc %.3f loss %.4f", m.split.c_str(), m.accuracy, m.loss);
@@ -63,9 +79,6 @@ class TorchTrainer final : public Trainer {
  public:
   void train(const config::Node& resolved, const TrainRequest& request) override {
     const TrainOptions opt = read_options(resolved);
-    if (opt.save_attention)  // refused rather than ignored: a run must not silently lack what was asked of it
-      throw UserError(resolved.at("train.save_attention").mark().str() +
-                      ": train.save_attention is not built yet (the maps are available from models::Model)");
     if (opt.device == "cuda" && !torch::cuda::is_available())
       throw UserError(resolved.at("train.device").mark().str() +
                       ": train.device is cuda, but this LibTorch has no CUDA device (Debian's libtorch is CPU-only)");
@@ -122,6 +135,7 @@ class TorchTrainer final : public Trainer {
 
     std::vector<std::string> eval_splits = opt.eval_splits.empty() ? ds.splits() : opt.eval_splits;
     for (const auto& s : eval_splits) ds.samples(s);  // an unknown split is an error now, not at the first eval
+    const std::string attention_split = opt.save_attention ? attention_split_of(opt, ds, eval_splits) : "";
     const std::int64_t per_epoch =
         data::BatchStream(ds, data::BatchStreamOptions(opt.train_split, plan.arrays(), opt.batch_size)).batches();
     const std::int64_t total_steps = opt.steps > 0 ? opt.steps : opt.epochs * per_epoch;
@@ -231,11 +245,13 @@ class TorchTrainer final : public Trainer {
       const bool last_epoch = stop || state.epoch >= total_epochs;
       if (state.epoch % opt.eval_every == 0 || last_epoch) {
         if (lead) {
-          if (evaluate_all(model, ds, plan, opt, eval_splits, state, micro)) {
+          if (evaluate_all(model, ds, plan, opt, eval_splits, attention_split, state, micro)) {
             status = "early_stopped";
             stop = true;
           }
           write_metrics(run, state.rows, plan.condition_names);
+          if (!attention_split.empty())
+            write_attention_file(run, state.pe_history, attention_split, ds.samples(attention_split));
           write_pe_file(run, state.pe_history, positions, mopt.encoder().pe().type(),
                         mopt.encoder().pe().init() ? mopt.encoder().pe().init()->std() : 0.0, mopt.encoder().pe().placement());
           save_checkpoint(last, model, *optimizer, state, plan.condition_names);
@@ -252,7 +268,8 @@ class TorchTrainer final : public Trainer {
  private:
   // Evaluates every split, records rows and a PE snapshot; true when early stopping says stop.
   bool evaluate_all(models::Model& model, const data::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
-                    const std::vector<std::string>& splits, RunState& state, models::MicroBatches& micro) const {
+                    const std::vector<std::string>& splits, const std::string& attention_split, RunState& state,
+                    models::MicroBatches& micro) const {
     std::string line = "loci: epoch " + std::to_string(state.epoch) + " step " + std::to_string(state.step) + ":";
     const double norm = pe_norm(model);
     const double lr = learning_rate(opt.schedule, opt.lr, opt.min_lr, opt.warmup_steps, state.step,
@@ -273,6 +290,8 @@ class TorchTrainer final : public Trainer {
     }
     PeSnapshot snap{state.epoch, state.step, {}};
     for (const auto& m : model->pe_matrices()) snap.matrices.push_back(m.defined() ? m.to(torch::kCPU).clone() : m);
+    if (!attention_split.empty())
+      snap.attention = mean_attention(model, ds, attention_split, plan, opt.eval_batch_size, opt.seed, state.epoch);
     state.pe_history.push_back(std::move(snap));
     if (opt.progress) std::cerr << line << "\n";
     return stop;

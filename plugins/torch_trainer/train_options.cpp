@@ -38,6 +38,7 @@ TrainOptions read_options(const config::Node& r) {
   o.device = t.at("device").text();
   o.precision = t.at("precision").text();
   o.save_attention = t.at("save_attention").as_bool();
+  o.attention_split = t.at("attention_split").text();
   o.progress = t.at("progress").as_bool();
 
   const auto& m = r.at("model");

@@ -36,6 +36,7 @@ struct TrainOptions {
   std::string device = "cpu";
   std::string precision = "fp32";  // or bf16: autocast in the training step (precision.hpp)
   bool save_attention = false, progress = true;
+  std::string attention_split;  // "" = human, else test, else the first evaluated split
 
   models::ModelOptions model;  // task-dependent sizes (channels, classes) are filled in from the dataset
 };

@@ -77,7 +77,10 @@ train:
   device: {type: enum, values: [cpu, cuda], default: cpu, doc: "cpu, or cuda when LibTorch was built with CUDA"}
   precision: {type: enum, values: [fp32, bf16], default: fp32,
               doc: "bf16: the training forward/backward under bfloat16 autocast (parameters, optimizer and evaluation stay fp32; not the paper's numerics)"}
-  save_attention: {type: bool, default: false, doc: "write attention.h5 [not built yet: true is refused]"}
+  save_attention: {type: bool, default: false,
+                   doc: "write attention.h5: each block's attention maps averaged over the samples of attention_split, at every evaluation"}
+  attention_split: {type: string, default: "",
+                    doc: "split whose samples the saved attention maps average; '' = human if the dataset has it, else test, else the first evaluated split"}
   progress: {type: bool, default: true, doc: "progress bar on a terminal, plain lines in logs"}
 jobs: {type: int, default: 1, min: 1, doc: "sweeps (-m): runs in parallel processes, each with cores/jobs threads"}
 )yaml";

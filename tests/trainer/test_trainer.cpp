@@ -161,6 +161,27 @@ TEST_CASE("training gives the same bytes on 1 and 2 threads - dropout included -
   CHECK(summary.find("\"blas\": \"OpenBLAS ") != std::string::npos);
 }
 
+TEST_CASE("train.save_attention writes each block's mean attention maps at every evaluation - and resumes bit-identical") {
+  loci::test::TempDir whole, parts;
+  const std::string extra = " train.save_attention=true";
+  REQUIRE(run_loci("train -q " + train_config(whole) + extra).exit_code == 0);
+  const auto cfg = train_config(parts);
+  REQUIRE(run_loci("train -q --until-epoch 2 " + cfg + extra).exit_code == 0);
+  const auto resumed = run_loci("train -q --resume " + cfg + extra);
+  INFO(resumed.output);
+  REQUIRE(resumed.exit_code == 0);
+  CHECK(slurp(whole.path() / "run/attention.h5") == slurp(parts.path() / "run/attention.h5"));
+  // By default the maps average the human puzzles; every row of an averaged softmax still sums to one.
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy; f = h5py.File('" +
+                         (whole.path() / "run/attention.h5").string() + "'); "
+                         "assert f.attrs['split'] == 'human' and f.attrs['samples'] == 108, dict(f.attrs); "
+                         "assert list(f['epoch'][:]) == [2, 4]; "
+                         "b = [f['block_%d' % i][:] for i in range(2)]; assert b[0].shape == (2, 1, 16, 16), b[0].shape; "
+                         "assert all(numpy.allclose(x.sum(-1), 1, atol=1e-5) for x in b); "
+                         "assert not numpy.allclose(b[1][0], b[1][1])\"";
+  CHECK(std::system(py.c_str()) == 0);
+}
+
 TEST_CASE("a diverging run stops with a clear error and keeps the last good checkpoint") {
   loci::test::TempDir dir;
   const auto cfg = train_config(dir);
@@ -184,9 +205,10 @@ TEST_CASE("training configs are checked before anything runs") {
   r = run_loci("train " + cfg + " train.device=cuda");
   CHECK(r.exit_code == 1);
   CHECK(r.output.find("no CUDA") != std::string::npos);
-  r = run_loci("train " + cfg + " train.save_attention=true");
+  r = run_loci("train " + cfg + " train.save_attention=true train.attention_split=humans");
   CHECK(r.exit_code == 1);
-  CHECK(r.output.find("save_attention is not built yet") != std::string::npos);
+  CHECK(r.output.find("train.attention_split: the dataset ") != std::string::npos);
+  CHECK(r.output.find("has no split 'humans'") != std::string::npos);
   r = run_loci("train " + cfg + " data=/nonexistent/data");
   CHECK(r.exit_code == 1);
   CHECK(r.output.find("/nonexistent/data") != std::string::npos);
