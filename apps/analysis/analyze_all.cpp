@@ -2,6 +2,7 @@
 
 #include <fstream>
 
+#include "apps/analysis/attention_similarity.hpp"
 #include "apps/analysis/summary.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/error.hpp"
@@ -32,6 +33,7 @@ AnalyzeAllReport analyze_all(const std::vector<fs::path>& roots, const fs::path&
     bar.advance();
   }
   bar.finish();
+  add_attention_similarity(folders, analyses, options.attention_reference);
   data::make_folder(summary_folder);
   write_summary(analyses, summary_folder);
   return report;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 
 #include <nlohmann/json.hpp>
 
@@ -18,6 +19,9 @@ struct AnalyzeOptions {
   int mds_dims = 2;
   // Leave-one-out decoding up to this many tokens (the LST's 16), 5-fold above.
   int leave_one_out_below = 64;
+  // Across runs, not part of a run's analysis.json: the PE type whose runs' attention maps the others are compared
+  // with (attention_similarity.hpp).
+  std::string attention_reference = "sinusoidal_2d";
 };
 
 // Version of analysis.json's layout; bump when fields change meaning so stale files are recomputed.

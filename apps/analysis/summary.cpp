@@ -22,7 +22,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // The final probes the summary carries, in column order.
 const std::vector<std::string> kProbes = {"rsa_spearman", "rsa_hops_spearman", "procrustes_oracle_disparity",
                                           "procrustes_coords_disparity", "decode_r2", "knn_overlap", "modularity",
-                                          "norm_frobenius"};
+                                          "norm_frobenius", "attention_cosine"};
 
 double value_or_nan(const ordered_json& j, const std::string& key) {
   return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNaN;

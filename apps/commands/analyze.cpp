@@ -29,7 +29,7 @@ fs::path common_folder(const std::vector<fs::path>& roots) {
 void add_analyze_command(CLI::App& app) {
   struct Args {
     std::vector<std::string> runs;
-    std::string out, metric = "euclidean";
+    std::string out, metric = "euclidean", attention_reference = "sinusoidal_2d";
     int knn = 4, mds_dims = 2;
     bool quiet = false;
   };
@@ -44,12 +44,16 @@ void add_analyze_command(CLI::App& app) {
       ->default_str("euclidean");
   cmd->add_option("--knn", a->knn, "k of the k-nearest-neighbour overlap")->check(CLI::PositiveNumber)->default_str("4");
   cmd->add_option("--mds-dims", a->mds_dims, "Dimensions of the MDS embedding")->check(CLI::Range(1, 3))->default_str("2");
+  cmd->add_option("--attention-reference", a->attention_reference,
+                  "PE type of the runs whose attention maps (train.save_attention) the others are compared with")
+      ->default_str("sinusoidal_2d");
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
     analysis::AnalyzeOptions options;
     options.pe_metric = probe::parse_metric(a->metric);
     options.knn_k = a->knn;
     options.mds_dims = a->mds_dims;
+    options.attention_reference = a->attention_reference;
     std::vector<fs::path> roots(a->runs.begin(), a->runs.end());
     const fs::path out = a->out.empty() ? common_folder(roots) : fs::path(a->out);
     const auto report = analysis::analyze_all(roots, out, options, !a->quiet);

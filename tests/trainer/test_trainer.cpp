@@ -180,6 +180,18 @@ TEST_CASE("train.save_attention writes each block's mean attention maps at every
                          "assert all(numpy.allclose(x.sum(-1), 1, atol=1e-5) for x in b); "
                          "assert not numpy.allclose(b[1][0], b[1][1])\"";
   CHECK(std::system(py.c_str()) == 0);
+
+  // `loci analyze` compares the learned run's final maps with the 2d-fixed run's (the paper's attention similarity).
+  REQUIRE(run_loci("train -q " + train_config(whole) + extra + " model.pe.type=sinusoidal_2d out=" +
+                   (whole.path() / "fixed").string()).exit_code == 0);
+  const auto a = run_loci("analyze -q " + whole.path().string());
+  INFO(a.output);
+  REQUIRE(a.exit_code == 0);
+  const std::string check = "/usr/bin/python3 -c \"import pandas; r = pandas.read_csv('" +
+                            (whole.path() / "runs.csv").string() + "'); "
+                            "c = r.set_index('pe_type').attention_cosine; "
+                            "assert 0 < c['learned'] <= 1, c; assert c.isna()['sinusoidal_2d'], c\"";
+  CHECK(std::system(check.c_str()) == 0);
 }
 
 TEST_CASE("a diverging run stops with a clear error and keeps the last good checkpoint") {

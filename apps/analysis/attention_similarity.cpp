@@ -1,0 +1,86 @@
+#include "apps/analysis/attention_similarity.hpp"
+
+#include "datasets/array_file.hpp"
+#include "datasets/error.hpp"
+#include "models/probe/attention.hpp"
+
+#include <cmath>
+
+namespace loci::analysis {
+
+namespace fs = std::filesystem;
+
+std::vector<Eigen::MatrixXd> final_attention_maps(const fs::path& folder) {
+  const fs::path file = folder / "attention.h5";
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) return {};
+  const auto contents = data::read_array_file(file);
+  std::vector<Eigen::MatrixXd> maps;
+  for (std::size_t b = 0;; ++b) {
+    const auto it = contents.arrays.find("block_" + std::to_string(b));
+    if (it == contents.arrays.end()) break;
+    const auto& a = it->second;
+    if (a.shape.size() != 4 || a.shape[0] < 1 || a.shape[2] != a.shape[3])
+      throw data::DataError(file, "array 'block_" + std::to_string(b) + "' is not [evaluation, head, query, key]");
+    const auto heads = a.shape[1], n = a.shape[2];
+    const auto last = (a.shape[0] - 1) * heads * n * n;
+    Eigen::MatrixXd mean = Eigen::MatrixXd::Zero(n, n);
+    for (std::int64_t h = 0; h < heads; ++h)
+      for (std::int64_t q = 0; q < n; ++q)
+        for (std::int64_t k = 0; k < n; ++k)
+          mean(q, k) += a.values[static_cast<std::size_t>(last + (h * n + q) * n + k)];
+    maps.push_back(mean / static_cast<double>(heads));
+  }
+  return maps;
+}
+
+namespace {
+
+bool same_shape(const std::vector<Eigen::MatrixXd>& a, const std::vector<Eigen::MatrixXd>& b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t l = 0; l < a.size(); ++l)
+    if (a[l].rows() != b[l].rows() || a[l].cols() != b[l].cols()) return false;
+  return true;
+}
+
+nlohmann::ordered_json number(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
+
+}  // namespace
+
+int add_attention_similarity(const std::vector<fs::path>& folders, std::vector<nlohmann::ordered_json>& analyses,
+                             const std::string& reference_type) {
+  std::vector<std::vector<Eigen::MatrixXd>> maps;
+  std::vector<bool> reference;
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    maps.push_back(final_attention_maps(folders[i]));
+    reference.push_back(analyses[i]["run"].value("pe_type", std::string()) == reference_type);
+  }
+  int compared = 0;
+  for (std::size_t i = 0; i < folders.size(); ++i) {
+    if (maps[i].empty()) continue;
+    std::vector<Eigen::MatrixXd> mean;
+    int count = 0;
+    for (std::size_t j = 0; j < folders.size(); ++j) {
+      if (j == i || !reference[j] || !same_shape(maps[j], maps[i])) continue;
+      if (mean.empty()) {
+        mean = maps[j];
+      } else {
+        for (std::size_t l = 0; l < mean.size(); ++l) mean[l] += maps[j][l];
+      }
+      ++count;
+    }
+    if (count == 0) continue;
+    for (auto& m : mean) m /= static_cast<double>(count);
+    const auto s = probe::attention_cosine(maps[i], mean);
+    auto& final = analyses[i]["final"];
+    final["attention_cosine"] = number(s.overall);
+    final["attention_cosine_mean_block"] = number(s.mean_per_layer);
+    final["attention_cosine_per_block"] = nlohmann::ordered_json::array();
+    for (Eigen::Index l = 0; l < s.per_layer.size(); ++l) final["attention_cosine_per_block"].push_back(number(s.per_layer(l)));
+    analyses[i]["attention_reference"] = {{"pe_type", reference_type}, {"runs", count}};
+    ++compared;
+  }
+  return compared;
+}
+
+}  // namespace loci::analysis
