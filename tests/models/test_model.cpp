@@ -18,6 +18,16 @@ namespace {
 
 double max_abs(const torch::Tensor& a) { return a.numel() == 0 ? 0.0 : a.abs().max().item<double>(); }
 
+// One forward and backward of a fresh model: its output and every parameter's gradient.
+std::pair<torch::Tensor, std::vector<torch::Tensor>> output_and_gradients(Model model, const ModelInput& in,
+                                                                          const torch::Tensor& labels) {
+  auto out = model->forward(in);
+  model->loss(out, in, labels).backward();
+  std::vector<torch::Tensor> grads;
+  for (const auto& p : model->parameters()) grads.push_back(p.grad());
+  return {out.output, grads};
+}
+
 int64_t count(const std::vector<torch::Tensor>& tensors) {
   int64_t n = 0;
   for (const auto& t : tensors) n += t.numel();
@@ -50,13 +60,8 @@ TEST_CASE("pruning the last block changes neither logits nor gradients") {
       DYNAMIC_SECTION(pooling << " / " << pe.type()) {
         auto run = [&](bool prune) {
           auto model = make_model(small_model(pe, pooling).prune_last_block(prune), grid(), 21);
-          ModelInput in{x, target, {}};
-          auto out = model->forward(in);
-          model->loss(out, in, labels).backward();
-          CHECK(out.hidden.size(1) == (prune ? 1 : 16 + model->prefix()));
-          std::vector<torch::Tensor> grads;
-          for (const auto& p : model->parameters()) grads.push_back(p.grad());
-          return std::make_pair(out.output, grads);
+          CHECK(model->forward({x, target, {}}).hidden.size(1) == (prune ? 1 : 16 + model->prefix()));
+          return output_and_gradients(model, {x, target, {}}, labels);
         };
         const auto [pruned, pruned_grads] = run(true);
         const auto [full, full_grads] = run(false);
@@ -82,13 +87,7 @@ TEST_CASE("the first projection from the input channels changes neither logits n
                              .encoder(loci::models::test::small_encoder(pe, 32, 2, 2))
                              .classification(ClassificationOptions().pooling(pooling))
                              .factor_first_projection(factor);
-          auto model = make_model(options, grid(), 5);
-          ModelInput in{x, target, {}};
-          auto out = model->forward(in);
-          model->loss(out, in, labels).backward();
-          std::vector<torch::Tensor> grads;
-          for (const auto& p : model->parameters()) grads.push_back(p.grad());
-          return std::make_pair(out.output, grads);
+          return output_and_gradients(make_model(options, grid(), 5), {x, target, {}}, labels);
         };
         const auto [factored, factored_grads] = run(true);
         const auto [plain, plain_grads] = run(false);
