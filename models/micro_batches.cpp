@@ -11,6 +11,7 @@
 #include <thread>
 
 namespace loci::models {
+
 SingleThreadScope::SingleThreadScope() {
   // LibTorch sets a thread's OpenMP thread count on its first parallel operation; let it, then override it.
   at::internal::lazy_init_num_threads();

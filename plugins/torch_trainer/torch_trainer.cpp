@@ -54,12 +54,13 @@ double pe_norm(const models::Model& model) {
 }
 
 // The split whose samples the saved attention maps average: the configured one (an unknown name is an error), else
-// the human puzzles, else test, else the first evaluated split.
-std::string attention_split_of(const TrainOptions& opt, const data::Dataset& ds, const std::vector<std::string>& eval_splits) {
+// the human puzzles, else test, else the first evaluated split. `where` is the key's position in the config.
+std::string attention_split_of(const TrainOptions& opt, const data::Dataset& ds, const std::vector<std::string>& eval_splits,
+                               const std::string& where) {
   const auto splits = ds.splits();
   if (!opt.attention_split.empty()) {
     if (std::find(splits.begin(), splits.end(), opt.attention_split) == splits.end())
-      throw UserError("train.attention_split: the dataset " + ds.path().string() + " has no split '" +
+      throw UserError(where + ": train.attention_split: the dataset " + ds.path().string() + " has no split '" +
                       opt.attention_split + "'");
     return opt.attention_split;
   }
@@ -135,7 +136,9 @@ class TorchTrainer final : public Trainer {
 
     std::vector<std::string> eval_splits = opt.eval_splits.empty() ? ds.splits() : opt.eval_splits;
     for (const auto& s : eval_splits) ds.samples(s);  // an unknown split is an error now, not at the first eval
-    const std::string attention_split = opt.save_attention ? attention_split_of(opt, ds, eval_splits) : "";
+    const std::string attention_split =
+        opt.save_attention ? attention_split_of(opt, ds, eval_splits, resolved.at("train.attention_split").mark().str())
+                           : "";
     const std::int64_t per_epoch =
         data::BatchStream(ds, data::BatchStreamOptions(opt.train_split, plan.arrays(), opt.batch_size)).batches();
     const std::int64_t total_steps = opt.steps > 0 ? opt.steps : opt.epochs * per_epoch;
