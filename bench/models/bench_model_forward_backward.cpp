@@ -63,6 +63,7 @@ Args parse(int argc, char** argv) {
       a.warmup = std::stoi(next());
     } else if (arg == "--parts") {
       a.parts = std::stoi(next());
+      if (a.parts < 0) throw std::invalid_argument("--parts must be 0 (plain step) or a number of parts");
     } else if (arg == "--bf16") {
       a.bf16 = true;
     } else if (arg == "--no-prune") {
