@@ -1,6 +1,7 @@
 #include "apps/generate_stage.hpp"
 
 #include "apps/invocation.hpp"
+#include "plugins/api/config/identity.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
 
@@ -25,6 +26,11 @@ std::string regenerate_command(const std::string& command) {
 
 }  // namespace
 
+const std::vector<std::string>& generator_identity_drop() {
+  static const std::vector<std::string> keys{"out", "threads", "plugin_path"};
+  return keys;
+}
+
 data::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
                                           const PluginRegistry& registry, const GenerateFlags& flags) {
   auto generator = registry.make_generator(plugin.name);
@@ -44,7 +50,9 @@ data::GenerateReport generate_from_config(const config::Node& resolved, const Pl
   opt.seed = static_cast<std::uint64_t>(resolved.at("seed").as_int());
   opt.generator = plugin.name;
   opt.generator_version = plugin.version;
-  opt.config_yaml = config::to_yaml(resolved);
+  // What decides the bytes, and nothing else: the same dataset made into another folder, on another thread count,
+  // is the same bytes (and its --resume is accepted whatever those keys say).
+  opt.config_yaml = config::to_yaml(config::without(resolved, generator_identity_drop()));
   opt.card_prose = generator->card_prose();
   opt.regenerate_command = regenerate_command(invocation());
   opt.plugin_abi = kPluginAbi;

@@ -1,6 +1,9 @@
 // Making a dataset from a resolved generator config: shared by `loci generate` and the pipeline's generate stage.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "plugins/api/config/node.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
@@ -13,6 +16,9 @@ struct GenerateFlags {
   bool merge = false;              // write index.json from a finished multi-process run's records; make nothing
   int rank = 0, world_size = 1;    // this process's share of a multi-process run (see plugins/api/launch.hpp)
 };
+
+// Keys of a generator config that never change the data, left out of what the dataset stores and compares.
+const std::vector<std::string>& generator_identity_drop();
 
 data::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
                                           const PluginRegistry& registry, const GenerateFlags& flags);

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
+#include <cstdio>
 
 #include "plugins/api/config/overrides.hpp"
 #include "plugins/api/error.hpp"
@@ -57,7 +59,8 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
   std::vector<std::string> args{"/proc/self/exe"};
   for (auto& a : point_arguments(r, p)) args.push_back(std::move(a));
   args.push_back("train.threads=" + std::to_string(r.threads_per_job));
-  if (r.resume || fs::exists(run / "checkpoints" / "last.pt")) args.push_back("--resume");
+  if (r.resume || fs::exists(run / "checkpoints" / "last.pt") || fs::exists(run / "summary.json"))
+    args.push_back("--resume");
   const std::string log = (run / "train.log").string();
   const pid_t pid = fork();
   if (pid < 0) throw UserError("cannot start a sweep process (fork failed)");
@@ -77,10 +80,35 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
   return pid;
 }
 
+// The last non-empty line a failed run wrote: its `loci: error:` line, shown beside the sweep's own.
+std::string last_line(const fs::path& log) {
+  FILE* f = std::fopen(log.c_str(), "r");
+  if (!f) return "";
+  std::string line, last;
+  char buf[4096];
+  while (std::fgets(buf, sizeof buf, f)) {
+    line = buf;
+    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+    if (!line.empty()) last = line;
+  }
+  std::fclose(f);
+  return last.size() > 300 ? last.substr(0, 297) + "..." : last;
+}
+
+// A finished point is still handed to its run: the trainer compares what the run was made from with what the
+// sweep asks now (and refuses a difference, naming the keys), or extends it when train.epochs grew.
+std::optional<fs::file_time_type> finished_at(const fs::path& run) {
+  std::error_code ec;
+  const auto t = fs::last_write_time(run / "summary.json", ec);
+  if (ec) return std::nullopt;
+  return t;
+}
+
 }  // namespace
 
 int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
   std::map<pid_t, std::size_t> running;
+  std::map<std::size_t, std::optional<fs::file_time_type>> finished_before;
   std::size_t next = 0, finished = 0, skipped = 0;
   int failed = 0;
   const std::size_t total = points.size();
@@ -92,11 +120,16 @@ int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
     if (it == running.end()) return;
     const auto& p = points[it->second];
     const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    const fs::path run = fs::path(r.out) / p.name;
+    const auto before = finished_before[it->second];
+    const bool kept = ok && before && finished_at(run) == before;
     ++finished;
-    std::cerr << "loci: [" << finished + skipped << "/" << total << "] " << (ok ? "done   " : "FAILED ") << p.name;
+    std::cerr << "loci: [" << finished + skipped << "/" << total << "] " << (kept ? "kept   " : ok ? "done   " : "FAILED ")
+              << p.name;
     if (!ok) {
       ++failed;
-      std::cerr << " (see " << (fs::path(r.out) / p.name / "train.log").string() << ")";
+      const std::string why = last_line(run / "train.log");
+      std::cerr << " (see " << (run / "train.log").string() << ")" << (why.empty() ? "" : ": " + why);
     }
     std::cerr << "\n";
     running.erase(it);
@@ -104,12 +137,7 @@ int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
   while (next < points.size() || !running.empty()) {
     while (next < points.size() && static_cast<int>(running.size()) < r.jobs) {
       const fs::path run = fs::path(r.out) / points[next].name;
-      if (fs::exists(run / "summary.json")) {
-        ++skipped;
-        std::cerr << "loci: [" << finished + skipped << "/" << total << "] kept    " << points[next].name << "\n";
-        ++next;
-        continue;
-      }
+      finished_before[next] = finished_at(run);
       running[launch(r, points[next], run)] = next;
       ++next;
     }

@@ -16,6 +16,7 @@
 #include "datasets/dataset_card.hpp"
 #include "datasets/detail/worker.hpp"
 #include "datasets/error.hpp"
+#include "datasets/folder_lock.hpp"
 #include "datasets/format.hpp"
 #include "datasets/output_folder.hpp"
 #include "datasets/progress.hpp"
@@ -219,6 +220,8 @@ ShardHeader header_for(const GenerateOptions& o, const Index& x, const ShardPlan
 GenerateReport generate_dataset(const SampleSource& source, const GenerateOptions& o) {
   const auto start = std::chrono::steady_clock::now();
   check_options(o);
+  // One writer per folder; the ranks of one launch each hold their own claim.
+  const FolderLock claim(o.out, o.world_size > 1 ? ".loci-lock-rank" + std::to_string(o.rank) : ".loci-lock");
   const DatasetLayout& layout = source.layout();
   validate_layout(layout);
   const std::vector<ShardPlan> plan = plan_shards(o.splits, o.samples_per_shard);

@@ -61,7 +61,8 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
     bool empty = true;
     for (const auto& p : entries_of(out_)) {
       const std::string name = p.filename().string();
-      if (!is_temporary_name(name) && name != journal().filename().string()) empty = false;
+      const bool lock = name.rfind(".loci-lock", 0) == 0;  // this run's own claim on the folder (folder_lock.hpp)
+      if (!is_temporary_name(name) && name != journal().filename().string() && !lock) empty = false;
     }
     if (!empty && !force)
       throw DataError(out_, "is not empty and holds no loci dataset; choose an empty folder or pass force");

@@ -1,5 +1,6 @@
 #include "models/block.hpp"
 
+#include "models/choices.hpp"
 #include "models/dropout.hpp"
 #include "models/fused_gelu.hpp"
 
@@ -8,9 +9,9 @@
 namespace loci::models {
 
 EncoderBlockImpl::EncoderBlockImpl(const BlockOptions& options) : options_(options) {
-  if (options.activation() != "gelu" && options.activation() != "relu")
+  if (!is_one_of(options.activation(), activations()))
     throw std::invalid_argument("block: activation must be 'gelu' or 'relu', not '" + options.activation() + "'");
-  if (options.norm() != "post" && options.norm() != "pre")
+  if (!is_one_of(options.norm(), norm_placements()))
     throw std::invalid_argument("block: norm must be 'post' or 'pre', not '" + options.norm() + "'");
   gelu_ = options.activation() == "gelu";
   post_norm_ = options.norm() == "post";

@@ -14,8 +14,8 @@ EncoderImpl::EncoderImpl(const EncoderOptions& options, const torch::Tensor& pos
   if (options.blocks() < 1) throw std::invalid_argument("encoder: needs at least one block");
   tokens_ = positions.size(0);
   const auto& placement = options.pe().placement();
-  if (placement != "per_block" && placement != "shared" && placement != "input_only")
-    throw std::invalid_argument("encoder: PE placement must be 'per_block', 'shared' or 'input_only', not '" +
+  if (!is_one_of(placement, pe_placements()))
+    throw std::invalid_argument("encoder: PE placement must be one of per_block, shared, input_only, not '" +
                                 placement + "'");
   input_only_ = placement == "input_only";
   shared_ = placement == "shared";

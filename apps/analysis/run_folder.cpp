@@ -40,7 +40,9 @@ RunIdentity identity_of(const config::Node& c, const fs::path& file) {
   id.placement = text("model.pe.placement");
   id.seed = c.at("seed").as_int();
   id.drawn = drawn_from_init(id.pe_type);
-  const std::string init = text("model.pe.init.name");
+  const config::Node* name = c.find_path("model.pe.init.name");
+  if (!id.drawn || !name || !name->is_scalar()) return id;  // a PE that draws nothing has no init (null)
+  const std::string init = name->text();
   // The scale parameter each init reads (models/init/): std for the normals, a for uniform, gain for orthogonal.
   const char* scale_key = init == "uniform"      ? "model.pe.init.a"
                           : init == "orthogonal" ? "model.pe.init.gain"

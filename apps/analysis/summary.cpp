@@ -5,10 +5,14 @@
 #include <iomanip>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
+#include <tuple>
 
 #include "datasets/atomic_file.hpp"
 #include "models/probe/correlation.hpp"
+#include "plugins/api/config/identity.hpp"
+#include "plugins/api/config/yaml_io.hpp"
 
 namespace loci::analysis {
 
@@ -104,30 +108,91 @@ std::string pm(const Stat& s, int precision) {
 
 bool is_percentage(const std::string& col) { return col.size() > 9 && col.compare(col.size() - 9, 9, "_accuracy") == 0; }
 
+// Each run's resolved config (config.yaml), flattened, without the keys that never change a result and without
+// seed, over which a group is summarised.
+config::FlatConfig settings_of(const ordered_json& run) {
+  const fs::path file = fs::path(run["folder"].get<std::string>()) / "config.yaml";
+  static const std::vector<std::string> aside{"seed", "out", "data", "plugin_path", "jobs", "train.threads",
+                                              "train.progress", "train.dist_timeout"};
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return {};  // a run folder always has one; an analysis handed in alone may not
+  return config::flatten(config::without(config::load_file(file), aside));
+}
+
+// The keys whose values are not the same in every run.
+std::vector<std::string> varying_keys(const std::vector<config::FlatConfig>& settings) {
+  std::map<std::string, std::set<std::string>> values;
+  std::size_t known = 0;
+  for (const auto& s : settings) {
+    known += !s.empty();
+    for (const auto& [k, v] : s) values[k].insert(v);
+  }
+  std::vector<std::string> out;
+  for (const auto& [k, vs] : values) {
+    std::size_t present = 0;
+    for (const auto& s : settings) present += s.count(k);
+    if (vs.size() > 1 || present != known) out.push_back(k);
+  }
+  return out;
+}
+
+std::string setting(const config::FlatConfig& s, const std::string& key) {
+  const auto it = s.find(key);
+  return it == s.end() ? "" : it->second;
+}
+
 }  // namespace
 
 void write_summary(const std::vector<ordered_json>& analyses, const fs::path& folder) {
   std::vector<std::map<std::string, double>> all;
-  for (const auto& a : analyses) all.push_back(values_of(a));
+  std::vector<config::FlatConfig> settings;
+  for (const auto& a : analyses) {
+    all.push_back(values_of(a));
+    settings.push_back(settings_of(a["run"]));
+  }
   const std::vector<std::string> cols = columns_of(all);
+  const std::vector<std::string> varying = varying_keys(settings);
 
-  // runs.csv
+  // Runs are grouped by every setting that differs between them, seed aside. A group's name is its PE's (type,
+  // init) plus, where that does not already tell groups apart, the other settings that do ("train.lr=0.01").
+  using Bucket = std::tuple<std::string, double, std::string>;  // PE type, sigma, PE group name
+  auto bucket_of = [&](std::size_t i) {
+    const auto& r = analyses[i]["run"];
+    const double sigma = r["drawn"].get<bool>() ? r["sigma"].get<double>() : -1.0;
+    return Bucket{r["pe_type"].get<std::string>(), sigma, r["group"].get<std::string>()};
+  };
+  std::map<Bucket, std::map<std::string, std::set<std::string>>> within;
+  for (std::size_t i = 0; i < analyses.size(); ++i)
+    for (const auto& k : varying) within[bucket_of(i)][k].insert(setting(settings[i], k));
+  std::vector<std::string> names(analyses.size());
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    names[i] = analyses[i]["run"]["group"].get<std::string>();
+    for (const auto& k : varying)
+      if (within[bucket_of(i)][k].size() > 1) names[i] += " " + k + "=" + setting(settings[i], k);
+  }
+
+  // runs.csv: one row per run, with a column for every setting that varies
   std::ostringstream runs;
   runs << "folder,group,pe_type,placement,init,sigma,seed";
+  for (const auto& k : varying) runs << "," << csv_text(k);
   for (const auto& c : cols) runs << "," << c;
   runs << "\n";
   std::map<std::tuple<std::string, double, std::string>, Group> groups;  // ordered by PE type, sigma, group
   for (std::size_t i = 0; i < analyses.size(); ++i) {
     const auto& r = analyses[i]["run"];
-    runs << csv_text(r["folder"].get<std::string>()) << "," << csv_text(r["group"].get<std::string>()) << ","
+    runs << csv_text(r["folder"].get<std::string>()) << "," << csv_text(names[i]) << ","
          << r["pe_type"].get<std::string>() << "," << r["placement"].get<std::string>() << ","
          << csv_text(r["init"].get<std::string>()) << "," << csv_number(r["sigma"].get<double>()) << ","
          << r["seed"].get<std::int64_t>();
+    for (const auto& k : varying) runs << "," << csv_text(setting(settings[i], k));
     for (const auto& c : cols) runs << "," << csv_number(all[i].count(c) ? all[i].at(c) : kNaN);
     runs << "\n";
-    const double sigma = r["drawn"].get<bool>() ? r["sigma"].get<double>() : -1.0;
-    Group& g = groups[{r["pe_type"].get<std::string>(), sigma, r["group"].get<std::string>()}];
-    if (g.values.empty()) g.run = r;
+    const auto [type, sigma, pe_group] = bucket_of(i);
+    Group& g = groups[{type, sigma, names[i]}];
+    if (g.values.empty()) {
+      g.run = r;
+      g.run["group"] = names[i];
+    }
     g.values.push_back(all[i]);
     g.seeds.push_back(r["seed"].get<std::int64_t>());
   }

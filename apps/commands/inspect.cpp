@@ -22,7 +22,10 @@ std::unique_ptr<Generator> renderer_for(const data::Dataset& ds, PluginRegistry&
   try {
     const auto& rec = registry.find(index.generator, LOCI_PLUGIN_GENERATOR);
     auto gen = registry.make_generator(rec.name);
-    gen->configure(rec.schema().resolve(config::parse_yaml(index.config_yaml, ds.path().string() + " (config)")));
+    // The stored config leaves out where it was written (generator_identity_drop); this is where it is now.
+    config::Node stored = config::parse_yaml(index.config_yaml, ds.path().string() + " (config)");
+    if (stored.is_map() && !stored.find("out")) stored.set("out", config::Node::scalar(ds.path().string()));
+    gen->configure(rec.schema().resolve(stored));
     return gen;
   } catch (const std::exception& e) {
     std::cerr << "loci: note: samples printed raw (" << e.what() << ")\n";

@@ -1,5 +1,6 @@
 // A free [T, d] parameter per placement: the PE whose initialisation the paper studies. Drawn from the init registry,
-// placements in order, so one generator seed fixes all of them; default N(0, 0.02^2) when no initialiser is given.
+// placements in order, so one generator seed fixes all of them; default N(0, 0.2^2) when no initialiser is given (the
+// paper's small-sigma setting, the one that learns the grid).
 
 #include "models/pe/positional_encoding.hpp"
 
@@ -8,8 +9,10 @@ namespace {
 
 class LearnedPEImpl : public TablePEImpl {
  public:
+  static c10::optional<InitOptions> default_init(const PEOptions&) { return InitOptions("normal").std(0.2); }
+
   LearnedPEImpl(const PEOptions& o, const PEContext& c) : TablePEImpl(o, c) {
-    const auto init = init_or(InitOptions("normal").std(0.02));
+    const auto init = init_or(*default_init(o));
     for (int64_t p = 0; p < placements(); ++p)
       add_table(make_init({tokens(), d_model()}, init, init_context()), /*learned=*/true);
   }

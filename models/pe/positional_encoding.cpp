@@ -1,5 +1,7 @@
 #include "models/pe/positional_encoding.hpp"
 
+#include <algorithm>
+
 #include "models/dropout.hpp"
 
 #include <map>
@@ -70,12 +72,26 @@ std::map<std::string, PEFactory>& factories() {
   return table;
 }
 
+std::map<std::string, PEDefaultInit>& default_inits() {
+  static std::map<std::string, PEDefaultInit> table;
+  return table;
+}
+
 }  // namespace
 
-bool PERegistry::add(const std::string& name, PEFactory factory) {
+bool PERegistry::add(const std::string& name, PEFactory factory, PEDefaultInit default_init) {
   if (!factories().emplace(name, std::move(factory)).second)
     throw std::logic_error("positional encoding '" + name + "' is registered twice");
+  default_inits().emplace(name, std::move(default_init));
   return true;
+}
+
+c10::optional<InitOptions> PERegistry::effective_init(const PEOptions& options) {
+  if (options.init()) return options.init();
+  auto it = default_inits().find(options.type());
+  if (it == default_inits().end())
+    throw std::invalid_argument("unknown positional encoding '" + options.type() + "'");
+  return it->second(options);
 }
 
 std::shared_ptr<PositionalEncodingImpl> PERegistry::create(const PEOptions& options, const PEContext& context) {

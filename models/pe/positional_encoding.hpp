@@ -8,6 +8,7 @@
 // A PE leaves the hooks it does not need at their defaults, which do nothing. Variants register themselves by name
 // (one file each under models/pe/), so a new PE is one new file.
 
+#include "models/choices.hpp"
 #include "models/init/init_registry.hpp"
 
 #include <c10/util/Optional.h>
@@ -29,10 +30,10 @@ struct PEOptions {
   TORCH_ARG(std::string, type) = "learned";
   // per_block: each block adds its own PE at its input (the paper); shared: one PE, added at every block's input;
   // input_only: one PE, at the first block only. For PEs acting in attention the same words choose which blocks'
-  // attention they modify and whether those blocks share tables.
+  // attention they modify and whether those blocks share tables. Choices: pe_placements().
   TORCH_ARG(std::string, placement) = "per_block";
-  // Initialiser of learned and random tables; unset means the PE's own default (see each PE's file):
-  // learned normal(0.02), random_fixed normal(1.0), relative bias zeros, relative music_causal normal(1.0).
+  // Initialiser of learned and random tables; unset means the PE's own default (PERegistry::default_init):
+  // learned normal(0.2), random_fixed normal(1.0), relative bias zeros, relative music_causal normal(1.0).
   TORCH_ARG(c10::optional<InitOptions>, init) = c10::nullopt;
   // Wavelength base of sinusoidal and rotary PEs.
   TORCH_ARG(double, base) = 10000.0;
@@ -43,7 +44,7 @@ struct PEOptions {
   TORCH_ARG(double, sinusoidal_dropout) = 0.0;
   TORCH_ARG(bool, dropout_at_eval) = false;
   // relative: "bias" (a learned logit bias per head and offset) or "music_causal" (Music-Transformer relative
-  // attention, logits q.E_r, with a causal mask: the paper's "relative").
+  // attention, logits q.E_r, with a causal mask: the paper's "relative"). Choices: relative_variants().
   TORCH_ARG(std::string, variant) = "bias";
   // relative and alibi: "index" (offsets of the token index) or "coordinates" (offsets of the true positions: grid
   // offset vectors for relative bias, Euclidean distance for alibi).
@@ -65,6 +66,10 @@ class PositionalEncodingImpl : public torch::nn::Module {
  public:
   PositionalEncodingImpl(PEOptions options, PEContext context);
   ~PositionalEncodingImpl() override = default;
+
+  // The initialiser a PE uses when the caller gives none; nullopt for a PE that draws nothing. A PE that draws its
+  // tables hides this with its own (the registry records it beside the factory).
+  static c10::optional<InitOptions> default_init(const PEOptions&) { return c10::nullopt; }
 
   const PEOptions& options() const { return options_; }
   int64_t tokens() const { return tokens_; }
@@ -93,7 +98,7 @@ class PositionalEncodingImpl : public torch::nn::Module {
 
  protected:
   void check_placement(int64_t placement) const;
-  // The initialiser this PE uses: the caller's when set, else `fallback`.
+  // The initialiser this PE uses: the caller's when set, else `fallback` (its default_init).
   InitOptions init_or(const InitOptions& fallback) const { return options_.init().value_or(fallback); }
   InitContext init_context() const { return {positions_, generator_}; }
   const torch::Tensor& positions() const { return positions_; }
@@ -126,10 +131,14 @@ class TablePEImpl : public PositionalEncodingImpl {
 };
 
 using PEFactory = std::function<std::shared_ptr<PositionalEncodingImpl>(const PEOptions&, const PEContext&)>;
+using PEDefaultInit = std::function<c10::optional<InitOptions>(const PEOptions&)>;
 
 class PERegistry {
  public:
-  static bool add(const std::string& name, PEFactory factory);
+  static bool add(const std::string& name, PEFactory factory, PEDefaultInit default_init);
+  // The initialiser `options` would use: its own init when set, else its PE's default (nullopt: the PE draws nothing).
+  // std::invalid_argument for an unknown type.
+  static c10::optional<InitOptions> effective_init(const PEOptions& options);
   static std::shared_ptr<PositionalEncodingImpl> create(const PEOptions& options, const PEContext& context);
   static bool contains(const std::string& name);
   static std::vector<std::string> names();
@@ -139,9 +148,12 @@ class PERegistry {
 
 #define LOCI_PE_CONCAT_INNER(a, b) a##b
 #define LOCI_PE_CONCAT(a, b) LOCI_PE_CONCAT_INNER(a, b)
-// Registers class `Impl` (constructible from (const PEOptions&, const PEContext&)) under `name`.
+// Registers class `Impl` (constructible from (const PEOptions&, const PEContext&)) under `name`, with its
+// Impl::default_init (inherited: draws nothing). A plugin library may register its own PE the same way.
 #define LOCI_REGISTER_PE(name, Impl)                                                               \
   static const bool LOCI_PE_CONCAT(loci_pe_registered_, __COUNTER__) = ::loci::models::PERegistry::add( \
-      name, [](const ::loci::models::PEOptions& o, const ::loci::models::PEContext& c) {           \
+      name,                                                                                        \
+      [](const ::loci::models::PEOptions& o, const ::loci::models::PEContext& c) {                 \
         return std::static_pointer_cast<::loci::models::PositionalEncodingImpl>(std::make_shared<Impl>(o, c)); \
-      })
+      },                                                                                           \
+      [](const ::loci::models::PEOptions& o) { return Impl::default_init(o); })

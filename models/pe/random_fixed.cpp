@@ -8,8 +8,10 @@ namespace {
 
 class RandomFixedPEImpl : public TablePEImpl {
  public:
+  static c10::optional<InitOptions> default_init(const PEOptions&) { return InitOptions("normal").std(1.0); }
+
   RandomFixedPEImpl(const PEOptions& o, const PEContext& c) : TablePEImpl(o, c) {
-    const auto init = init_or(InitOptions("normal").std(1.0));
+    const auto init = init_or(*default_init(o));
     for (int64_t p = 0; p < placements(); ++p)
       add_table(make_init({tokens(), d_model()}, init, init_context()), /*learned=*/false);
   }

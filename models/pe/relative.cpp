@@ -19,13 +19,17 @@ namespace {
 
 class RelativePEImpl : public PositionalEncodingImpl {
  public:
+  // The authors' Music-Transformer tables are drawn N(0, 1); a bias table starts at zero (no preference).
+  static c10::optional<InitOptions> default_init(const PEOptions& o) {
+    return o.variant() == "music_causal" ? InitOptions("normal").std(1.0) : InitOptions("zeros");
+  }
+
   RelativePEImpl(const PEOptions& o, const PEContext& c) : PositionalEncodingImpl(o, c) {
     const auto T = tokens();
     const int64_t reach = o.max_distance() > 0 ? std::min<int64_t>(o.max_distance(), T - 1) : T - 1;
     auto i = torch::arange(T, torch::kInt64).reshape({T, 1});
     auto j = torch::arange(T, torch::kInt64).reshape({1, T});
     std::vector<int64_t> shape;
-    InitOptions fallback;
     if (o.variant() == "bias") {
       int64_t count = 0;
       if (o.offsets() == "index") {
@@ -37,19 +41,17 @@ class RelativePEImpl : public PositionalEncodingImpl {
         throw std::invalid_argument("relative: offsets must be 'index' or 'coordinates', not '" + o.offsets() + "'");
       }
       shape = {heads(), count};
-      fallback = InitOptions("zeros");
     } else if (o.variant() == "music_causal") {
       if (o.offsets() != "index") throw std::invalid_argument("relative music_causal works on index offsets only");
       music_ = true;
       // Later tokens are masked, so their entries only need to be a valid row.
       index_ = (j - i).clamp(-reach, 0) + reach;
       shape = {heads(), reach + 1, d_model() / heads()};
-      fallback = InitOptions("normal").std(1.0);
     } else {
       throw std::invalid_argument("relative: variant must be 'bias' or 'music_causal', not '" + o.variant() + "'");
     }
     index_ = register_buffer("offset_index", index_.contiguous());
-    const auto init = init_or(fallback);
+    const auto init = init_or(*default_init(o));
     for (int64_t p = 0; p < placements(); ++p)
       tables_.push_back(
           register_parameter("table_" + std::to_string(p), make_init(shape, init, init_context()), true));

@@ -10,7 +10,7 @@ generator: {type: string, required: true, doc: "name of the generator plugin (se
 seed: {type: int, default: 0, min: 0, doc: "master seed; sample i of split s depends only on (seed, s, i)"}
 out: {type: path, required: true, doc: "dataset folder to write"}
 samples_per_shard: {type: int, default: 1000, min: 1, doc: "samples per HDF5 shard"}
-splits: {type: map, of: int, min: 0, default: {train: 1000, test: 100}, doc: "split name -> number of samples"}
+splits: {type: map, of: int, min: 1, default: {train: 1000, test: 100}, doc: "split name -> number of samples (at least 1 each; leave a split out rather than sizing it 0)"}
 compression: {type: enum, values: [gzip, none], default: gzip, doc: "shard compression (gzip with byte shuffle, or none)"}
 compression_level: {type: int, default: 4, min: 0, max: 9, doc: "gzip level"}
 threads: {type: int, default: 0, min: 0, doc: "generation threads; 0 = all cores"}

@@ -8,7 +8,7 @@
 namespace loci::lst_grid {
 
 const char* const kSchema = R"yaml(
-splits: {type: map, of: int, min: 0, default: {train: 8100, test: 900},
+splits: {type: map, of: int, min: 1, default: {train: 8100, test: 900},
          doc: "generated splits (name -> puzzles), each stratified by class; imported splits come from `imports`"}
 lst:
   n: {type: int, default: 4, min: 3, max: 9, doc: "grid side N: N*N tokens with N+1 channels"}

@@ -81,7 +81,7 @@ std::string build_schema() {
   namespace graph = sim::graph;
   namespace dyn = sim::dynamics;
   std::ostringstream s;
-  s << R"yaml(splits: {type: map, of: int, min: 0, default: {train: 2000, test: 200, test_noise: 200},
+  s << R"yaml(splits: {type: map, of: int, min: 1, default: {train: 2000, test: 200, test_noise: 200},
          doc: "split name -> samples (windows); each split's windows come from its own runs (windows.runs)"}
 graph:
 )yaml";

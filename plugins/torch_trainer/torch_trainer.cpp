@@ -6,10 +6,12 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 #include "checkpoint_state.hpp"
 #include "data_parallel.hpp"
 #include "datasets/atomic_file.hpp"
+#include "datasets/folder_lock.hpp"
 #include "datasets/progress.hpp"
 #include "lr_schedule.hpp"
 #include "models/allocator.hpp"
@@ -17,12 +19,13 @@
 #include "models/micro_batches.hpp"
 #include "optimizer.hpp"
 #include "precision.hpp"
+#include "run_identity.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
 #include "plugins/api/launch.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/random/stream.hpp"
-#include "trainer_schema.hpp"
+#include "train_options.hpp"
 
 namespace loci::torch_trainer {
 
@@ -76,203 +79,325 @@ std::string describe(const SplitMetrics& m) {
   return buf;
 }
 
+// Everything one training run holds while it goes: built by TorchTrainer::prepare, advanced epoch by epoch.
+struct Session {
+  TrainOptions opt;
+  config::Node recorded;  // config.yaml: resolved, with the effective init and absolute paths
+  torch::Device device = torch::kCPU;
+  std::unique_ptr<DataParallel> dp;
+  int rank = 0, ranks = 1;
+  bool lead = true;  // the one rank that evaluates and writes; the run folder must be shared by all
+  fs::path run, last;
+  std::unique_ptr<data::FolderLock> claim;
+  std::optional<data::Dataset> ds;
+  FeedPlan plan;
+  torch::Tensor positions;
+  models::ModelOptions mopt;
+  models::Model model{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  std::unique_ptr<models::MicroBatches> micro;
+  RunState state;
+  std::vector<std::string> eval_splits;
+  std::string attention_split;
+  std::int64_t per_epoch = 0, total_steps = 0, total_epochs = 0;
+  bool progress_shown = false;
+};
+
 class TorchTrainer final : public Trainer {
  public:
   void train(const config::Node& resolved, const TrainRequest& request) override {
-    const TrainOptions opt = read_options(resolved);
-    if (opt.device == "cuda" && !torch::cuda::is_available())
-      throw UserError(resolved.at("train.device").mark().str() +
-                      ": train.device is cuda, but this LibTorch has no CUDA device (Debian's libtorch is CPU-only)");
-    const torch::Device device(opt.device == "cuda" ? torch::kCUDA : torch::kCPU);
-    if (opt.threads > 0) at::set_num_threads(opt.threads);
-    // Keeps freed tensor memory in the process: page faults on fresh multi-MB buffers otherwise double step time.
-    models::tune_allocator();
-
-    // Joined before anything else can fail, so that a rank which stops early stops the others at once.
-    const std::unique_ptr<DataParallel> dp = DataParallel::join(launch_rank(), std::chrono::seconds(opt.dist_timeout));
-    const int rank = dp ? dp->rank() : 0, ranks = dp ? dp->world_size() : 1;
-    const bool lead = rank == 0;  // the one rank that evaluates and writes; the run folder must be shared by all
-
-    const fs::path run = opt.out;
-    if (lead) data::make_folder(run / "checkpoints");
-    const fs::path last = run / "checkpoints" / "last.pt";
-    if (fs::exists(run / "summary.json") && request.resume) {
-      std::cerr << "loci: " << run.string() << " has finished already (summary.json); nothing to do\n";
+    Session s;
+    s.opt = read_options(resolved);
+    set_up_process(s, resolved);
+    claim_run_folder(s);
+    open_data(s);
+    const ResumePlan resume = check_identity(s, resolved, request);
+    if (resume.finished && !resume.extend) {
+      std::cerr << "loci: " << s.run.string() << " has finished already (summary.json); nothing to do\n";
       return;
     }
-    if (!request.resume && (fs::exists(last) || fs::exists(run / "summary.json")))
-      throw UserError(run.string() + ": holds a run already; pass --resume to continue it, or choose another `out`");
-    if (lead) data::write_file_atomically(run / "config.yaml", config::to_yaml(resolved));
+    verify_data(s);
+    build_model(s, resolved);
+    restore(s, resume);
+    plan_epochs(s, resolved, request);
+    const std::string status = run_epochs(s, request);
+    if (s.lead && status != "paused") write_summary(s, status);
+  }
 
-    const data::Dataset ds = data::Dataset::open(opt.data);
-    const FeedPlan plan = plan_feed(ds, opt);
-    const torch::Tensor positions = positions_of(ds);
-    if (positions.size(0) != plan.tokens)
-      throw UserError(ds.path().string() + ": /positions has " + std::to_string(positions.size(0)) +
-                      " tokens but '" + plan.input + "' has " + std::to_string(plan.tokens));
+ private:
+  // Device, threads, allocator, and the other ranks of a data-parallel launch.
+  static void set_up_process(Session& s, const config::Node& resolved) {
+    if (s.opt.device == "cuda" && !torch::cuda::is_available())
+      throw UserError(resolved.at("train.device").mark().str() +
+                      ": train.device is cuda, but this LibTorch has no CUDA device (Debian's libtorch is CPU-only)");
+    s.device = torch::Device(s.opt.device == "cuda" ? torch::kCUDA : torch::kCPU);
+    if (s.opt.threads > 0) at::set_num_threads(s.opt.threads);
+    // Keeps freed tensor memory in the process: page faults on fresh multi-MB buffers otherwise double step time.
+    models::tune_allocator();
+    // Joined before anything else can fail, so that a rank which stops early stops the others at once.
+    s.dp = DataParallel::join(launch_rank(), std::chrono::seconds(s.opt.dist_timeout));
+    s.rank = s.dp ? s.dp->rank() : 0;
+    s.ranks = s.dp ? s.dp->world_size() : 1;
+    s.lead = s.rank == 0;
+  }
 
-    models::ModelOptions mopt = opt.model;
-    mopt.encoder().in_channels(plan.channels);
-    mopt.task(plan.task == Task::classification ? "classification" : "masked_regression");
-    mopt.classification().classes(plan.classes);
-    models::Model model = models::make_model(mopt, positions, opt.seed);
-    model->to(device);
-    auto optimizer = make_optimizer(opt, model->parameters());
-    // Each batch's gradient as the sum of train.micro_batches parts, the parts side by side on the threads, one each.
-    models::MicroBatches micro(models::MicroBatchOptions(opt.micro_batches, at::get_num_threads()));
-
-    RunState state;
-    if (request.resume && fs::exists(last)) {
-      state = load_checkpoint(last, model, *optimizer);
-      if (lead) std::cerr << "loci: resuming " << run.string() << " at epoch " << state.epoch << ", step " << state.step << "\n";
+  // One writer per run folder; temporary files a killed writer left are removed under the claim.
+  static void claim_run_folder(Session& s) {
+    s.run = s.opt.out;
+    s.last = s.run / "checkpoints" / "last.pt";
+    if (!s.lead) return;
+    data::make_folder(s.run / "checkpoints");
+    s.claim = std::make_unique<data::FolderLock>(s.run);
+    for (const fs::path dir : {s.run, s.run / "checkpoints"}) {
+      std::error_code ec;
+      for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() > 4 && name[0] == '.' && name.compare(name.size() - 4, 4, ".tmp") == 0)
+          fs::remove(it->path(), ec);
+      }
     }
-    if (dp) {
-      const std::int64_t lead_step = dp->broadcast(state.step, "the step to resume from", state.step);
-      if (lead_step != state.step)
-        throw UserError(run.string() + ": rank " + std::to_string(rank) + " would start at step " +
-                        std::to_string(state.step) + " but rank 0 at step " + std::to_string(lead_step) +
+  }
+
+  static void open_data(Session& s) {
+    s.ds.emplace(data::Dataset::open(s.opt.data));
+    s.plan = plan_feed(*s.ds, s.opt);
+    s.positions = positions_of(*s.ds);
+    if (s.positions.size(0) != s.plan.tokens)
+      throw UserError(s.ds->path().string() + ": /positions has " + std::to_string(s.positions.size(0)) +
+                      " tokens but '" + s.plan.input + "' has " + std::to_string(s.plan.tokens));
+  }
+
+  // The run in the folder must be the one asked for; a new or continued run records what it is made from.
+  static ResumePlan check_identity(Session& s, const config::Node& resolved, const TrainRequest& request) {
+    s.recorded = recorded_config(resolved, s.opt);
+    const config::Identity identity = run_identity(s.recorded, *s.ds);
+    const ResumePlan plan = plan_resume(s.run, identity, s.opt, request.resume);
+    if (s.lead && !(plan.finished && !plan.extend)) {
+      data::write_file_atomically(s.run / "config.yaml", config::to_yaml(s.recorded));
+      write_identity(s.run, identity);
+      if (plan.extend) fs::remove(s.run / "summary.json");  // running again until it finishes anew
+    }
+    return plan;
+  }
+
+  // Every shard's size and checksum against index.json, once, before anything trains on it.
+  static void verify_data(Session& s) {
+    if (s.ds->is_folder()) s.ds->verify();
+  }
+
+  static void build_model(Session& s, const config::Node& resolved) {
+    s.mopt = s.opt.model;
+    s.mopt.encoder().in_channels(s.plan.channels);
+    s.mopt.task(s.plan.task == Task::classification ? "classification" : "masked_regression");
+    s.mopt.classification().classes(s.plan.classes);
+    try {
+      s.model = models::make_model(s.mopt, s.positions, s.opt.seed);
+    } catch (const std::invalid_argument& e) {
+      // The options passed their schema; what is left is a combination this dataset or model cannot take.
+      throw UserError(resolved.at("model.pe.type").mark().str() + ": model (pe.type " + s.mopt.encoder().pe().type() +
+                      ") on " + s.ds->path().string() + ": " + e.what());
+    }
+    s.model->to(s.device);
+    s.optimizer = make_optimizer(s.opt, s.model->parameters());
+    // Each batch's gradient as the sum of train.micro_batches parts, the parts side by side on the threads, one each.
+    s.micro = std::make_unique<models::MicroBatches>(models::MicroBatchOptions(s.opt.micro_batches, at::get_num_threads()));
+  }
+
+  static void restore(Session& s, const ResumePlan& resume) {
+    if (!resume.fresh && fs::exists(s.last)) {
+      s.state = load_checkpoint(s.last, s.model, *s.optimizer);
+      if (resume.extend) drop_final_evaluation(s);
+      if (s.lead)
+        std::cerr << "loci: " << (resume.extend ? "extending " : "resuming ") << s.run.string() << " at epoch "
+                  << s.state.epoch << ", step " << s.state.step << "\n";
+    }
+    if (s.dp) {
+      const std::int64_t lead_step = s.dp->broadcast(s.state.step, "the step to resume from", s.state.step);
+      if (lead_step != s.state.step)
+        throw UserError(s.run.string() + ": rank " + std::to_string(s.rank) + " would start at step " +
+                        std::to_string(s.state.step) + " but rank 0 at step " + std::to_string(lead_step) +
                         "; every rank must see the same run folder (a shared file system)");
     }
+  }
 
-    std::vector<std::string> eval_splits = opt.eval_splits.empty() ? ds.splits() : opt.eval_splits;
-    for (const auto& s : eval_splits) ds.samples(s);  // an unknown split is an error now, not at the first eval
-    const std::string attention_split =
-        opt.save_attention ? attention_split_of(opt, ds, eval_splits, resolved.at("train.attention_split").mark().str())
-                           : "";
-    const std::int64_t per_epoch =
-        data::BatchStream(ds, data::BatchStreamOptions(opt.train_split, plan.arrays(), opt.batch_size)).batches();
-    const std::int64_t total_steps = opt.steps > 0 ? opt.steps : opt.epochs * per_epoch;
-    const std::int64_t total_epochs = opt.steps > 0 ? (opt.steps + per_epoch - 1) / per_epoch : opt.epochs;
+  // A finished run evaluated at its last epoch whatever train.eval_every said; a run asked for more epochs from
+  // the start would not have, so that evaluation goes (the model and optimizer are unchanged by it).
+  static void drop_final_evaluation(Session& s) {
+    const std::int64_t e = s.state.epoch;
+    if (e % s.opt.eval_every == 0) return;
+    auto& rows = s.state.rows;
+    rows.erase(std::remove_if(rows.begin(), rows.end(), [e](const MetricsRow& r) { return r.epoch == e; }), rows.end());
+    auto& pe = s.state.pe_history;
+    pe.erase(std::remove_if(pe.begin(), pe.end(), [e](const PeSnapshot& p) { return p.epoch == e; }), pe.end());
+  }
 
-    const bool progress_shown = lead && opt.progress && request.progress;
-    data::Progress progress(data::ProgressOptions("training", total_epochs).unit("epochs").enabled(progress_shown));
-    progress.advance(state.epoch);
-    bool stop = state.step >= total_steps;
+  static void plan_epochs(Session& s, const config::Node& resolved, const TrainRequest& request) {
+    s.eval_splits = s.opt.eval_splits.empty() ? s.ds->splits() : s.opt.eval_splits;
+    for (const auto& split : s.eval_splits) s.ds->samples(split);  // an unknown split is an error now, not at the first eval
+    s.attention_split = s.opt.save_attention ? attention_split_of(s.opt, *s.ds, s.eval_splits,
+                                                                  resolved.at("train.attention_split").mark().str())
+                                             : "";
+    s.per_epoch = data::BatchStream(*s.ds, data::BatchStreamOptions(s.opt.train_split, s.plan.arrays(), s.opt.batch_size))
+                      .batches();
+    if (s.per_epoch == 0)
+      throw UserError(resolved.at("task.train_split").mark().str() + ": task.train_split '" + s.opt.train_split +
+                      "' of " + s.ds->path().string() + " holds no samples; nothing to train on");
+    s.total_steps = s.opt.steps > 0 ? s.opt.steps : s.opt.epochs * s.per_epoch;
+    s.total_epochs = s.opt.steps > 0 ? (s.opt.steps + s.per_epoch - 1) / s.per_epoch : s.opt.epochs;
+    s.progress_shown = s.lead && s.opt.progress && request.progress;
+  }
+
+  // The epochs still to go; returns the run's status: finished, early_stopped or paused.
+  std::string run_epochs(Session& s, const TrainRequest& request) const {
+    data::Progress progress(data::ProgressOptions("training", s.total_epochs).unit("epochs").enabled(s.progress_shown));
+    progress.advance(s.state.epoch);
+    bool stop = s.state.step >= s.total_steps;
     std::string status = "finished";
-    while (!stop && state.epoch < total_epochs) {
-      if (request.until_epoch > 0 && state.epoch >= request.until_epoch) {
+    while (!stop && s.state.epoch < s.total_epochs) {
+      if (request.until_epoch > 0 && s.state.epoch >= request.until_epoch) {
         status = "paused";
         break;
       }
-      const auto t0 = std::chrono::steady_clock::now();
-      // Every random draw of this epoch (dropout, masks) follows from (seed, epoch): resuming re-creates it exactly.
-      torch::manual_seed(sim::Rng::stream(opt.seed, "epoch", static_cast<std::uint64_t>(state.epoch))());
-      const std::uint64_t dropout_seed = sim::Rng::stream(opt.seed, "dropout", static_cast<std::uint64_t>(state.epoch))();
-      micro.reseed([&](int p) {
-        return sim::Rng::stream(dropout_seed, "part", static_cast<std::uint64_t>(rank * micro.options().parts() + p))();
-      });
-      at::Generator mask_gen = models::make_generator(sim::Rng::stream(opt.seed, "mask", static_cast<std::uint64_t>(state.epoch))());
-      model->train();
-      // With several ranks, each reads its own part of every global batch of this epoch's order.
-      data::BatchStream stream(ds, data::BatchStreamOptions(opt.train_split, plan.arrays(), opt.batch_size)
-                                       .seed(opt.seed)
-                                       .epoch(state.epoch)
-                                       .rank(rank)
-                                       .ranks(ranks));
-      data::Batch batch;
-      // The running loss and accuracy of this epoch, for the progress bar (the metrics files hold evaluations only).
-      double loss_sum = 0;
-      std::int64_t seen = 0, correct = 0;
-      while (stream.next(batch)) {
-        const double lr = learning_rate(opt.schedule, opt.lr, opt.min_lr, opt.warmup_steps, state.step, total_steps);
-        for (auto& group : optimizer->param_groups()) group.options().set_lr(lr);
-        // The mask of the whole global batch, cut to this rank's part: every rank draws what one process would.
-        torch::Tensor mask;
-        if (plan.task == Task::masked_regression)
-          mask = model->sample_mask(batch.global_size, mask_gen).narrow(0, batch.offset, batch.size).to(device);
-        optimizer->zero_grad();
-        if (batch.size > 0) {  // empty only for a rank whose part of a final, tiny global batch is nothing
-          const Feed f = Feed::from(batch, plan, stream);
-          const torch::Tensor x = f.x.to(device);
-          const torch::Tensor target_index = f.target.defined() ? f.target.to(device) : f.target;
-          const torch::Tensor label = plan.task == Task::classification ? f.label.to(device) : torch::Tensor();
-          std::vector<torch::Tensor> outputs(static_cast<std::size_t>(micro.options().parts()));
-          const std::vector<double> losses = micro.backward(model->parameters(), [&](int p) -> torch::Tensor {
-            const auto range = models::MicroBatches::range(p, micro.options().parts(), batch.size);
-            const std::int64_t begin = range.first, end = range.second;
-            if (begin == end) return {};
-            auto part = [&](const torch::Tensor& t) { return t.defined() ? t.narrow(0, begin, end - begin) : t; };
-            const models::ModelInput in{part(x), part(target_index), part(mask)};
-            // autocast covers the forward pass only; backward follows the dtypes it recorded
-            const AutocastScope autocast(opt.precision, device.type());
-            const models::ModelOutput out = model->forward(in);
-            outputs[static_cast<std::size_t>(p)] = out.output.detach();
-            const double share = static_cast<double>(end - begin) / static_cast<double>(batch.size);
-            return model->loss(out, in, plan.task == Task::classification ? part(label) : in.x).to(torch::kFloat) *
-                   share;
-          });
-          double value = 0;
-          for (const double l : losses) value += l;
-          if (!std::isfinite(value))
-            throw UserError(run.string() + ": loss is " + std::to_string(value) + " at epoch " +
-                            std::to_string(state.epoch) + ", step " + std::to_string(state.step) +
-                            " (lr " + std::to_string(lr) + "); training stopped" +
-                            (fs::exists(last) ? "; the last good checkpoint is " + last.string() : ""));
-          loss_sum += value * static_cast<double>(batch.size);
-          seen += batch.size;
-          if (plan.task == Task::classification && progress_shown)
-            for (std::size_t p = 0; p < outputs.size(); ++p)
-              if (outputs[p].defined()) {
-                const auto [begin, end] = models::MicroBatches::range(static_cast<int>(p), micro.options().parts(), batch.size);
-                correct += outputs[p].argmax(1).eq(label.narrow(0, begin, end - begin)).sum().item<std::int64_t>();
-              }
-        }
-        if (dp)
-          dp->all_reduce_gradients(model->parameters(), static_cast<double>(batch.size) / static_cast<double>(batch.global_size),
-                                   state.step);
-        if (opt.clip_grad_norm > 0) {
-          const models::SingleThreadScope one;  // a norm summed per thread would make the bytes depend on threads
-          torch::nn::utils::clip_grad_norm_(model->parameters(), opt.clip_grad_norm);
-        }
-        optimizer->step();
-        if (++state.step >= total_steps) {
-          stop = true;
-          break;
-        }
-      }
-      ++state.epoch;
-      const double epoch_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      state.seconds += epoch_seconds;
-      if (progress_shown && seen > 0) {
-        char text[128];
-        if (plan.task == Task::classification)
-          std::snprintf(text, sizeof text, "loss %.4f  acc %.1f%%  %.0f samples/s", loss_sum / static_cast<double>(seen),
-                        100.0 * static_cast<double>(correct) / static_cast<double>(seen),
-                        static_cast<double>(seen) / epoch_seconds);
-        else
-          std::snprintf(text, sizeof text, "loss %.5f  %.0f samples/s", loss_sum / static_cast<double>(seen),
-                        static_cast<double>(seen) / epoch_seconds);
-        progress.set_status(text);
-      }
+      const EpochTally tally = run_epoch(s, stop);
+      ++s.state.epoch;
+      s.state.seconds += tally.seconds;
+      if (s.progress_shown && tally.seen > 0) progress.set_status(tally.describe(s.plan.task));
       progress.advance();
-      const bool last_epoch = stop || state.epoch >= total_epochs;
-      if (state.epoch % opt.eval_every == 0 || last_epoch) {
-        if (lead) {
-          if (evaluate_all(model, ds, plan, opt, eval_splits, attention_split, state, micro)) {
-            status = "early_stopped";
-            stop = true;
-          }
-          write_metrics(run, state.rows, plan.condition_names);
-          if (!attention_split.empty())
-            write_attention_file(run, state.pe_history, attention_split, ds.samples(attention_split));
-          write_pe_file(run, state.pe_history, positions, mopt.encoder().pe().type(),
-                        mopt.encoder().pe().init() ? mopt.encoder().pe().init()->std() : 0.0, mopt.encoder().pe().placement());
-          save_checkpoint(last, model, *optimizer, state, plan.condition_names);
+      const bool last_epoch = stop || s.state.epoch >= s.total_epochs;
+      if (s.state.epoch % s.opt.eval_every == 0 || last_epoch) {
+        if (s.lead && evaluate_and_save(s)) {
+          status = "early_stopped";
+          stop = true;
         }
-        if (dp) stop = dp->broadcast(stop, "rank 0's stop decision", state.step) != 0;  // early stopping is rank 0's
-      } else if (lead && request.until_epoch > 0 && state.epoch >= request.until_epoch) {
-        save_checkpoint(last, model, *optimizer, state, plan.condition_names);
+        if (s.dp) stop = s.dp->broadcast(stop, "rank 0's stop decision", s.state.step) != 0;  // early stopping is rank 0's
+      } else if (s.lead && request.until_epoch > 0 && s.state.epoch >= request.until_epoch) {
+        save_checkpoint(s.last, s.model, *s.optimizer, s.state, s.plan.condition_names);
       }
     }
     progress.finish();
-    if (lead && status != "paused") write_summary(run, opt, mopt, state, status, per_epoch);
+    return status;
+  }
+
+  // The running loss and accuracy of an epoch, for the progress bar (the metrics files hold evaluations only).
+  struct EpochTally {
+    double loss_sum = 0, seconds = 0;
+    std::int64_t seen = 0, correct = 0;
+    std::string describe(Task task) const {
+      char text[128];
+      const double rate = seconds > 0 ? static_cast<double>(seen) / seconds : 0.0;
+      if (task == Task::classification)
+        std::snprintf(text, sizeof text, "loss %.4f  acc %.1f%%  %.0f samples/s", loss_sum / static_cast<double>(seen),
+                      100.0 * static_cast<double>(correct) / static_cast<double>(seen), rate);
+      else
+        std::snprintf(text, sizeof text, "loss %.5f  %.0f samples/s", loss_sum / static_cast<double>(seen), rate);
+      return text;
+    }
+  };
+
+  // One pass over this epoch's batches (this rank's part of each); sets `stop` when train.steps is reached.
+  EpochTally run_epoch(Session& s, bool& stop) const {
+    const auto t0 = std::chrono::steady_clock::now();
+    const auto epoch = static_cast<std::uint64_t>(s.state.epoch);
+    // Every random draw of this epoch (dropout, masks) follows from (seed, epoch): resuming re-creates it exactly.
+    torch::manual_seed(sim::Rng::stream(s.opt.seed, "epoch", epoch)());
+    const std::uint64_t dropout_seed = sim::Rng::stream(s.opt.seed, "dropout", epoch)();
+    s.micro->reseed([&](int p) {
+      return sim::Rng::stream(dropout_seed, "part", static_cast<std::uint64_t>(s.rank * s.micro->options().parts() + p))();
+    });
+    at::Generator mask_gen = models::make_generator(sim::Rng::stream(s.opt.seed, "mask", epoch)());
+    s.model->train();
+    // With several ranks, each reads its own part of every global batch of this epoch's order.
+    data::BatchStream stream(*s.ds, data::BatchStreamOptions(s.opt.train_split, s.plan.arrays(), s.opt.batch_size)
+                                        .seed(s.opt.seed)
+                                        .epoch(s.state.epoch)
+                                        .rank(s.rank)
+                                        .ranks(s.ranks));
+    data::Batch batch;
+    EpochTally tally;
+    while (stream.next(batch)) {
+      train_step(s, stream, batch, mask_gen, tally);
+      if (++s.state.step >= s.total_steps) {
+        stop = true;
+        break;
+      }
+    }
+    tally.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return tally;
+  }
+
+  // One optimizer step on one global batch: this rank's part as micro-batches, gradients averaged over ranks.
+  void train_step(Session& s, const data::BatchStream& stream, const data::Batch& batch, at::Generator& mask_gen,
+                  EpochTally& tally) const {
+    const TrainOptions& opt = s.opt;
+    const double lr = learning_rate(opt.schedule, opt.lr, opt.min_lr, opt.warmup_steps, s.state.step, s.total_steps);
+    for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
+    // The mask of the whole global batch, cut to this rank's part: every rank draws what one process would.
+    torch::Tensor mask;
+    if (s.plan.task == Task::masked_regression)
+      mask = s.model->sample_mask(batch.global_size, mask_gen).narrow(0, batch.offset, batch.size).to(s.device);
+    s.optimizer->zero_grad();
+    if (batch.size > 0) {  // empty only for a rank whose part of a final, tiny global batch is nothing
+      const Feed f = Feed::from(batch, s.plan, stream);
+      const torch::Tensor x = f.x.to(s.device);
+      const torch::Tensor target_index = f.target.defined() ? f.target.to(s.device) : f.target;
+      const torch::Tensor label = s.plan.task == Task::classification ? f.label.to(s.device) : torch::Tensor();
+      const int parts = s.micro->options().parts();
+      std::vector<torch::Tensor> outputs(static_cast<std::size_t>(parts));
+      const std::vector<double> losses = s.micro->backward(s.model->parameters(), [&](int p) -> torch::Tensor {
+        const auto [begin, end] = models::MicroBatches::range(p, parts, batch.size);
+        if (begin == end) return {};
+        auto part = [&, b = begin, e = end](const torch::Tensor& t) { return t.defined() ? t.narrow(0, b, e - b) : t; };
+        const models::ModelInput in{part(x), part(target_index), part(mask)};
+        // autocast covers the forward pass only; backward follows the dtypes it recorded
+        const AutocastScope autocast(opt.precision, s.device.type());
+        const models::ModelOutput out = s.model->forward(in);
+        outputs[static_cast<std::size_t>(p)] = out.output.detach();
+        const double share = static_cast<double>(end - begin) / static_cast<double>(batch.size);
+        return s.model->loss(out, in, s.plan.task == Task::classification ? part(label) : in.x).to(torch::kFloat) * share;
+      });
+      double value = 0;
+      for (const double l : losses) value += l;
+      if (!std::isfinite(value))
+        throw UserError(s.run.string() + ": loss is " + std::to_string(value) + " at epoch " +
+                        std::to_string(s.state.epoch) + ", step " + std::to_string(s.state.step) + " (lr " +
+                        std::to_string(lr) + "); training stopped" +
+                        (fs::exists(s.last) ? "; the last good checkpoint is " + s.last.string() : ""));
+      tally.loss_sum += value * static_cast<double>(batch.size);
+      tally.seen += batch.size;
+      if (s.plan.task == Task::classification && s.progress_shown)
+        for (std::size_t p = 0; p < outputs.size(); ++p)
+          if (outputs[p].defined()) {
+            const auto [begin, end] = models::MicroBatches::range(static_cast<int>(p), parts, batch.size);
+            tally.correct += outputs[p].argmax(1).eq(label.narrow(0, begin, end - begin)).sum().item<std::int64_t>();
+          }
+    }
+    if (s.dp)
+      s.dp->all_reduce_gradients(s.model->parameters(),
+                                 static_cast<double>(batch.size) / static_cast<double>(batch.global_size), s.state.step);
+    if (opt.clip_grad_norm > 0) {
+      const models::SingleThreadScope one;  // a norm summed per thread would make the bytes depend on threads
+      torch::nn::utils::clip_grad_norm_(s.model->parameters(), opt.clip_grad_norm);
+    }
+    s.optimizer->step();
+  }
+
+  // Evaluates, then rewrites every output file and the checkpoint; true when early stopping says stop.
+  bool evaluate_and_save(Session& s) const {
+    const bool stop = evaluate_all(s.model, *s.ds, s.plan, s.opt, s.eval_splits, s.attention_split, s.state, *s.micro);
+    write_metrics(s.run, s.state.rows, s.plan.condition_names);
+    if (!s.attention_split.empty())
+      write_attention_file(s.run, s.state.pe_history, s.attention_split, s.ds->samples(s.attention_split));
+    const auto& pe = s.mopt.encoder().pe();
+    write_pe_file(s.run, s.state.pe_history, s.positions, pe.type(), pe.init() ? pe.init()->std() : 0.0, pe.placement());
+    save_checkpoint(s.last, s.model, *s.optimizer, s.state, s.plan.condition_names);
+    return stop;
   }
 
  private:
   // Evaluates every split, records rows and a PE snapshot; true when early stopping says stop.
-  bool evaluate_all(models::Model& model, const data::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
+  static bool evaluate_all(models::Model& model, const data::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
                     const std::vector<std::string>& splits, const std::string& attention_split, RunState& state,
-                    models::MicroBatches& micro) const {
+                    models::MicroBatches& micro) {
     std::string line = "loci: epoch " + std::to_string(state.epoch) + " step " + std::to_string(state.step) + ":";
     const double norm = pe_norm(model);
     const double lr = learning_rate(opt.schedule, opt.lr, opt.min_lr, opt.warmup_steps, state.step,
@@ -300,8 +425,10 @@ class TorchTrainer final : public Trainer {
     return stop;
   }
 
-  void write_summary(const fs::path& run, const TrainOptions& opt, const models::ModelOptions& mopt,
-                     const RunState& state, const std::string& status, std::int64_t per_epoch) const {
+  void write_summary(const Session& s, const std::string& status) const {
+    const TrainOptions& opt = s.opt;
+    const RunState& state = s.state;
+    const auto& pe = s.mopt.encoder().pe();
     nlohmann::ordered_json j;
     j["status"] = status;
     j["epochs"] = state.epoch;
@@ -312,12 +439,12 @@ class TorchTrainer final : public Trainer {
     j["precision"] = opt.precision;
     j["micro_batches"] = opt.micro_batches;
     j["blas"] = models::blas_description();  // the kernel decides speed and the last bits of every product
-    j["data"] = opt.data;
-    j["pe"] = {{"type", mopt.encoder().pe().type()},
-               {"placement", mopt.encoder().pe().placement()},
-               {"init", mopt.encoder().pe().init() ? mopt.encoder().pe().init()->name() : ""},
-               {"init_std", mopt.encoder().pe().init() ? mopt.encoder().pe().init()->std() : 0.0}};
-    j["batches_per_epoch"] = per_epoch;
+    j["data"] = s.recorded.at("data").text();
+    j["pe"] = {{"type", pe.type()},
+               {"placement", pe.placement()},
+               {"init", pe.init() ? pe.init()->name() : ""},
+               {"init_std", pe.init() ? pe.init()->std() : 0.0}};
+    j["batches_per_epoch"] = s.per_epoch;
     nlohmann::ordered_json final_metrics = nlohmann::ordered_json::object();
     if (!state.rows.empty()) {
       const auto last_epoch = state.rows.back().epoch;
@@ -330,7 +457,7 @@ class TorchTrainer final : public Trainer {
         }
     }
     j["final"] = final_metrics;
-    data::write_file_atomically(run / "summary.json", j.dump(2) + "\n");
+    data::write_file_atomically(s.run / "summary.json", j.dump(2) + "\n");
   }
 };
 

@@ -1,81 +1,262 @@
+// Every key of the torch_trainer, declared once: path, the member that holds it (whose default-constructed value is
+// the default), range or choices, doc. The paper's Experiment 1 is the default everywhere.
 #include "train_options.hpp"
 
+#include "models/choices.hpp"
+#include "models/init/init_registry.hpp"
+#include "models/pe/positional_encoding.hpp"
+#include "plugins/api/config/options.hpp"
+
 namespace loci::torch_trainer {
+
+namespace {
+
+using Table = config::OptionTable<TrainOptions>;
+using O = TrainOptions;
+
+void declare_task(Table& t) {
+  t.add("task.type", [](O& o) -> std::string& { return o.task; })
+      .choices({"auto", "classification", "masked_regression"})
+      .doc("auto: classification when the dataset has `label`, masked-token regression otherwise");
+  t.add("task.input", [](O& o) -> std::string& { return o.input; })
+      .doc("per-sample array of token features [token, channel]; auto: tokens, else activity");
+  t.add("task.label", [](O& o) -> std::string& { return o.label; }).doc("per-sample class label array (classification)");
+  t.add("task.target_token", [](O& o) -> std::string& { return o.target_token; })
+      .doc("per-sample array giving the target token (pooling: target)");
+  t.add("task.classes", [](O& o) -> std::int64_t& { return o.classes; })
+      .min(0)
+      .doc("number of classes; 0 = from the dataset (N of the LST grid, or max label + 1)");
+  t.add("task.train_split", [](O& o) -> std::string& { return o.train_split; }).doc("split to train on");
+  t.add("task.eval_splits", [](O& o) -> std::vector<std::string>& { return o.eval_splits; })
+      .doc("splits to evaluate; [] = every split");
+}
+
+void declare_model(Table& t) {
+  t.add("model.d_model", [](O& o) -> std::int64_t& { return o.model.encoder().d_model(); }).min(1).doc("model width");
+  t.add("model.blocks", [](O& o) -> std::int64_t& { return o.model.encoder().blocks(); }).min(1).doc("encoder blocks");
+  t.add("model.heads", [](O& o) -> std::int64_t& { return o.model.encoder().heads(); })
+      .min(1)
+      .doc("attention heads; must divide model.d_model");
+  t.add("model.mlp_ratio", [](O& o) -> double& { return o.model.encoder().mlp_ratio(); })
+      .min(0.01)
+      .doc("MLP hidden width / d_model");
+  t.add("model.activation", [](O& o) -> std::string& { return o.model.encoder().activation(); })
+      .choices(models::activations())
+      .doc("MLP activation");
+  t.add("model.activation_after_both", [](O& o) -> bool& { return o.model.encoder().activation_after_both(); })
+      .doc("activation after both MLP linears (the paper) or only the first");
+  t.add("model.norm", [](O& o) -> std::string& { return o.model.encoder().norm(); })
+      .choices(models::norm_placements())
+      .doc("LayerNorm placement (the paper: post)");
+  t.add("model.final_norm", [](O& o) -> bool& { return o.model.encoder().final_norm(); })
+      .doc("a LayerNorm after the last block");
+  t.add("model.dropout", [](O& o) -> double& { return o.model.encoder().dropout(); })
+      .within(0, 1)
+      .doc("dropout in attention and MLP");
+  t.add("model.pooling", [](O& o) -> std::string& { return o.model.classification().pooling(); })
+      .choices(models::poolings())
+      .doc("classification readout: last token (the paper), the target token, the mean, or a CLS token");
+  t.add("model.mask_ratio_train", [](O& o) -> double& { return o.model.masked_regression().mask_ratio_train(); })
+      .within(0, 1)
+      .doc("masked regression: share of tokens masked in training");
+  t.add("model.mask_ratio_eval", [](O& o) -> double& { return o.model.masked_regression().mask_ratio_eval(); })
+      .within(0, 1)
+      .doc("masked regression: share masked at evaluation");
+  t.check(
+      "model.heads",
+      [](const O& o) { return o.model.encoder().d_model() % o.model.encoder().heads() == 0; },
+      [](const O& o) {
+        return "must divide model.d_model (" + std::to_string(o.model.encoder().heads()) + " heads, d_model " +
+               std::to_string(o.model.encoder().d_model()) + ")";
+      });
+}
+
+void declare_pe(Table& t) {
+  auto pe = [](O& o) -> models::PEOptions& { return o.model.encoder().pe(); };
+  t.add("model.pe.type", [pe](O& o) -> std::string& { return pe(o).type(); })
+      .choices(models::PERegistry::names())
+      .doc("positional encoding (models/pe/, one file each)");
+  t.add("model.pe.placement", [pe](O& o) -> std::string& { return pe(o).placement(); })
+      .choices(models::pe_placements())
+      .doc("per_block: each block adds its own PE (the paper); shared: one PE added at every block; input_only: one "
+           "PE at the first block only");
+  t.add("model.pe.base", [pe](O& o) -> double& { return pe(o).base(); }).min(1).doc("sinusoid / rotary base");
+  t.add("model.pe.coordinate_scale", [pe](O& o) -> double& { return pe(o).coordinate_scale(); })
+      .min(0)
+      .doc("scale applied to true coordinates before sinusoids (sinusoidal_nd, rope_axial, alibi on coordinates)");
+  t.add("model.pe.sinusoidal_dropout", [pe](O& o) -> double& { return pe(o).sinusoidal_dropout(); })
+      .within(0, 1)
+      .doc("dropout on fixed sinusoidal PEs (the authors' code: 0.1)");
+  t.add("model.pe.dropout_at_eval", [pe](O& o) -> bool& { return pe(o).dropout_at_eval(); })
+      .doc("keep that dropout on at evaluation (the authors' code: true)");
+  t.add("model.pe.variant", [pe](O& o) -> std::string& { return pe(o).variant(); })
+      .choices(models::relative_variants())
+      .doc("relative PE: learned attention bias, or the authors' Music-Transformer relative attention with a causal "
+           "mask");
+  t.add("model.pe.offsets", [pe](O& o) -> std::string& { return pe(o).offsets(); })
+      .choices(models::pe_offsets())
+      .doc("relative and alibi PEs: offsets of the token index, or of the true coordinates (grid offset vectors for "
+           "relative bias, euclidean distance for alibi)");
+  t.add("model.pe.max_distance", [pe](O& o) -> std::int64_t& { return pe(o).max_distance(); })
+      .min(0)
+      .doc("relative PE: clip offsets (0 = no clipping)");
+}
+
+void declare_init(Table& t) {
+  const std::string absent = " (absent: the PE's own default initialiser, e.g. learned normal(0.2), random_fixed "
+                             "normal(1.0), relative bias zeros, relative music_causal normal(1.0))";
+  t.add("model.pe.init.name", [](O& o) -> std::optional<std::string>& { return o.init.name; })
+      .choices(models::InitRegistry::names())
+      .doc("initialisation of learned and random PE tables (models/init/)" + absent);
+  t.add("model.pe.init.std", [](O& o) -> std::optional<double>& { return o.init.std; })
+      .min(0)
+      .doc("sigma of normal / truncated_normal (the paper's sigma)");
+  t.add("model.pe.init.a", [](O& o) -> std::optional<double>& { return o.init.a; }).min(0).doc("half-width of uniform");
+  t.add("model.pe.init.gain", [](O& o) -> std::optional<double>& { return o.init.gain; }).doc("scale of orthogonal");
+  t.add("model.pe.init.scale", [](O& o) -> std::optional<double>& { return o.init.scale; })
+      .doc("scale of from_sinusoidal / from_coordinates");
+  t.add("model.pe.init.source", [](O& o) -> std::optional<std::string>& { return o.init.source; })
+      .choices(models::sinusoid_sources())
+      .doc("from_sinusoidal: 1D sinusoid of the token index, or split over the true coordinates");
+  t.add("model.pe.init.mode", [](O& o) -> std::optional<std::string>& { return o.init.mode; })
+      .choices(models::coordinate_modes())
+      .doc("from_coordinates: standardised coordinates times a random Gaussian matrix, or tiled");
+  t.add("model.pe.init.base", [](O& o) -> std::optional<double>& { return o.init.base; })
+      .min(1)
+      .doc("from_sinusoidal: wavelength base");
+}
+
+void declare_train(Table& t) {
+  t.add("train.optimizer", [](O& o) -> std::string& { return o.optimizer; }).choices({"adamw", "sgd"}).doc("optimizer");
+  t.add("train.lr", [](O& o) -> double& { return o.lr; }).min(0).doc("learning rate");
+  t.add("train.weight_decay", [](O& o) -> double& { return o.weight_decay; }).min(0).doc("weight decay");
+  t.add("train.momentum", [](O& o) -> double& { return o.momentum; }).min(0).doc("SGD momentum");
+  t.add("train.schedule", [](O& o) -> std::string& { return o.schedule; })
+      .choices({"constant", "warmup_cosine"})
+      .doc("learning-rate schedule");
+  t.add("train.warmup_steps", [](O& o) -> std::int64_t& { return o.warmup_steps; }).min(0).doc("warmup steps of warmup_cosine");
+  t.add("train.min_lr", [](O& o) -> double& { return o.min_lr; }).min(0).doc("final learning rate of warmup_cosine");
+  t.add("train.clip_grad_norm", [](O& o) -> double& { return o.clip_grad_norm; })
+      .min(0)
+      .doc("clip the gradient norm to this (0 = off)");
+  t.add("train.epochs", [](O& o) -> std::int64_t& { return o.epochs; })
+      .min(1)
+      .doc("epochs (the paper: 4000); may grow on a finished run with --resume, which then continues as if asked "
+           "for that many from the start");
+  t.add("train.steps", [](O& o) -> std::int64_t& { return o.steps; })
+      .min(0)
+      .doc("stop after this many steps instead (0 = use epochs); may grow like train.epochs");
+  t.add("train.batch_size", [](O& o) -> std::int64_t& { return o.batch_size; }).min(1).doc("batch size");
+  t.add("train.threads", [](O& o) -> int& { return o.threads; })
+      .min(0)
+      .doc("threads (training: one per micro-batch; evaluation: all); 0 = all cores. The results do not depend on it");
+  t.add("train.micro_batches", [](O& o) -> int& { return o.micro_batches; })
+      .min(1)
+      .doc("each batch's gradient as the sum of this many equal parts' gradients, the parts computed side by side, "
+           "one thread each (training uses min(micro_batches, threads) cores); the results depend on it, never on "
+           "threads");
+  t.add("train.dist_timeout", [](O& o) -> std::int64_t& { return o.dist_timeout; })
+      .min(1)
+      .doc("data-parallel runs (torchrun-style launch): seconds a rank waits for the others before it stops with an "
+           "error");
+  t.add("train.eval_every", [](O& o) -> std::int64_t& { return o.eval_every; })
+      .min(1)
+      .doc("evaluate every this many epochs (and at the end)");
+  t.add("train.eval_batch_size", [](O& o) -> std::int64_t& { return o.eval_batch_size; }).min(1).doc("batch size of evaluation");
+  t.add("train.early_stop_patience", [](O& o) -> std::int64_t& { return o.early_stop_patience; })
+      .min(0)
+      .doc("stop after this many evaluations without improvement (0 = off)");
+  t.add("train.early_stop_split", [](O& o) -> std::string& { return o.early_stop_split; })
+      .doc("split whose loss early stopping watches");
+  t.add("train.early_stop_min_delta", [](O& o) -> double& { return o.early_stop_min_delta; })
+      .min(0)
+      .doc("smallest loss decrease that counts as improvement");
+  t.add("train.device", [](O& o) -> std::string& { return o.device; })
+      .choices({"cpu", "cuda"})
+      .doc("cpu, or cuda when LibTorch was built with CUDA");
+  t.add("train.precision", [](O& o) -> std::string& { return o.precision; })
+      .choices({"fp32", "bf16"})
+      .doc("bf16: the training forward/backward under bfloat16 autocast (parameters, optimizer and evaluation stay "
+           "fp32; not the paper's numerics)");
+  t.add("train.save_attention", [](O& o) -> bool& { return o.save_attention; })
+      .doc("write attention.h5: each block's attention maps averaged over the samples of attention_split, at every "
+           "evaluation");
+  t.add("train.attention_split", [](O& o) -> std::string& { return o.attention_split; })
+      .doc("split whose samples the saved attention maps average; '' = human if the dataset has it, else test, else "
+           "the first evaluated split");
+  t.add("train.progress", [](O& o) -> bool& { return o.progress; })
+      .doc("progress bar on a terminal, plain lines in logs");
+  t.add("jobs", [](O& o) -> std::int64_t& { return o.jobs; })
+      .min(1)
+      .doc("sweeps (-m): runs in parallel processes, each with cores/jobs threads");
+}
+
+const Table& table() {
+  static const Table t = [] {
+    Table t;
+    declare_task(t);
+    declare_model(t);
+    declare_pe(t);
+    declare_init(t);
+    declare_train(t);
+    return t;
+  }();
+  return t;
+}
+
+// The PE's default initialiser (or, when another is named, that one's defaults) with every given key on top.
+c10::optional<models::InitOptions> compose_init(const models::PEOptions& pe, const InitKeys& k) {
+  models::PEOptions bare = pe;
+  bare.init(c10::nullopt);
+  c10::optional<models::InitOptions> init = models::PERegistry::effective_init(bare);
+  if (!k.any()) return init;
+  if (!init || (k.name && *k.name != init->name())) init = models::InitOptions(k.name.value_or("normal"));
+  if (k.std) init->std(*k.std);
+  if (k.a) init->a(*k.a);
+  if (k.gain) init->gain(*k.gain);
+  if (k.scale) init->scale(*k.scale);
+  if (k.source) init->source(*k.source);
+  if (k.mode) init->mode(*k.mode);
+  if (k.base) init->base(*k.base);
+  return init;
+}
+
+}  // namespace
+
+const char* schema_text() {
+  static const std::string text = table().schema();
+  return text.c_str();
+}
 
 TrainOptions read_options(const config::Node& r) {
   TrainOptions o;
   o.data = r.at("data").text();
   o.out = r.at("out").text();
   o.seed = static_cast<std::uint64_t>(r.at("seed").as_int());
-  o.task = r.at("task.type").text();
-  o.input = r.at("task.input").text();
-  o.label = r.at("task.label").text();
-  o.target_token = r.at("task.target_token").text();
-  o.classes = r.at("task.classes").as_int();
-  o.train_split = r.at("task.train_split").text();
-  for (const auto& s : r.at("task.eval_splits").items()) o.eval_splits.push_back(s.text());
-
-  const auto& t = r.at("train");
-  o.optimizer = t.at("optimizer").text();
-  o.lr = t.at("lr").as_double();
-  o.weight_decay = t.at("weight_decay").as_double();
-  o.momentum = t.at("momentum").as_double();
-  o.schedule = t.at("schedule").text();
-  o.warmup_steps = t.at("warmup_steps").as_int();
-  o.min_lr = t.at("min_lr").as_double();
-  o.clip_grad_norm = t.at("clip_grad_norm").as_double();
-  o.epochs = t.at("epochs").as_int();
-  o.steps = t.at("steps").as_int();
-  o.batch_size = t.at("batch_size").as_int();
-  o.eval_batch_size = t.at("eval_batch_size").as_int();
-  o.eval_every = t.at("eval_every").as_int();
-  o.threads = static_cast<int>(t.at("threads").as_int());
-  o.micro_batches = static_cast<int>(t.at("micro_batches").as_int());
-  o.dist_timeout = t.at("dist_timeout").as_int();
-  o.early_stop_patience = t.at("early_stop_patience").as_int();
-  o.early_stop_split = t.at("early_stop_split").text();
-  o.early_stop_min_delta = t.at("early_stop_min_delta").as_double();
-  o.device = t.at("device").text();
-  o.precision = t.at("precision").text();
-  o.save_attention = t.at("save_attention").as_bool();
-  o.attention_split = t.at("attention_split").text();
-  o.progress = t.at("progress").as_bool();
-
-  const auto& m = r.at("model");
-  const auto& pe = m.at("pe");
-  models::InitOptions init;
-  init.name(pe.at("init.name").text())
-      .std(pe.at("init.std").as_double())
-      .a(pe.at("init.a").as_double())
-      .gain(pe.at("init.gain").as_double())
-      .scale(pe.at("init.scale").as_double());
-  models::PEOptions pe_opt;
-  pe_opt.type(pe.at("type").text())
-      .placement(pe.at("placement").text())
-      .init(init)
-      .base(pe.at("base").as_double())
-      .coordinate_scale(pe.at("coordinate_scale").as_double())
-      .sinusoidal_dropout(pe.at("sinusoidal_dropout").as_double())
-      .dropout_at_eval(pe.at("dropout_at_eval").as_bool())
-      .variant(pe.at("variant").text())
-      .offsets(pe.at("offsets").text())
-      .max_distance(pe.at("max_distance").as_int());
-  models::EncoderOptions enc;
-  enc.d_model(m.at("d_model").as_int())
-      .blocks(m.at("blocks").as_int())
-      .heads(m.at("heads").as_int())
-      .mlp_ratio(m.at("mlp_ratio").as_double())
-      .activation(m.at("activation").text())
-      .activation_after_both(m.at("activation_after_both").as_bool())
-      .norm(m.at("norm").text())
-      .final_norm(m.at("final_norm").as_bool())
-      .dropout(m.at("dropout").as_double())
-      .pe(pe_opt);
-  o.model.encoder(enc);
-  o.model.classification().pooling(m.at("pooling").text());
-  o.model.masked_regression().mask_ratio_train(m.at("mask_ratio_train").as_double());
-  o.model.masked_regression().mask_ratio_eval(m.at("mask_ratio_eval").as_double());
+  table().read(r, o);
+  auto& pe = o.model.encoder().pe();
+  pe.init(compose_init(pe, o.init));
   return o;
+}
+
+config::Node with_effective_init(const config::Node& resolved, const TrainOptions& o) {
+  config::Node out = resolved;
+  const auto& init = o.model.encoder().pe().init();
+  config::Node n = config::Node::map();
+  if (init) {
+    n.set("name", config::Node::scalar(init->name()));
+    n.set("std", config::Node::scalar(config::default_text(init->std())));
+    n.set("a", config::Node::scalar(config::default_text(init->a())));
+    n.set("gain", config::Node::scalar(config::default_text(init->gain())));
+    n.set("scale", config::Node::scalar(config::default_text(init->scale())));
+    n.set("source", config::Node::scalar(init->source()));
+    n.set("mode", config::Node::scalar(init->mode()));
+    n.set("base", config::Node::scalar(config::default_text(init->base())));
+  } else {
+    for (const char* k : {"name", "std", "a", "gain", "scale", "source", "mode", "base"}) n.set(k, config::Node());
+  }
+  out.set_path("model.pe.init", n);
+  return out;
 }
 
 }  // namespace loci::torch_trainer

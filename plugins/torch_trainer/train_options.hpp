@@ -1,7 +1,9 @@
-// The torch_trainer config, read once from the resolved YAML into LibTorch-style option structs.
+// The torch_trainer config: every key declared once (train_options.cpp) against these structs, whose default
+// constructors hold the defaults; the schema text and the reader both follow from that declaration.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,6 +13,14 @@
 namespace loci::torch_trainer {
 
 enum class Task { classification, masked_regression };
+
+// model.pe.init as given: every key absent (null) unless the config sets it. What is absent comes from the PE's own
+// default initialiser (or, when `name` names another one, from that initialiser's defaults).
+struct InitKeys {
+  std::optional<std::string> name, source, mode;
+  std::optional<double> std, a, gain, scale, base;
+  bool any() const { return name || source || mode || std || a || gain || scale || base; }
+};
 
 struct TrainOptions {
   std::string data, out;
@@ -37,10 +47,21 @@ struct TrainOptions {
   std::string precision = "fp32";  // or bf16: autocast in the training step (precision.hpp)
   bool save_attention = false, progress = true;
   std::string attention_split;  // "" = human, else test, else the first evaluated split
+  std::int64_t jobs = 1;  // sweeps (apps/sweep.cpp): processes at a time
 
   models::ModelOptions model;  // task-dependent sizes (channels, classes) are filled in from the dataset
+  InitKeys init;               // composed into model.encoder().pe().init() by read_options
 };
 
+// The trainer's schema (YAML text, plugins/api/config/schema.hpp), generated from the declaration.
+const char* schema_text();
+
+// Reads a resolved, validated config; a rule across keys that fails (model.heads not dividing model.d_model, ...)
+// is a UserError naming the key. model.pe.init comes out complete: the PE's default with the given keys on top.
 TrainOptions read_options(const config::Node& resolved);
+
+// model.pe.init of `resolved` replaced by the initialiser the run really uses (every key, or null for a PE that
+// draws nothing), so that config.yaml says what was done and two runs that did the same compare equal.
+config::Node with_effective_init(const config::Node& resolved, const TrainOptions& options);
 
 }  // namespace loci::torch_trainer

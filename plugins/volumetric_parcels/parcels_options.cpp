@@ -24,7 +24,7 @@ std::string build_schema() {
   std::ostringstream s;
   s << R"yaml(source: {type: enum, values: [simulate, import], default: simulate,
          doc: "simulate volumes, parcels and activity; or import a user's parcellated time series and atlas (import.*)"}
-splits: {type: map, of: int, min: 0, default: {train: 800, test: 100},
+splits: {type: map, of: int, min: 1, default: {train: 800, test: 100},
          doc: "split name -> samples (windows of w points); with source: import the splits come from import.subjects: set {}"}
 subjects: {type: map, of: int, min: 1, default: {train: 8, test: 2},
            doc: "split -> subjects simulated for it; a split's windows come from its own subjects (held out by subject)"}

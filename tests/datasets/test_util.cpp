@@ -99,7 +99,8 @@ std::map<std::string, std::vector<std::uint8_t>> read_everything(const data::Dat
 
 std::vector<std::string> files_in(const fs::path& dir) {
   std::vector<std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(dir)) out.push_back(fs::relative(e.path(), dir).string());
+  for (const auto& e : fs::recursive_directory_iterator(dir))  // a writer's claim (.loci-lock) is not the dataset's
+    if (e.path().filename().string().rfind(".loci-lock", 0) != 0) out.push_back(fs::relative(e.path(), dir).string());
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -101,7 +101,16 @@ TEST_CASE("lst_grid: the same seed gives identical shards for 1 and 2 threads an
       CHECK(va == b.read<std::uint8_t>(split, array, 0, n));
       CHECK(va == c.read<std::uint8_t>(split, array, 0, n));
     }
-  // Shards of a and b differ only in the threads key of the stored config; the sample bytes are checked above.
+  // Whole shards too: what a dataset stores of its config leaves out threads and out, which never change the data.
+  for (const auto& e : fs::directory_iterator(dir.path() / "a"))
+    if (e.path().extension() == ".h5") {
+      INFO(e.path().filename());
+      CHECK(loci::test::slurp(e.path()) == loci::test::slurp(dir.path() / "b" / e.path().filename()));
+    }
+  // So a dataset made on one thread count resumes on another.
+  const auto resumed = run_loci("generate -q --resume " + config(dir, "a", "splits: {train: 90, test: 30}\nsamples_per_shard: 50\nthreads: 2\n"));
+  INFO(resumed.output);
+  CHECK(resumed.exit_code == 0);
 }
 
 TEST_CASE("lst_grid: class mix and givens range are what the config asks") {

@@ -7,6 +7,7 @@
 
 #include "../cli/run_command.hpp"
 #include "../config/temp_files.hpp"
+#include "trainer_fixture.hpp"
 
 using loci::test::run_loci;
 using loci::test::slurp;
@@ -14,27 +15,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// One small dataset shared by every test of this file (generation is deterministic, so sharing is safe).
-const fs::path& dataset() {
-  static loci::test::TempDir dir;
-  static const fs::path data = [] {
-    const auto cfg = dir.write("data.yaml", "include: " + std::string(LOCI_SOURCE_DIR) +
-                                                "/configs/lst.yaml\nout: " + (dir.path() / "data").string() +
-                                                "\nsplits: {train: 96, test: 24}\nsamples_per_shard: 64\n");
-    const auto r = run_loci("generate -q " + cfg);
-    REQUIRE(r.exit_code == 0);
-    return dir.path() / "data";
-  }();
-  return data;
-}
-
-std::string train_config(const loci::test::TempDir& dir, const std::string& extra = "") {
-  return dir.write("train.yaml", "trainer: torch_trainer\ndata: " + dataset().string() + "\nout: " +
-                                     (dir.path() / "run").string() +
-                                     "\nmodel: {d_model: 16, blocks: 2, pe: {type: learned, init: {std: 0.2}}}\n"
-                                     "train: {epochs: 4, eval_every: 2, batch_size: 32, threads: 1, lr: 0.001, progress: false}\n" +
-                                     extra);
-}
+using loci::test::dataset;
+using loci::test::train_config;
 
 // metrics.csv without its wall-clock column (the third).
 std::string strip_seconds(const std::string& csv) {
@@ -199,6 +181,11 @@ TEST_CASE("a diverging run stops with a clear error and keeps the last good chec
   const auto cfg = train_config(dir);
   REQUIRE(run_loci("train -q --until-epoch 2 " + cfg).exit_code == 0);
   const auto before = slurp(dir.path() / "run/checkpoints/last.pt");
+  // A run refuses to continue with another learning rate (test_run_identity); to make this one diverge, its
+  // recorded identity is edited as if it had been started with lr 1e30.
+  const std::string edit = "/usr/bin/python3 -c \"import json; p = '" + (dir.path() / "run/identity.json").string() +
+                           "'; j = json.load(open(p)); j['keys']['train.lr'] = '1e30'; json.dump(j, open(p, 'w'))\"";
+  REQUIRE(std::system(edit.c_str()) == 0);
   const auto r = run_loci("train -q --resume " + cfg + " train.lr=1e30");
   INFO(r.output);
   CHECK(r.exit_code == 1);
@@ -261,7 +248,11 @@ TEST_CASE("loci run: generate then a training sweep - and a second run keeps wha
   r = run_loci("run -q " + cfg);
   CHECK(r.exit_code == 0);
   CHECK(r.output.find("3 shards kept, 0 written") != std::string::npos);
-  CHECK(r.output.find("kept    model.pe.init.std=0.1") != std::string::npos);
+  CHECK(r.output.find("kept   model.pe.init.std=0.1") != std::string::npos);
+  // Asked again with another model, the finished runs are not kept: each is refused, naming what differs.
+  r = run_loci("run -q " + cfg + " train.model.d_model=8");
+  CHECK(r.exit_code != 0);
+  CHECK(r.output.find("model.d_model (16 -> 8)") != std::string::npos);
 }
 
 TEST_CASE("the trainer's masked-token regression runs unchanged on network_dynamics data") {

@@ -1,5 +1,7 @@
 #include "plugins/api/config/node.hpp"
 
+#include <cctype>
+
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -46,11 +48,21 @@ const char* Node::kind_name() const {
   return "?";
 }
 
+namespace {
+
+// "010": octal to one YAML reader, ten to another, an error to loci.
+bool leading_zero(const std::string& t) {
+  const std::size_t i = (!t.empty() && (t[0] == '+' || t[0] == '-')) ? 1 : 0;
+  return t.size() > i + 1 && t[i] == '0' && std::isdigit(static_cast<unsigned char>(t[i + 1]));
+}
+
+}  // namespace
+
 std::optional<std::int64_t> Node::to_int() const {
-  if (kind_ != Kind::scalar || quoted_ || text_.empty()) return std::nullopt;
+  if (kind_ != Kind::scalar || quoted_ || text_.empty() || leading_zero(text_)) return std::nullopt;
   errno = 0;
   char* end = nullptr;
-  const long long v = std::strtoll(text_.c_str(), &end, 0);
+  const long long v = std::strtoll(text_.c_str(), &end, 10);
   if (errno != 0 || *end != '\0') {
     // YAML writers emit whole numbers as 1e3 or 1000.0 at times; accept them when exact.
     auto d = to_double();
@@ -68,7 +80,7 @@ std::optional<double> Node::to_double() const {
   errno = 0;
   char* end = nullptr;
   const double v = std::strtod(text_.c_str(), &end);
-  if (errno == ERANGE || *end != '\0') return std::nullopt;
+  if (errno == ERANGE || *end != '\0' || leading_zero(text_)) return std::nullopt;
   return v;
 }
 

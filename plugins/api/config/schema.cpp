@@ -1,5 +1,7 @@
 #include "plugins/api/config/schema.hpp"
 
+#include <cctype>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
@@ -149,6 +151,11 @@ std::string shown(const Node& v) {
   return v.kind_name();
 }
 
+bool has_leading_zero(const std::string& t) {
+  const std::size_t i = (!t.empty() && (t[0] == '+' || t[0] == '-')) ? 1 : 0;
+  return t.size() > i + 1 && t[i] == '0' && std::isdigit(static_cast<unsigned char>(t[i + 1]));
+}
+
 // Checks one scalar-typed value (a field, or one element of a list/map field).
 void check_scalar(const Entry& e, Type t, const Node& v, const std::string& path) {
   auto fail = [&](const std::string& extra = "") {
@@ -163,13 +170,14 @@ void check_scalar(const Entry& e, Type t, const Node& v, const std::string& path
       break;
     case Type::integer: {
       auto x = v.to_int();
-      if (!x) fail();
+      if (!x) fail(has_leading_zero(v.text()) ? " (a leading zero is not allowed: YAML readers differ on octal)" : "");
       check_range(static_cast<double>(*x));
       break;
     }
     case Type::number: {
       auto x = v.to_double();
-      if (!x || std::isnan(*x)) fail();
+      // No option of loci means anything at infinity; a weight or a rate of .inf only turns into NaNs later.
+      if (!x || !std::isfinite(*x)) fail(x ? " (a finite number is needed)" : "");
       check_range(*x);
       break;
     }

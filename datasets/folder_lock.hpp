@@ -1,0 +1,24 @@
+// One writer per folder: a run folder or a dataset folder is claimed by an advisory lock (flock) on a file inside
+// it, held until the process ends or releases it. The kernel drops the lock when the process dies, even by SIGKILL,
+// so a crashed writer never leaves the folder claimed. A second writer is refused at once with a line naming the
+// folder and the process that holds it.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace loci::data {
+
+class FolderLock {
+ public:
+  // Creates `folder` if needed, then locks `folder/name`; DataError naming the folder when another process holds it.
+  explicit FolderLock(const std::filesystem::path& folder, const std::string& name = ".loci-lock");
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+  ~FolderLock();
+
+ private:
+  int fd_ = -1;
+};
+
+}  // namespace loci::data

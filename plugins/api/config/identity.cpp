@@ -1,0 +1,74 @@
+#include "plugins/api/config/identity.hpp"
+
+#include "datasets/checksum.hpp"
+#include "plugins/api/config/yaml_io.hpp"
+
+namespace loci::config {
+
+namespace {
+
+std::string leaf_text(const Node& n) {
+  if (n.is_null()) return "null";
+  if (n.is_scalar()) return n.text();
+  std::string s = to_yaml(n);  // a sequence or an empty map, on one line
+  while (!s.empty() && s.back() == '\n') s.pop_back();
+  for (auto& c : s)
+    if (c == '\n') c = ' ';
+  return s;
+}
+
+void flatten_into(const Node& n, const std::string& prefix, FlatConfig& out) {
+  if (n.is_map() && !n.entries().empty()) {
+    for (const auto& [k, v] : n.entries()) flatten_into(v, prefix.empty() ? k : prefix + "." + k, out);
+    return;
+  }
+  out[prefix] = leaf_text(n);
+}
+
+}  // namespace
+
+FlatConfig flatten(const Node& node) {
+  FlatConfig out;
+  if (node.is_map())
+    for (const auto& [k, v] : node.entries()) flatten_into(v, k, out);
+  return out;
+}
+
+Node without(const Node& node, const std::vector<std::string>& drop) {
+  Node out = node;
+  for (const auto& dotted : drop) {
+    const auto parts = split_path(dotted);
+    Node* at = &out;
+    for (std::size_t i = 0; at && i + 1 < parts.size(); ++i) at = at->is_map() ? at->find(parts[i]) : nullptr;
+    if (at && at->is_map()) at->erase(parts.back());
+  }
+  return out;
+}
+
+Identity identity_of(const FlatConfig& keys) {
+  std::string text;
+  for (const auto& [k, v] : keys) text += k + "=" + v + "\n";
+  return {keys, data::sha256_hex(text.data(), text.size())};
+}
+
+std::string describe_difference(const FlatConfig& had, const FlatConfig& now, std::size_t limit) {
+  std::vector<std::string> items;
+  auto shown = [](const FlatConfig& m, const std::string& k) {
+    const auto it = m.find(k);
+    if (it == m.end()) return std::string("(absent)");
+    return it->second.size() > 40 ? it->second.substr(0, 37) + "..." : it->second;
+  };
+  FlatConfig all = had;
+  all.insert(now.begin(), now.end());
+  for (const auto& [k, v] : all) {
+    const auto a = had.find(k), b = now.find(k);
+    if (a != had.end() && b != now.end() && a->second == b->second) continue;
+    items.push_back(k + " (" + shown(had, k) + " -> " + shown(now, k) + ")");
+  }
+  std::string out;
+  for (std::size_t i = 0; i < items.size() && i < limit; ++i) out += (i ? ", " : "") + items[i];
+  if (items.size() > limit) out += " and " + std::to_string(items.size() - limit) + " more";
+  return out;
+}
+
+}  // namespace loci::config

@@ -1,0 +1,33 @@
+// The identity of a result: the keys of a resolved config that decide it (not where it is written, how many threads
+// make it, or how it reports progress), flattened to `a.b.c -> value` and hashed. A dataset, a run and a pipeline
+// stage record theirs; resuming or keeping one compares identities and names the keys that differ.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "plugins/api/config/node.hpp"
+
+namespace loci::config {
+
+using FlatConfig = std::map<std::string, std::string>;  // dotted key -> YAML text of the value
+
+// Every leaf of a mapping (a scalar, a sequence or an empty map) under its dotted path.
+FlatConfig flatten(const Node& node);
+
+// `node` without the keys (dotted; a key takes its subtree with it) in `drop`.
+Node without(const Node& node, const std::vector<std::string>& drop);
+
+struct Identity {
+  FlatConfig keys;
+  std::string hash;  // SHA-256 hex of the keys, one "key=value" line each in key order
+};
+
+Identity identity_of(const FlatConfig& keys);
+
+// "train.lr (0.0001 -> 0.01), seed (0 -> 1)": the keys whose values differ between `had` and `now` (a key on one
+// side only counts, shown as "(absent)"); at most `limit` listed, then "and N more". Empty when they agree.
+std::string describe_difference(const FlatConfig& had, const FlatConfig& now, std::size_t limit = 6);
+
+}  // namespace loci::config

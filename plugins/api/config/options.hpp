@@ -1,0 +1,156 @@
+// Options declared once. A part that takes configuration (the trainer's model, PE, init, optimizer, ...) lists each
+// key once, bound to the member of its options struct that holds it, with type, range or choices and doc; the
+// default is whatever the struct's default constructor leaves in that member. From that one list follow the schema
+// text (`loci config schema`, validation), the reader (resolved YAML -> struct) and the checks across keys, so no
+// key is spelled twice and a choice the code accepts is a choice the config offers (LibTorch's options structs and
+// TVB's declare-once parameters are the models).
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "plugins/api/config/node.hpp"
+#include "plugins/api/error.hpp"
+
+namespace loci::config {
+
+// One key of a declaration, as the schema sees it.
+struct OptionSpec {
+  std::string path;  // dotted
+  std::string type;  // schema type name: bool, int, float, string, path, enum, list
+  std::string element;  // list element type
+  std::optional<Node> default_value;  // absent with nullable: the key may be left out (null)
+  std::optional<double> min, max;
+  std::vector<std::string> choices;
+  bool nullable = false;
+  std::string doc;
+};
+
+// Schema YAML (see schema.hpp) for `specs`, groups nested along the dotted paths in declaration order.
+std::string schema_yaml(const std::vector<OptionSpec>& specs);
+
+// YAML scalar text of a default.
+std::string default_text(double v);
+
+template <class T>
+class OptionTable {
+ public:
+  // A key being declared; chain its bounds, choices and doc.
+  class Declared {
+   public:
+    explicit Declared(OptionSpec& s) : s_(s) {}
+    Declared& min(double v) { return s_.min = v, *this; }
+    Declared& max(double v) { return s_.max = v, *this; }
+    Declared& within(double lo, double hi) { return min(lo).max(hi); }
+    Declared& choices(std::vector<std::string> c) { return s_.type = "enum", s_.choices = std::move(c), *this; }
+    Declared& path() { return s_.type = "path", *this; }
+    Declared& doc(std::string d) { return s_.doc = std::move(d), *this; }
+
+   private:
+    OptionSpec& s_;
+  };
+
+  // `get` returns a reference to the member that holds the value: [](Opts& o) -> double& { return o.lr; }.
+  // Member types: bool, integers, double, std::string, std::vector<std::string>, std::optional<V> (nullable: absent
+  // means nullopt).
+  template <class Get>
+  Declared add(const std::string& dotted, Get get) {
+    using V = std::remove_reference_t<decltype(get(std::declval<T&>()))>;
+    OptionSpec& s = specs_.emplace_back();
+    s.path = dotted;
+    T defaults{};
+    describe<V>(s, get(defaults));
+    readers_.push_back([get, dotted](const Node& resolved, T& target) {
+      const Node* n = resolved.find_path(dotted);
+      if (!n) return;  // the schema put every declared key in; a part built without it keeps its default
+      assign(*n, get(target));
+    });
+    return Declared(s);
+  }
+
+  // A rule across keys, checked after reading: `ok` false is a UserError at `key`'s position: "key: message".
+  void check(const std::string& key, std::function<bool(const T&)> ok, std::function<std::string(const T&)> message) {
+    checks_.push_back({key, std::move(ok), std::move(message)});
+  }
+
+  const std::deque<OptionSpec>& specs() const { return specs_; }
+  std::string schema() const { return schema_yaml({specs_.begin(), specs_.end()}); }
+
+  // The struct's defaults, then every declared key of `resolved` (validated against schema()), then the checks.
+  void read(const Node& resolved, T& target) const {
+    for (const auto& r : readers_) r(resolved, target);
+    for (const auto& c : checks_)
+      if (!c.ok(target)) {
+        const Node* n = resolved.find_path(c.key);
+        const std::string where = n ? n->mark().str() : "config";
+        throw UserError(where + ": " + c.key + ": " + c.message(target));
+      }
+  }
+
+ private:
+  struct Check {
+    std::string key;
+    std::function<bool(const T&)> ok;
+    std::function<std::string(const T&)> message;
+  };
+
+  template <class V>
+  static void describe(OptionSpec& s, const V& fallback) {
+    if constexpr (std::is_same_v<V, bool>) {
+      s.type = "bool", s.default_value = Node::scalar(fallback ? "true" : "false");
+    } else if constexpr (std::is_integral_v<V>) {
+      s.type = "int", s.default_value = Node::scalar(std::to_string(fallback));
+    } else if constexpr (std::is_floating_point_v<V>) {
+      s.type = "float", s.default_value = Node::scalar(default_text(static_cast<double>(fallback)));
+    } else if constexpr (std::is_same_v<V, std::string>) {
+      s.type = "string", s.default_value = Node::scalar(fallback, {}, true);
+    } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
+      s.type = "list", s.element = "string";
+      Node seq = Node::sequence();
+      for (const auto& e : fallback) seq.push_back(Node::scalar(e, {}, true));
+      s.default_value = seq;
+    } else {  // std::optional<W>: nullable, absent by default
+      using W = typename V::value_type;
+      describe<W>(s, fallback ? *fallback : W{});
+      s.nullable = true;
+      if (!fallback) s.default_value.reset();
+    }
+  }
+
+  template <class V>
+  static void assign(const Node& n, V& out) {
+    if constexpr (std::is_same_v<V, bool>) {
+      out = n.as_bool();
+    } else if constexpr (std::is_integral_v<V>) {
+      out = static_cast<V>(n.as_int());
+    } else if constexpr (std::is_floating_point_v<V>) {
+      out = static_cast<V>(n.as_double());
+    } else if constexpr (std::is_same_v<V, std::string>) {
+      out = n.text();
+    } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
+      out.clear();
+      for (const auto& e : n.items()) out.push_back(e.text());
+    } else {
+      if (n.is_null()) {
+        out.reset();
+        return;
+      }
+      typename V::value_type v{};
+      assign(n, v);
+      out = v;
+    }
+  }
+
+  std::deque<OptionSpec> specs_;
+  std::vector<std::function<void(const Node&, T&)>> readers_;
+  std::vector<Check> checks_;
+};
+
+}  // namespace loci::config

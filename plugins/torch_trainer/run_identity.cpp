@@ -1,0 +1,106 @@
+#include "run_identity.hpp"
+
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "datasets/atomic_file.hpp"
+#include "datasets/checksum.hpp"
+#include "plugins/api/error.hpp"
+#include "plugins/api/version.hpp"
+
+namespace loci::torch_trainer {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Keys that change where or how fast a run goes, never what it computes. train.epochs is compared on its own.
+const std::vector<std::string>& not_identity() {
+  static const std::vector<std::string> keys{"out",          "data",          "plugin_path", "jobs",
+                                             "train.threads", "train.progress", "train.dist_timeout",
+                                             "train.epochs"};
+  return keys;
+}
+
+nlohmann::json read_json(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw UserError(file.string() + ": cannot be read");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception&) {
+    throw UserError(file.string() + ": is not JSON (a damaged run folder?)");
+  }
+}
+
+}  // namespace
+
+config::Node recorded_config(const config::Node& resolved, const TrainOptions& options) {
+  config::Node out = with_effective_init(resolved, options);
+  for (const char* key : {"data", "out"}) {
+    const fs::path p = out.at(key).text();
+    out.set(key, config::Node::scalar(fs::absolute(p).lexically_normal().string(), out.at(key).mark()));
+  }
+  return out;
+}
+
+config::Identity run_identity(const config::Node& recorded, const data::Dataset& dataset) {
+  config::FlatConfig keys = config::flatten(config::without(recorded, not_identity()));
+  std::string shards;
+  for (const auto& s : dataset.index().shards) shards += s.file + " " + s.sha256 + "\n";
+  keys["data.shards_sha256"] = data::sha256_hex(shards.data(), shards.size());
+  return config::identity_of(keys);
+}
+
+void write_identity(const fs::path& run, const config::Identity& identity) {
+  nlohmann::ordered_json j;
+  j["hash"] = identity.hash;
+  j["loci_version"] = kVersion;
+  j["keys"] = identity.keys;
+  data::write_file_atomically(run / "identity.json", j.dump(2) + "\n");
+}
+
+ResumePlan plan_resume(const fs::path& run, const config::Identity& identity, const TrainOptions& o, bool resume) {
+  ResumePlan plan;
+  const bool has_checkpoint = fs::exists(run / "checkpoints" / "last.pt");
+  plan.finished = fs::exists(run / "summary.json");
+  plan.fresh = !has_checkpoint && !plan.finished;
+  if (plan.fresh) return plan;
+  if (!resume)
+    throw UserError(run.string() + ": holds a run already; pass --resume to continue it, or choose another `out`");
+  if (fs::exists(run / "identity.json")) {
+    const auto had = read_json(run / "identity.json");
+    config::FlatConfig keys;
+    if (had.contains("keys") && had["keys"].is_object())
+      for (const auto& [k, v] : had["keys"].items()) keys[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    if (keys != identity.keys)
+      throw UserError(run.string() + ": holds a run made with other settings: " +
+                      config::describe_difference(keys, identity.keys) +
+                      "; choose another `out` for these settings (or delete the run to remake it)");
+  }
+  if (!plan.finished) return plan;
+  const auto summary = read_json(run / "summary.json");
+  plan.done_epochs = summary.value("epochs", std::int64_t{0});
+  const auto done_steps = summary.value("steps", std::int64_t{0});
+  const std::string status = summary.value("status", std::string("finished"));
+  if (o.steps > 0) {
+    if (o.steps != done_steps)
+      throw UserError(run.string() + ": train.steps is " + std::to_string(o.steps) + " but the finished run made " +
+                      std::to_string(done_steps) + " steps; a run stopped by steps cannot be extended (it stopped " +
+                      "inside an epoch); choose another `out`");
+    return plan;
+  }
+  if (o.epochs < plan.done_epochs)
+    throw UserError(run.string() + ": train.epochs is " + std::to_string(o.epochs) + " but the run has finished " +
+                    std::to_string(plan.done_epochs) + " epochs already; choose another `out` for a shorter run");
+  if (o.epochs == plan.done_epochs) return plan;
+  if (status == "early_stopped")
+    throw UserError(run.string() + ": the run stopped early (train.early_stop_patience); it cannot be extended");
+  if (o.schedule != "constant")
+    throw UserError(run.string() + ": train.epochs cannot grow under train.schedule " + o.schedule +
+                    " (its curve depends on the total); choose another `out`");
+  plan.extend = true;
+  return plan;
+}
+
+}  // namespace loci::torch_trainer

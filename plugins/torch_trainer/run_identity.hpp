@@ -1,0 +1,40 @@
+// What a run was made from, and whether a folder's run is the one a config asks for. A run records its identity
+// (identity.json: every key of its resolved config that decides its result, the checksum of the data it read, and
+// loci's version); resuming compares it and refuses a run made otherwise, naming the keys that differ. Only
+// train.epochs may differ: a finished run asked for more epochs continues as if asked for that many from the start.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "datasets/reader.hpp"
+#include "plugins/api/config/identity.hpp"
+#include "train_options.hpp"
+
+namespace loci::torch_trainer {
+
+// The config a run writes as config.yaml: the resolved one with the initialiser it really uses and absolute
+// `data` and `out`, so that reading the run never depends on the folder it is read from.
+config::Node recorded_config(const config::Node& resolved, const TrainOptions& options);
+
+// The identity of a run of `recorded` on `dataset` (its shards' checksums stand for the data, wherever it lies).
+config::Identity run_identity(const config::Node& recorded, const data::Dataset& dataset);
+
+void write_identity(const std::filesystem::path& run, const config::Identity& identity);
+
+// What an existing run folder means for this request.
+struct ResumePlan {
+  bool fresh = true;          // nothing there yet
+  bool finished = false;      // summary.json: finished (or early-stopped)
+  bool extend = false;        // finished, and train.epochs asks for more
+  std::int64_t done_epochs = 0;
+};
+
+// UserError naming `run` when it holds a run this request may not continue: made with other settings (the keys
+// listed), finished with more epochs than asked, a changed train.steps, or any run without --resume.
+ResumePlan plan_resume(const std::filesystem::path& run, const config::Identity& identity, const TrainOptions& options,
+                       bool resume);
+
+}  // namespace loci::torch_trainer

@@ -1,0 +1,231 @@
+// Options declared once and runs that know what they were made from: every schema choice reaches the model, a
+// user's mistake names its key, and a run folder is never continued, kept or overwritten with other settings.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "../cli/run_command.hpp"
+#include "../config/temp_files.hpp"
+#include "datasets/error.hpp"
+#include "datasets/folder_lock.hpp"
+#include "trainer_fixture.hpp"
+
+using loci::test::dataset;
+using loci::test::run_loci;
+using loci::test::slurp;
+using loci::test::train_config;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// The arrays of two pe.h5 files are equal (h5py; attributes aside).
+bool same_pe_arrays(const fs::path& a, const fs::path& b) {
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy, sys; a = h5py.File('" + a.string() +
+                         "'); b = h5py.File('" + b.string() +
+                         "'); ks = sorted(k for k in a if isinstance(a[k], h5py.Dataset)); "
+                         "assert ks == sorted(k for k in b if isinstance(b[k], h5py.Dataset)), ks; "
+                         "sys.exit(0 if all(numpy.array_equal(a[k][()], b[k][()]) for k in ks) else 1)\"";
+  return std::system(py.c_str()) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("every choice the trainer's schema offers for a PE builds and trains") {
+  // placement input_only and offsets coordinates were unreachable from YAML before the options were declared once.
+  const std::vector<std::string> settings{
+      "model.pe.placement=input_only", "model.pe.placement=shared",
+      "model.pe.type=relative model.pe.offsets=coordinates", "model.pe.type=relative model.pe.variant=music_causal",
+      "model.pe.type=alibi model.pe.offsets=coordinates", "model.pe.type=learned model.pe.init.name=orthogonal",
+      "model.pe.type=learned model.pe.init.name=from_sinusoidal model.pe.init.source=coordinates",
+      "model.pe.type=learned model.pe.init.name=from_coordinates model.pe.init.mode=tile",
+      "model.pe.type=none", "model.pe.type=sinusoidal_1d", "model.pe.type=sinusoidal_2d", "model.pe.type=sinusoidal_nd",
+      "model.pe.type=random_fixed", "model.pe.type=rope", "model.pe.type=rope_axial", "model.activation=relu",
+      "model.norm=pre", "model.pooling=target", "model.pooling=mean", "model.pooling=cls", "train.optimizer=sgd",
+      "train.schedule=warmup_cosine train.warmup_steps=2"};
+  for (const auto& s : settings) {
+    loci::test::TempDir dir;
+    const auto r = run_loci("train -q " + train_config(dir) + " train.epochs=1 " + s);
+    INFO(s << "\n" << r.output);
+    CHECK(r.exit_code == 0);
+  }
+}
+
+TEST_CASE("a PE without model.pe.init uses its own default initialiser, recorded in config.yaml") {
+  loci::test::TempDir music, learned;
+  auto without_init = [](const loci::test::TempDir& dir, const std::string& pe) {
+    return dir.write("t.yaml", "trainer: torch_trainer\ndata: " + dataset().string() + "\nout: " +
+                                   (dir.path() / "run").string() + "\nmodel: {d_model: 16, blocks: 2, pe: " + pe +
+                                   "}\ntrain: {epochs: 1, batch_size: 32, threads: 1, progress: false}\n");
+  };
+  REQUIRE(run_loci("train -q " + without_init(music, "{type: relative, variant: music_causal}")).exit_code == 0);
+  const auto cfg = slurp(music.path() / "run/config.yaml");
+  INFO(cfg);
+  // The authors' Music-Transformer tables are drawn N(0, 1), not the learned PE's N(0, 0.2^2).
+  CHECK(contains(cfg, "name: normal"));
+  CHECK(contains(cfg, "std: 1.0"));
+
+  REQUIRE(run_loci("train -q " + without_init(learned, "{type: learned}")).exit_code == 0);
+  CHECK(contains(slurp(learned.path() / "run/config.yaml"), "std: 0.2"));
+}
+
+TEST_CASE("config mistakes the model finds are one-line user errors naming the key") {
+  loci::test::TempDir dir;
+  const auto cfg = train_config(dir);
+  const auto heads = run_loci("train -q " + cfg + " model.heads=3");
+  INFO(heads.output);
+  CHECK(heads.exit_code == 1);
+  CHECK(contains(heads.output, "model.heads: must divide model.d_model"));
+  const auto placement = run_loci("train -q " + cfg + " model.pe.placement=input");
+  CHECK(placement.exit_code == 1);
+  CHECK(contains(placement.output, "model.pe.placement"));
+  CHECK(contains(placement.output, "did you mean 'input_only'"));
+  const auto octal = run_loci("train -q " + cfg + " train.epochs=010");
+  CHECK(octal.exit_code == 1);
+  CHECK(contains(octal.output, "train.epochs"));
+  CHECK(contains(octal.output, "leading zero"));
+  const auto inf = run_loci("train -q " + cfg + " train.lr=.inf");
+  CHECK(inf.exit_code == 1);
+  CHECK(contains(inf.output, "train.lr"));
+}
+
+TEST_CASE("a resumed run with other settings is refused, naming the keys that differ") {
+  loci::test::TempDir dir;
+  const auto cfg = train_config(dir);
+  REQUIRE(run_loci("train -q --until-epoch 1 " + cfg).exit_code == 0);
+  const auto lr = run_loci("train -q --resume " + cfg + " train.lr=0.01");
+  INFO(lr.output);
+  CHECK(lr.exit_code == 1);
+  CHECK(contains(lr.output, "train.lr (0.001 -> 0.01)"));
+  // A finished run is refused the same way, and so is another seed.
+  REQUIRE(run_loci("train -q --resume " + cfg).exit_code == 0);
+  const auto seed = run_loci("train -q --resume " + cfg + " seed=1");
+  CHECK(seed.exit_code == 1);
+  CHECK(contains(seed.output, "seed (0 -> 1)"));
+  // What does not change the result may change: the thread count.
+  CHECK(run_loci("train -q --resume " + cfg + " train.threads=2").exit_code == 0);
+}
+
+TEST_CASE("train.epochs may grow on a finished run, which then equals a run asked for that many from the start") {
+  loci::test::TempDir grown, whole;
+  // 3 epochs evaluated every 2: the finished run evaluated at 2 and 3; a 4-epoch run evaluates at 2 and 4 only.
+  const auto cfg = train_config(grown);
+  REQUIRE(run_loci("train -q " + cfg + " train.epochs=3").exit_code == 0);
+  const auto again = run_loci("train -q --resume " + cfg + " train.epochs=3");
+  CHECK(again.exit_code == 0);
+  CHECK(contains(again.output, "finished already"));
+  const auto more = run_loci("train -q --resume " + cfg + " train.epochs=4");
+  INFO(more.output);
+  REQUIRE(more.exit_code == 0);
+  REQUIRE(run_loci("train -q " + train_config(whole) + " train.epochs=4").exit_code == 0);
+  CHECK(same_pe_arrays(grown.path() / "run/pe.h5", whole.path() / "run/pe.h5"));
+  CHECK(contains(slurp(grown.path() / "run/summary.json"), "\"epochs\": 4"));
+  const auto fewer = run_loci("train -q --resume " + cfg + " train.epochs=2");
+  CHECK(fewer.exit_code == 1);
+  CHECK(contains(fewer.output, "finished 4 epochs already"));
+}
+
+TEST_CASE("a second writer of a run folder or a dataset folder is refused") {
+  loci::test::TempDir dir;
+  const loci::data::FolderLock first(dir.path() / "run");
+  try {
+    const loci::data::FolderLock second(dir.path() / "run");
+    FAIL("a second lock on one folder was granted");
+  } catch (const loci::data::DataError& e) {
+    CHECK(contains(e.what(), "is being written by pid"));
+  }
+  // The same through the command: a training run and a generation into a folder someone holds.
+  const auto r = run_loci("train -q " + train_config(dir));
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.output, "is being written by"));
+  const loci::data::FolderLock data_claim(dir.path() / "data");
+  const auto cfg = dir.write("gen.yaml", "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml\nout: " +
+                                             (dir.path() / "data").string() + "\nsplits: {train: 10}\n");
+  const auto g = run_loci("generate -q " + cfg);
+  CHECK(g.exit_code == 1);
+  CHECK(contains(g.output, "is being written by"));
+}
+
+TEST_CASE("training refuses data whose checksums do not match index.json") {
+  loci::test::TempDir dir;
+  fs::copy(dataset(), dir.path() / "data", fs::copy_options::recursive);
+  fs::path shard;
+  for (const auto& e : fs::directory_iterator(dir.path() / "data"))
+    if (e.path().filename().string().rfind("train-", 0) == 0) shard = e.path();
+  REQUIRE(!shard.empty());
+  {
+    std::fstream f(shard, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekg(static_cast<std::streamoff>(fs::file_size(shard) / 2));
+    char c = 0;
+    f.read(&c, 1);
+    c = static_cast<char>(c ^ 0x5a);
+    f.seekp(static_cast<std::streamoff>(fs::file_size(shard) / 2));
+    f.write(&c, 1);
+  }
+  const auto r = run_loci("train -q " + train_config(dir) + " data=" + (dir.path() / "data").string());
+  CHECK(r.exit_code == 1);
+  CHECK(contains(r.output, shard.filename().string() + ": checksum mismatch"));
+}
+
+TEST_CASE("a split of 0 samples and non-finite class weights are named errors") {
+  loci::test::TempDir dir;
+  const auto cfg = dir.write("gen.yaml", "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml\nout: " +
+                                             (dir.path() / "data").string() + "\n");
+  const auto zero = run_loci("generate -q " + cfg + " splits.train=0");
+  CHECK(zero.exit_code == 1);
+  CHECK(contains(zero.output, "splits.train"));
+  const auto inf = run_loci("generate -q " + cfg + " 'lst.class_weights=[1,1,.inf]'");
+  CHECK(inf.exit_code == 1);
+  CHECK(contains(inf.output, "lst.class_weights"));
+  const auto octal = run_loci("generate -q " + cfg + " splits.train=010");
+  CHECK(octal.exit_code == 1);
+  CHECK(contains(octal.output, "splits.train"));
+}
+
+TEST_CASE("loci analyze gives the same analysis from any working folder") {
+  loci::test::TempDir dir, elsewhere;
+  // A relative `data:`, as configs/lst_train.yaml has: the run records it absolute.
+  const fs::path parent = dataset().parent_path();
+  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: " + dataset().filename().string() + "\nout: " +
+                                           (dir.path() / "run").string() +
+                                           "\nmodel: {d_model: 16, blocks: 2}\n"
+                                           "train: {epochs: 2, eval_every: 2, batch_size: 32, threads: 1, progress: false}\n");
+  REQUIRE(run_loci("train -q " + cfg, "cd " + parent.string() + " &&").exit_code == 0);
+  const auto a = run_loci("analyze -q " + (dir.path() / "run").string(), "cd " + parent.string() + " &&");
+  INFO(a.output);
+  REQUIRE(a.exit_code == 0);
+  const auto first = slurp(dir.path() / "run/analysis.json");
+  fs::remove(dir.path() / "run/analysis.json");
+  REQUIRE(run_loci("analyze -q " + (dir.path() / "run").string(), "cd " + elsewhere.path().string() + " &&").exit_code == 0);
+  CHECK(slurp(dir.path() / "run/analysis.json") == first);
+}
+
+TEST_CASE("loci analyze groups runs by every setting that differs except the seed") {
+  loci::test::TempDir dir;
+  const auto cfg = train_config(dir);
+  const auto r = run_loci("train -q " + cfg + " train.epochs=2 -m train.lr=0.001,0.01 seed=0,1 out=" +
+                          (dir.path() / "sweep").string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(run_loci("analyze -q " + (dir.path() / "sweep").string()).exit_code == 0);
+  const auto summary = slurp(dir.path() / "sweep/summary.csv");
+  INFO(summary);
+  CHECK(contains(summary, "train.lr=0.001"));
+  CHECK(contains(summary, "train.lr=0.01"));
+  const auto runs = slurp(dir.path() / "sweep/runs.csv");
+  CHECK(contains(runs.substr(0, runs.find('\n')), ",train.lr,"));
+
+  // The same sweep asked with another model keeps nothing it was not made for: each point is refused by name.
+  const auto changed = run_loci("train -q " + cfg + " train.epochs=2 model.d_model=8 -m train.lr=0.001,0.01 seed=0,1 out=" +
+                                (dir.path() / "sweep").string());
+  INFO(changed.output);
+  CHECK(changed.exit_code != 0);
+  CHECK(contains(changed.output, "model.d_model (16 -> 8)"));
+  const auto same = run_loci("train -q " + cfg + " train.epochs=2 -m train.lr=0.001,0.01 seed=0,1 out=" +
+                             (dir.path() / "sweep").string());
+  CHECK(same.exit_code == 0);
+  CHECK(contains(same.output, "kept"));
+}
