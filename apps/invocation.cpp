@@ -3,13 +3,21 @@
 namespace loci::app {
 
 namespace {
+
 std::string& stored() {
   static std::string s;
   return s;
 }
+
+char**& stored_argv() {
+  static char** argv = nullptr;
+  return argv;
+}
+
 }  // namespace
 
 void set_invocation(int argc, char** argv) {
+  stored_argv() = argv;
   std::string s = "loci";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -20,5 +28,7 @@ void set_invocation(int argc, char** argv) {
 }
 
 const std::string& invocation() { return stored(); }
+
+char** invocation_argv() { return stored_argv(); }
 
 }  // namespace loci::app

@@ -4,8 +4,10 @@
 #include <thread>
 
 #include "apps/commands.hpp"
+#include "apps/invocation.hpp"
 #include "apps/resolve.hpp"
 #include "apps/sweep.hpp"
+#include "plugins/api/blas_kernel.hpp"
 #include "plugins/api/error.hpp"
 #include "plugins/api/launch.hpp"
 
@@ -71,6 +73,8 @@ void add_train_command(CLI::App& app) {
     }
     const ResolvedConfig r = resolve(a->file, a->overrides, registry);
     if (r.kind != ConfigKind::trainer) throw UserError(a->file + ": not a training config (no `trainer:` key)");
+    if (const auto* kernel = r.node.find_path("train.blas_kernel"); kernel && kernel->is_scalar())
+      blas::require(invocation_argv(), kernel->text());
     auto trainer = registry.make_trainer(r.plugin->name);
     TrainRequest req;
     req.resume = a->resume;

@@ -15,7 +15,9 @@
 
 extern "C" {
 
-enum loci_plugin_kind { LOCI_PLUGIN_GENERATOR = 1, LOCI_PLUGIN_TRAINER = 2 };
+// An extension adds parts to loci's registries (a positional encoding, an initialiser) by registering them when it
+// is loaded (LOCI_REGISTER_PE, LOCI_REGISTER_INIT); it has no instance and no config of its own.
+enum loci_plugin_kind { LOCI_PLUGIN_GENERATOR = 1, LOCI_PLUGIN_TRAINER = 2, LOCI_PLUGIN_EXTENSION = 3 };
 
 struct loci_plugin_info {
   int abi_version;          // must equal the host's loci::kPluginAbi
@@ -25,7 +27,7 @@ struct loci_plugin_info {
   const char* version;
   const char* description;  // one line
   const char* schema_yaml;  // the plugin's own config keys, see plugins/api/config/schema.hpp
-  void* (*create)(void);    // a new loci::Plugin, owned by the caller
+  void* (*create)(void);    // a new loci::Plugin, owned by the caller; null for an extension
 };
 
 typedef const loci_plugin_info* (*loci_plugin_entry_fn)(void);
@@ -85,4 +87,14 @@ class Trainer : public Plugin {
                                             return static_cast<loci::Plugin*>(new CLASS());                \
                                           }};                                                              \
     return &info;                                                                                          \
+  }
+
+// Defines the entry point of an extension: a library whose only work is the registrations it makes when loaded.
+//   LOCI_EXTENSION("my_pe", "0.1.0", "a positional encoding of my own")
+#define LOCI_EXTENSION(NAME, VERSION, DESCRIPTION)                                                      \
+  extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {  \
+    static const loci_plugin_info info = {loci::kPluginAbi, loci::kPluginApi, LOCI_PLUGIN_EXTENSION,    \
+                                          NAME,             VERSION,          DESCRIPTION,              \
+                                          "",               nullptr};                                   \
+    return &info;                                                                                      \
   }

@@ -12,9 +12,12 @@
 namespace loci {
 namespace fs = std::filesystem;
 
-const char* PluginRecord::kind_name() const { return kind == LOCI_PLUGIN_TRAINER ? "trainer" : "generator"; }
+const char* PluginRecord::kind_name() const {
+  return kind == LOCI_PLUGIN_TRAINER ? "trainer" : kind == LOCI_PLUGIN_EXTENSION ? "extension" : "generator";
+}
 
 config::Schema PluginRecord::schema() const {
+  if (kind == LOCI_PLUGIN_EXTENSION) return config::Schema::parse("{}", "extension " + name + " (no keys)");
   config::Schema s = kind == LOCI_PLUGIN_TRAINER ? trainer_common_schema() : generator_common_schema();
   s.extend(config::Schema::parse(info->schema_yaml ? info->schema_yaml : "", "schema of plugin " + name));
   return s;
@@ -41,6 +44,7 @@ std::vector<fs::path> PluginRegistry::search_path(const std::vector<fs::path>& e
 
 void PluginRegistry::scan(const std::vector<fs::path>& folders) {
   std::set<fs::path> seen;
+  std::vector<fs::path> all;
   for (const auto& dir : folders) {
     std::error_code ec;
     const fs::path canon = fs::weakly_canonical(dir, ec);
@@ -51,8 +55,12 @@ void PluginRegistry::scan(const std::vector<fs::path>& folders) {
       if (name.size() > 3 && name.compare(name.size() - 3, 3, ".so") == 0) files.push_back(entry.path());
     }
     std::sort(files.begin(), files.end());  // a stable order makes "first wins" for duplicates predictable
-    for (const auto& f : files) load(f);
+    all.insert(all.end(), files.begin(), files.end());
   }
+  // Every library is loaded before any entry point runs, so that an extension's registrations (a PE, an init)
+  // are in place when a trainer's entry point builds its schema from the registries, whatever the file order.
+  for (const auto& f : all) dlopen(f.c_str(), RTLD_NOW | RTLD_LOCAL);  // a failure is reported by load()
+  for (const auto& f : all) load(f);
 }
 
 bool PluginRegistry::load(const fs::path& file) {
@@ -76,9 +84,10 @@ bool PluginRegistry::load(const fs::path& file) {
   if (info->api_version < kMinPluginApi)
     return refuse("written for plugin API " + std::to_string(info->api_version) + ", this loci needs at least " +
                   std::to_string(kMinPluginApi));
-  if (info->kind != LOCI_PLUGIN_GENERATOR && info->kind != LOCI_PLUGIN_TRAINER)
+  if (info->kind != LOCI_PLUGIN_GENERATOR && info->kind != LOCI_PLUGIN_TRAINER && info->kind != LOCI_PLUGIN_EXTENSION)
     return refuse("unknown plugin kind " + std::to_string(info->kind));
-  if (!info->name || !*info->name || !info->create) return refuse("metadata lacks a name or a factory");
+  if (!info->name || !*info->name || (!info->create && info->kind != LOCI_PLUGIN_EXTENSION))
+    return refuse("metadata lacks a name or a factory");
   for (const auto& p : plugins_)
     if (p.name == info->name)
       return refuse("duplicate plugin name '" + std::string(info->name) + "' (already loaded from " + p.file.string() +

@@ -21,6 +21,7 @@
 #include "precision.hpp"
 #include "run_identity.hpp"
 #include "plugins/api/config/yaml_io.hpp"
+#include "plugins/api/blas_kernel.hpp"
 #include "plugins/api/error.hpp"
 #include "plugins/api/launch.hpp"
 #include "plugins/api/plugin.hpp"
@@ -109,6 +110,11 @@ class TorchTrainer final : public Trainer {
     Session s;
     s.opt = read_options(resolved);
     set_up_process(s, resolved);
+    if (s.lead && s.opt.progress && request.progress) {
+      const blas::Choice kernel = blas::current();
+      std::cerr << "loci: BLAS kernel " << (kernel.kernel.empty() ? "(not OpenBLAS)" : kernel.kernel) << " ("
+                << kernel.why << ")\n";
+    }
     claim_run_folder(s);
     open_data(s);
     const ResumePlan resume = check_identity(s, resolved, request);
@@ -439,6 +445,8 @@ class TorchTrainer final : public Trainer {
     j["precision"] = opt.precision;
     j["micro_batches"] = opt.micro_batches;
     j["blas"] = models::blas_description();  // the kernel decides speed and the last bits of every product
+    const blas::Choice kernel = blas::current();
+    j["blas_kernel"] = {{"kernel", kernel.kernel}, {"why", kernel.why}};
     j["data"] = s.recorded.at("data").text();
     j["pe"] = {{"type", pe.type()},
                {"placement", pe.placement()},

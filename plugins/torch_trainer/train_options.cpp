@@ -178,6 +178,11 @@ void declare_train(Table& t) {
       .choices({"fp32", "bf16"})
       .doc("bf16: the training forward/backward under bfloat16 autocast (parameters, optimizer and evaluation stay "
            "fp32; not the paper's numerics)");
+  t.add("train.blas_kernel", [](O& o) -> std::string& { return o.blas_kernel; })
+      .doc("OpenBLAS kernel: auto (loci replaces OpenBLAS's choice when it is a fallback older than the CPU, e.g. "
+           "Prescott on an AVX-512 CPU, after checking the new one), openblas (OpenBLAS's own choice), or a kernel "
+           "name (SkylakeX, Cooperlake, Haswell, ...); a user's OPENBLAS_CORETYPE always wins. Speed only: results "
+           "differ in the last bits between kernels");
   t.add("train.save_attention", [](O& o) -> bool& { return o.save_attention; })
       .doc("write attention.h5: each block's attention maps averaged over the samples of attention_split, at every "
            "evaluation");

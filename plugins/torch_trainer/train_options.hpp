@@ -44,6 +44,7 @@ struct TrainOptions {
   std::string early_stop_split = "test";
   double early_stop_min_delta = 0;
   std::string device = "cpu";
+  std::string blas_kernel = "auto";  // plugins/api/blas_kernel.hpp; settled by the `loci` process before training
   std::string precision = "fp32";  // or bf16: autocast in the training step (precision.hpp)
   bool save_attention = false, progress = true;
   std::string attention_split;  // "" = human, else test, else the first evaluated split

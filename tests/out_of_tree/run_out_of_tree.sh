@@ -26,4 +26,19 @@ YAML
 LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" generate -q "$work/hello.yaml"
 test -f "$work/data/index.json" || { echo "FAIL: no index.json"; exit 1; }
 test -f "$work/data/train-00002-of-00003.h5" || { echo "FAIL: shards missing"; exit 1; }
-echo "out-of-tree plugin built, listed and used"
+# The extension's PE is a choice of the installed trainer and trains on the installed generator's data.
+grep -q "extension.*coordinate_start_pe" <<<"$listing" || { echo "FAIL: the PE extension is not listed"; exit 1; }
+schema=$(LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" config schema torch_trainer)
+grep -q "model.pe.type .*coordinate_start" <<<"$schema" || { echo "FAIL: model.pe.type does not offer the extension's PE"; exit 1; }
+"$work/prefix/bin/loci" generate -q "$source_dir/configs/lst.yaml" out="$work/lst" splits.train=64 splits.test=16
+cat > "$work/train.yaml" <<YAML
+trainer: torch_trainer
+data: $work/lst
+out: $work/run
+model: {d_model: 16, blocks: 1, pe: {type: coordinate_start}}
+train: {epochs: 1, batch_size: 32, threads: 1, progress: false}
+YAML
+LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" train -q "$work/train.yaml"
+grep -q '"type": "coordinate_start"' "$work/run/summary.json" || { echo "FAIL: no run with the extension's PE"; exit 1; }
+grep -q "from_coordinates" "$work/run/config.yaml" || { echo "FAIL: the PE's own default init was not used"; exit 1; }
+echo "out-of-tree plugin built, listed and used; out-of-tree PE trained"

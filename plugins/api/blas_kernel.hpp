@@ -1,0 +1,50 @@
+// Which OpenBLAS kernel loci's products run on. Debian's OpenBLAS picks its kernel from the CPU it knows; on a CPU
+// newer than itself it falls back to old SSE3 kernels (Prescott) and the paper's model trains 3x slower than the
+// machine allows. OpenBLAS reads OPENBLAS_CORETYPE once, when it is loaded, so the choice is made by the `loci`
+// process before any plugin loads LibTorch: it reads OpenBLAS's own choice and the CPU's features, and when a better
+// kernel exists it sets OPENBLAS_CORETYPE and starts itself again. The new process checks the kernel once against a
+// plain product and goes back to OpenBLAS's choice if they disagree. A value the user set is never changed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace loci::blas {
+
+struct CpuFeatures {
+  bool avx = false, avx2 = false, fma = false;
+  bool avx512f = false, avx512bw = false, avx512vl = false, avx512dq = false, avx512_bf16 = false;
+  bool avx512() const { return avx512f && avx512bw && avx512vl && avx512dq; }
+};
+
+// From the `flags` line of /proc/cpuinfo ("avx2 fma avx512f ...").
+CpuFeatures features_from_flags(const std::string& flags);
+CpuFeatures this_cpu();
+
+// The kernel to use instead of OpenBLAS's `core`, or nullopt to keep it: Cooperlake on AVX-512 with BF16, SkylakeX
+// on AVX-512, Haswell on AVX2 + FMA, Sandybridge on AVX; only ever an upgrade over what `core` is.
+std::optional<std::string> better_kernel(const std::string& core, const CpuFeatures& cpu);
+
+// What the process runs on and why, for run records and the one line loci prints.
+struct Choice {
+  std::string kernel;  // OpenBLAS's core name in this process ("" when the BLAS is not OpenBLAS)
+  std::string why;     // "auto: OpenBLAS chose Prescott on a CPU with AVX-512", "set by the user", ...
+};
+
+// Called first thing in main(). `mode` is auto, openblas (OpenBLAS's own choice) or a kernel name; nullopt reads
+// LOCI_BLAS_KERNEL (default auto). May replace the process (execv) with one whose environment names the kernel;
+// returns only once the kernel is settled. Never fails: a problem leaves OpenBLAS's own choice, said in `why`.
+void settle(char** argv, std::optional<std::string> mode = std::nullopt);
+
+// The choice settled in this process (from its environment), and OpenBLAS's kernel as loaded now.
+Choice current();
+
+// For `train.blas_kernel`: replaces the process when `mode` asks for another kernel than the one it runs on.
+void require(char** argv, const std::string& mode);
+
+// A 48x40x56 single-precision product through cblas_sgemm against a double-precision loop; false when they differ
+// beyond rounding (some OpenBLAS kernels are wrong on some CPUs).
+bool products_agree();
+
+}  // namespace loci::blas

@@ -1,0 +1,26 @@
+// A positional encoding of a researcher's own, added to loci without forking it: a learned table that starts from
+// the tokens' true coordinates projected to the model width (init from_coordinates) unless the config names
+// another initialiser. Loaded as an extension, it is one more choice of model.pe.type.
+#include <loci/models/pe/positional_encoding.hpp>
+#include <loci/plugins/api/plugin.hpp>
+
+namespace {
+
+class CoordinateStartPE : public loci::models::TablePEImpl {
+ public:
+  static c10::optional<loci::models::InitOptions> default_init(const loci::models::PEOptions&) {
+    return loci::models::InitOptions("from_coordinates").scale(0.2);
+  }
+
+  CoordinateStartPE(const loci::models::PEOptions& o, const loci::models::PEContext& c) : TablePEImpl(o, c) {
+    const auto init = init_or(*default_init(o));
+    for (int64_t p = 0; p < placements(); ++p)
+      add_table(loci::models::make_init({tokens(), d_model()}, init, init_context()), /*learned=*/true);
+  }
+};
+
+}  // namespace
+
+LOCI_REGISTER_PE("coordinate_start", CoordinateStartPE);
+
+LOCI_EXTENSION("coordinate_start_pe", "0.1.0", "a learned PE that starts from the true coordinates")

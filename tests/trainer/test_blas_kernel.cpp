@@ -1,0 +1,53 @@
+// The BLAS kernel loci chooses: a pure decision from OpenBLAS's own choice and the CPU's features, a user's
+// OPENBLAS_CORETYPE never overridden, and a kernel OpenBLAS refuses left for its own choice. No timing here: the
+// speed it buys is measured in bench/ (bench/RESULTS.md).
+#include <catch2/catch.hpp>
+
+#include "../cli/run_command.hpp"
+#include "../config/temp_files.hpp"
+#include "plugins/api/blas_kernel.hpp"
+#include "trainer_fixture.hpp"
+
+using loci::blas::better_kernel;
+using loci::blas::features_from_flags;
+
+TEST_CASE("an old fallback kernel is replaced by the best one the CPU runs, and nothing else is") {
+  const auto avx512 = features_from_flags("fpu sse2 avx avx2 fma avx512f avx512dq avx512bw avx512vl");
+  const auto avx512_bf16 = features_from_flags("avx avx2 fma avx512f avx512dq avx512bw avx512vl avx512_bf16 amx_tile");
+  const auto avx2 = features_from_flags("sse4_2 avx avx2 fma");
+  const auto avx_only = features_from_flags("sse4_2 avx");
+  // The Xeon (family 6, model 207) that Debian's OpenBLAS 0.3.21 does not know.
+  CHECK(better_kernel("Prescott", avx512_bf16) == std::optional<std::string>("Cooperlake"));
+  CHECK(better_kernel("Prescott", avx512) == std::optional<std::string>("SkylakeX"));
+  CHECK(better_kernel("prescott", avx512) == std::optional<std::string>("SkylakeX"));  // OpenBLAS's lower case
+  CHECK(better_kernel("Nehalem", avx2) == std::optional<std::string>("Haswell"));
+  CHECK(better_kernel("Core2", avx_only) == std::optional<std::string>("Sandybridge"));
+  // Kept: already the best, a better one than the CPU's (a user's choice), or a kernel loci does not rank (AMD's).
+  CHECK_FALSE(better_kernel("Haswell", avx2));
+  CHECK_FALSE(better_kernel("SkylakeX", avx512));
+  CHECK_FALSE(better_kernel("Cooperlake", avx512));
+  CHECK_FALSE(better_kernel("Zen", avx2));
+  CHECK_FALSE(better_kernel("Prescott", features_from_flags("sse2 sse3")));
+  // AVX-512 counts only with all four of F, BW, VL and DQ.
+  CHECK(better_kernel("Prescott", features_from_flags("avx avx2 fma avx512f avx512bw")) == std::optional<std::string>("Haswell"));
+}
+
+TEST_CASE("the chosen kernel computes a product right") { CHECK(loci::blas::products_agree()); }
+
+TEST_CASE("a user's OPENBLAS_CORETYPE is never overridden, and a refused kernel falls back to OpenBLAS's choice") {
+  loci::test::TempDir dir;
+  const auto cfg = loci::test::train_config(dir) + " train.epochs=1";
+  auto r = loci::test::run_loci("train -q " + cfg + " train.blas_kernel=SkylakeX", "OPENBLAS_CORETYPE=Haswell");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  auto summary = loci::test::slurp(dir.path() / "run/summary.json");
+  CHECK(summary.find("\"kernel\": \"Haswell\"") != std::string::npos);
+  CHECK(summary.find("set by the user") != std::string::npos);
+
+  loci::test::TempDir other;
+  r = loci::test::run_loci("train -q " + loci::test::train_config(other) + " train.epochs=1 train.blas_kernel=NoSuchKernel");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  summary = loci::test::slurp(other.path() / "run/summary.json");
+  CHECK(summary.find("NoSuchKernel is not in this OpenBLAS") != std::string::npos);
+}
