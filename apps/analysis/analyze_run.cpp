@@ -11,6 +11,7 @@
 #include "datasets/error.hpp"
 #include "models/probe/oracle.hpp"
 #include "models/probe/probe.hpp"
+#include "models/probe/registry.hpp"
 #include "models/probe/rsa.hpp"
 
 namespace loci::analysis {
@@ -123,47 +124,73 @@ ordered_json options_json(const AnalyzeOptions& o) {
           {"leave_one_out_below", o.leave_one_out_below}};
 }
 
-ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
-  const fs::path pe_file = run.folder / "pe.h5";
+namespace {
+
+Eigen::MatrixXd positions_of(const RunFolder& run) {
   const auto pos_it = run.pe.arrays.find("positions");
   if (pos_it == run.pe.arrays.end() || pos_it->second.shape.size() != 2)
-    throw data::DataError(pe_file, "has no [token, axis] array 'positions'");
+    throw data::DataError(run.folder / "pe.h5", "has no [token, axis] array 'positions'");
   const auto& pos = pos_it->second;
   Eigen::MatrixXd positions(pos.shape[0], pos.shape[1]);
   for (Eigen::Index i = 0; i < positions.rows(); ++i)
     for (Eigen::Index j = 0; j < positions.cols(); ++j) positions(i, j) = pos.values[i * positions.cols() + j];
-  const Eigen::Index tokens = positions.rows();
+  return positions;
+}
 
-  std::vector<std::int64_t> epochs, steps;
-  if (auto e = run.pe.arrays.find("epoch"); e != run.pe.arrays.end())
-    for (double v : e->second.values) epochs.push_back(static_cast<std::int64_t>(v));
-  if (auto s = run.pe.arrays.find("step"); s != run.pe.arrays.end())
-    for (double v : s->second.values) steps.push_back(static_cast<std::int64_t>(v));
+std::vector<std::int64_t> integers_of(const RunFolder& run, const char* name) {
+  std::vector<std::int64_t> out;
+  if (auto a = run.pe.arrays.find(name); a != run.pe.arrays.end())
+    for (double v : a->second.values) out.push_back(static_cast<std::int64_t>(v));
+  return out;
+}
 
-  // The PE tables: placement_<p> arrays shaped [evaluation, token, dim]; attention-bias tables are left out.
+// The PE tables: placement_<p> arrays shaped [evaluation, token, dim]; attention-bias tables are left out.
+std::vector<std::pair<int, const data::NumericArray*>> tables_of(const RunFolder& run, Eigen::Index tokens) {
   std::vector<std::pair<int, const data::NumericArray*>> tables;
   for (const auto& [name, array] : run.pe.arrays)
     if (name.rfind("placement_", 0) == 0 && array.shape.size() == 3 && array.shape[1] == tokens &&
         (array.dims.empty() || array.dims == "evaluation,token,dim"))
       tables.emplace_back(std::stoi(name.substr(10)), &array);
   std::sort(tables.begin(), tables.end());
+  return tables;
+}
 
+// Everything the probes compare a PE with, and how.
+struct ProbeSetup {
+  probe::ProbeOptions options;
+  probe::ProbeContext context;
+  DatasetTruth truth;
+  std::string partition_name;
+};
+
+ProbeSetup probe_setup(const RunFolder& run, const Eigen::MatrixXd& positions, const AnalyzeOptions& options) {
+  ProbeSetup s;
+  const Eigen::Index tokens = positions.rows();
   auto [partition, partition_name] = partition_of(positions);
-  const DatasetTruth truth_from_data = dataset_truth(run.config.at("data").text(), tokens);
-  probe::ProbeOptions po;
-  po.true_distance = truth_from_data.distance;  // empty: euclidean distance of the positions
+  s.partition_name = partition_name;
+  s.truth = dataset_truth(run.config.at("data").text(), tokens);
+  auto& po = s.options;
+  po.true_distance = s.truth.distance;  // empty: euclidean distance of the positions
   po.rsa.pe_metric = options.pe_metric;
   po.knn.k = std::min<int>(options.knn_k, static_cast<int>(std::max<Eigen::Index>(1, tokens - 1)));
   po.mds_dims = options.mds_dims;
   po.decode.leave_one_out = tokens <= options.leave_one_out_below;
   po.partition = partition;
-
   probe::OracleOptions oo;
   oo.base = run.config.at("model.pe.base").as_double();
   oo.coordinate_scale = run.config.at("model.pe.coordinate_scale").as_double();
   const Eigen::Index d_model = run.config.at("model.d_model").as_int();
-  const Eigen::MatrixXd oracle = probe::sinusoidal_oracle(positions, d_model, oo);
+  auto& c = s.context;
+  c.positions = positions;
+  c.oracle = probe::sinusoidal_oracle(positions, d_model, oo);
+  c.true_distance = s.truth.distance.size() > 0 ? s.truth.distance : probe::pairwise_distance(positions);
+  c.hops = s.truth.hops;
+  c.pe_metric = options.pe_metric;
+  return s;
+}
 
+// What the analysis is of: the run, its final metrics and curves, and the truths it was scored against.
+ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, const ProbeSetup& s) {
   ordered_json out;
   out["loci_analysis"] = kAnalysisVersion;
   out["options"] = options_json(options);
@@ -176,27 +203,35 @@ ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
                 {"drawn", id.drawn},             {"seed", id.seed}};
   out["metrics"] = final_metrics(run);
   out["curves"] = metric_history(run);
-  out["tokens"] = tokens;
-  out["positions"] = matrix_json(positions);
-  out["partition"] = partition_name;
-  out["true_distance_source"] = truth_from_data.distance.size() > 0 ? "the dataset's /distance"
-                                                                     : "euclidean distance between the positions";
-  if (!truth_from_data.note.empty()) out["dataset_note"] = truth_from_data.note;
+  out["tokens"] = s.context.positions.rows();
+  out["positions"] = matrix_json(s.context.positions);
+  out["partition"] = s.partition_name;
+  out["true_distance_source"] = s.truth.distance.size() > 0 ? "the dataset's /distance"
+                                                              : "euclidean distance between the positions";
+  if (!s.truth.note.empty()) out["dataset_note"] = s.truth.note;
   out["oracle"] = "sinusoids of the true positions, d_model columns split over the axes (models/probe/oracle.hpp)";
+  return out;
+}
 
+// Every built-in and registered probe of one PE.
+ordered_json probe_one(const Eigen::MatrixXd& pe, const ProbeSetup& s) {
+  ordered_json p = probe_json(probe::probe_pe(pe, s.context.positions, s.options, &s.context.oracle));
+  for (const auto& registered : probe::ProbeRegistry::all())
+    for (const auto& [name, value] : registered.fn(pe, s.context)) p[name] = number(value);
+  return p;
+}
+
+// One row per evaluation: each placement's probes and their mean.
+ordered_json probe_evaluations(const RunFolder& run, const std::vector<std::pair<int, const data::NumericArray*>>& tables,
+                               const ProbeSetup& s) {
+  const auto epochs = integers_of(run, "epoch"), steps = integers_of(run, "step");
   ordered_json evaluations = ordered_json::array();
   const std::int64_t evals = tables.empty() ? 0 : tables.front().second->shape[0];
-  probe::ProbeReport last_report;
   for (std::int64_t e = 0; e < evals; ++e) {
     ordered_json per = ordered_json::array();
     for (const auto& [index, array] : tables) {
-      const Eigen::MatrixXd pe = slice(*array, e, pe_file, "placement_" + std::to_string(index));
       ordered_json p = {{"placement", index}};
-      p.update(probe_json(probe::probe_pe(pe, positions, po, &oracle)));
-      if (truth_from_data.hops.size() > 0)
-        p["rsa_hops_spearman"] = number(probe::rsa_of_distances(probe::pairwise_distance(pe, options.pe_metric),
-                                                                truth_from_data.hops)
-                                            .spearman);
+      p.update(probe_one(slice(*array, e, run.folder / "pe.h5", "placement_" + std::to_string(index)), s));
       per.push_back(std::move(p));
     }
     ordered_json row;
@@ -206,26 +241,40 @@ ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
     row["placements"] = std::move(per);
     evaluations.push_back(std::move(row));
   }
-  out["evaluations"] = evaluations;
-  out["final"] = evaluations.empty() ? ordered_json(nullptr) : evaluations.back()["mean"];
+  return evaluations;
+}
 
-  // For the report's figures: the last evaluation's PE of the first placement as an MDS embedding and as a
-  // cosine-similarity matrix, beside the true distances.
-  const Eigen::MatrixXd truth =
-      truth_from_data.distance.size() > 0 ? truth_from_data.distance : probe::pairwise_distance(positions);
-  out["true_distance"] = matrix_json(truth);
-  if (evals > 0) {
-    const Eigen::MatrixXd pe = slice(*tables.front().second, evals - 1, pe_file, "placement");
-    const probe::ProbeReport r = probe::probe_pe(pe, positions, po, &oracle);
-    out["final_mds"] = matrix_json(r.mds);
-    // Centred over tokens first: a fixed sinusoid's slow dimensions are nearly constant and would make every pair
-    // look alike under plain cosine similarity.
-    const Eigen::MatrixXd centred = pe.rowwise() - pe.colwise().mean();
-    out["final_similarity"] = matrix_json((Eigen::MatrixXd::Ones(tokens, tokens) -
-                                           probe::pairwise_distance(centred, probe::Metric::cosine)));
-  } else {
-    out["note"] = "the PE of type '" + id.pe_type + "' has no [token, dim] table to probe";
+// For the report's figures: the last evaluation's PE of the first placement as an MDS embedding and as a
+// cosine-similarity matrix, beside the true distances.
+void add_final_views(ordered_json& out, const RunFolder& run,
+                     const std::vector<std::pair<int, const data::NumericArray*>>& tables, const ProbeSetup& s) {
+  out["true_distance"] = matrix_json(s.context.true_distance);
+  const std::int64_t evals = tables.empty() ? 0 : tables.front().second->shape[0];
+  if (evals == 0) {
+    out["note"] = "the PE of type '" + run.identity.pe_type + "' has no [token, dim] table to probe";
+    return;
   }
+  const Eigen::Index tokens = s.context.positions.rows();
+  const Eigen::MatrixXd pe = slice(*tables.front().second, evals - 1, run.folder / "pe.h5", "placement");
+  const probe::ProbeReport r = probe::probe_pe(pe, s.context.positions, s.options, &s.context.oracle);
+  out["final_mds"] = matrix_json(r.mds);
+  // Centred over tokens first: a fixed sinusoid's slow dimensions are nearly constant and would make every pair
+  // look alike under plain cosine similarity.
+  const Eigen::MatrixXd centred = pe.rowwise() - pe.colwise().mean();
+  out["final_similarity"] =
+      matrix_json((Eigen::MatrixXd::Ones(tokens, tokens) - probe::pairwise_distance(centred, probe::Metric::cosine)));
+}
+
+}  // namespace
+
+ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
+  const Eigen::MatrixXd positions = positions_of(run);
+  const auto tables = tables_of(run, positions.rows());
+  const ProbeSetup setup = probe_setup(run, positions, options);
+  ordered_json out = describe_run(run, options, setup);
+  out["evaluations"] = probe_evaluations(run, tables, setup);
+  out["final"] = out["evaluations"].empty() ? ordered_json(nullptr) : out["evaluations"].back()["mean"];
+  add_final_views(out, run, tables, setup);
   return out;
 }
 

@@ -11,6 +11,7 @@
 
 #include "datasets/atomic_file.hpp"
 #include "models/probe/correlation.hpp"
+#include "models/probe/registry.hpp"
 #include "plugins/api/config/identity.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 
@@ -23,10 +24,20 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The final probes the summary carries, in column order.
-const std::vector<std::string> kProbes = {"rsa_spearman", "rsa_hops_spearman", "procrustes_oracle_disparity",
-                                          "procrustes_coords_disparity", "decode_r2", "knn_overlap", "modularity",
-                                          "norm_frobenius", "attention_cosine"};
+// The final probes the summary carries, in column order: the built-in ones, then every registered probe's outputs
+// (models/probe/registry.hpp; an extension's too).
+const std::vector<std::string>& probe_columns() {
+  static const std::vector<std::string> columns = [] {
+    std::vector<std::string> c = {"rsa_spearman", "rsa_hops_spearman", "procrustes_oracle_disparity",
+                                  "procrustes_coords_disparity", "decode_r2", "knn_overlap", "modularity",
+                                  "norm_frobenius", "attention_cosine"};
+    for (const auto& p : probe::ProbeRegistry::all())
+      for (const auto& o : p.outputs)
+        if (std::find(c.begin(), c.end(), o) == c.end()) c.push_back(o);
+    return c;
+  }();
+  return columns;
+}
 
 double value_or_nan(const ordered_json& j, const std::string& key) {
   return j.is_object() && j.contains(key) && j[key].is_number() ? j[key].get<double>() : kNaN;
@@ -38,7 +49,7 @@ std::map<std::string, double> values_of(const ordered_json& a) {
   for (const auto& [split, m] : a["metrics"].items())
     for (const char* key : {"accuracy", "mse", "loss"})
       if (m.contains(key) && m[key].is_number()) v[split + "_" + key] = m[key].get<double>();
-  for (const auto& p : kProbes) v[p] = value_or_nan(a["final"], p);
+  for (const auto& p : probe_columns()) v[p] = value_or_nan(a["final"], p);
   return v;
 }
 
@@ -80,7 +91,7 @@ std::vector<std::string> columns_of(const std::vector<std::map<std::string, doub
   std::vector<std::string> task, loss;
   for (const auto& r : runs)
     for (const auto& [k, v] : r) {
-      if (std::find(kProbes.begin(), kProbes.end(), k) != kProbes.end()) continue;
+      if (std::find(probe_columns().begin(), probe_columns().end(), k) != probe_columns().end()) continue;
       auto& list = k.size() > 5 && k.compare(k.size() - 5, 5, "_loss") == 0 ? loss : task;
       if (std::find(list.begin(), list.end(), k) == list.end()) list.push_back(k);
     }
@@ -88,7 +99,7 @@ std::vector<std::string> columns_of(const std::vector<std::map<std::string, doub
   std::sort(loss.begin(), loss.end());
   std::vector<std::string> cols = task;
   cols.insert(cols.end(), loss.begin(), loss.end());
-  cols.insert(cols.end(), kProbes.begin(), kProbes.end());
+  cols.insert(cols.end(), probe_columns().begin(), probe_columns().end());
   return cols;
 }
 
@@ -143,131 +154,189 @@ std::string setting(const config::FlatConfig& s, const std::string& key) {
 
 }  // namespace
 
-void write_summary(const std::vector<ordered_json>& analyses, const fs::path& folder) {
-  std::vector<std::map<std::string, double>> all;
+namespace {
+
+// Every run's numbers and settings, the columns they fill and the settings that vary between runs.
+struct Table {
+  std::vector<ordered_json> runs;                   // each analysis's "run" block
+  std::vector<std::map<std::string, double>> values;
   std::vector<config::FlatConfig> settings;
+  std::vector<std::string> columns, varying;
+  std::vector<std::string> names;                   // each run's group name
+};
+
+Table gather(const std::vector<ordered_json>& analyses) {
+  Table t;
   for (const auto& a : analyses) {
-    all.push_back(values_of(a));
-    settings.push_back(settings_of(a["run"]));
+    t.runs.push_back(a["run"]);
+    t.values.push_back(values_of(a));
+    t.settings.push_back(settings_of(a["run"]));
   }
-  const std::vector<std::string> cols = columns_of(all);
-  const std::vector<std::string> varying = varying_keys(settings);
+  t.columns = columns_of(t.values);
+  t.varying = varying_keys(t.settings);
+  return t;
+}
 
-  // Runs are grouped by every setting that differs between them, seed aside. A group's name is its PE's (type,
-  // init) plus, where that does not already tell groups apart, the other settings that do ("train.lr=0.01").
-  using Bucket = std::tuple<std::string, double, std::string>;  // PE type, sigma, PE group name
-  auto bucket_of = [&](std::size_t i) {
-    const auto& r = analyses[i]["run"];
-    const double sigma = r["drawn"].get<bool>() ? r["sigma"].get<double>() : -1.0;
-    return Bucket{r["pe_type"].get<std::string>(), sigma, r["group"].get<std::string>()};
-  };
+using Bucket = std::tuple<std::string, double, std::string>;  // PE type, sigma (-1 when not drawn), group name
+
+Bucket bucket_of(const ordered_json& r, const std::string& group) {
+  const double sigma = r["drawn"].get<bool>() ? r["sigma"].get<double>() : -1.0;
+  return Bucket{r["pe_type"].get<std::string>(), sigma, group};
+}
+
+// Runs are grouped by every setting that differs between them, seed aside. A group's name is its PE's (type,
+// init) plus, where that does not already tell groups apart, the other settings that do ("train.lr=0.01").
+void name_groups(Table& t) {
   std::map<Bucket, std::map<std::string, std::set<std::string>>> within;
-  for (std::size_t i = 0; i < analyses.size(); ++i)
-    for (const auto& k : varying) within[bucket_of(i)][k].insert(setting(settings[i], k));
-  std::vector<std::string> names(analyses.size());
-  for (std::size_t i = 0; i < analyses.size(); ++i) {
-    names[i] = analyses[i]["run"]["group"].get<std::string>();
-    for (const auto& k : varying)
-      if (within[bucket_of(i)][k].size() > 1) names[i] += " " + k + "=" + setting(settings[i], k);
+  for (std::size_t i = 0; i < t.runs.size(); ++i)
+    for (const auto& k : t.varying)
+      within[bucket_of(t.runs[i], t.runs[i]["group"].get<std::string>())][k].insert(setting(t.settings[i], k));
+  t.names.resize(t.runs.size());
+  for (std::size_t i = 0; i < t.runs.size(); ++i) {
+    const std::string pe_group = t.runs[i]["group"].get<std::string>();
+    t.names[i] = pe_group;
+    for (const auto& k : t.varying)
+      if (within[bucket_of(t.runs[i], pe_group)][k].size() > 1) t.names[i] += " " + k + "=" + setting(t.settings[i], k);
   }
+}
 
-  // runs.csv: one row per run, with a column for every setting that varies
+// runs.csv: one row per run, with a column for every setting that varies.
+void write_runs_csv(const Table& t, const fs::path& folder) {
   std::ostringstream runs;
   runs << "folder,group,pe_type,placement,init,sigma,seed";
-  for (const auto& k : varying) runs << "," << csv_text(k);
-  for (const auto& c : cols) runs << "," << c;
+  for (const auto& k : t.varying) runs << "," << csv_text(k);
+  for (const auto& c : t.columns) runs << "," << c;
   runs << "\n";
-  std::map<std::tuple<std::string, double, std::string>, Group> groups;  // ordered by PE type, sigma, group
-  for (std::size_t i = 0; i < analyses.size(); ++i) {
-    const auto& r = analyses[i]["run"];
-    runs << csv_text(r["folder"].get<std::string>()) << "," << csv_text(names[i]) << ","
+  for (std::size_t i = 0; i < t.runs.size(); ++i) {
+    const auto& r = t.runs[i];
+    runs << csv_text(r["folder"].get<std::string>()) << "," << csv_text(t.names[i]) << ","
          << r["pe_type"].get<std::string>() << "," << r["placement"].get<std::string>() << ","
          << csv_text(r["init"].get<std::string>()) << "," << csv_number(r["sigma"].get<double>()) << ","
          << r["seed"].get<std::int64_t>();
-    for (const auto& k : varying) runs << "," << csv_text(setting(settings[i], k));
-    for (const auto& c : cols) runs << "," << csv_number(all[i].count(c) ? all[i].at(c) : kNaN);
+    for (const auto& k : t.varying) runs << "," << csv_text(setting(t.settings[i], k));
+    for (const auto& c : t.columns) runs << "," << csv_number(t.values[i].count(c) ? t.values[i].at(c) : kNaN);
     runs << "\n";
-    const auto [type, sigma, pe_group] = bucket_of(i);
-    Group& g = groups[{type, sigma, names[i]}];
-    if (g.values.empty()) {
-      g.run = r;
-      g.run["group"] = names[i];
-    }
-    g.values.push_back(all[i]);
-    g.seeds.push_back(r["seed"].get<std::int64_t>());
   }
   data::write_file_atomically(folder / "runs.csv", runs.str());
+}
 
-  // summary.csv and summary.md
-  std::ostringstream csv, md;
-  csv << "group,pe_type,placement,init,sigma,runs,seeds";
-  for (const auto& c : cols) csv << "," << c << "_mean," << c << "_sd";
-  csv << "\n";
-  md << "# Summary of " << analyses.size() << " runs\n\n"
-     << "Mean ± sd over seeds of the last evaluation"
-     << (std::any_of(cols.begin(), cols.end(), is_percentage) ? ", accuracies in %" : "")
-     << ". Probes of the PE averaged over its blocks: "
-        "RSA = Spearman between PE and true distances, Procrustes = disparity to the oracle (sinusoids of the true "
-        "positions) and to the true coordinates (0 = same shape), R² = cross-validated linear decoding of the "
-        "coordinates.\n\n";
+// The groups, ordered by PE type, sigma and name.
+std::map<Bucket, Group> groups_of(const Table& t) {
+  std::map<Bucket, Group> groups;
+  for (std::size_t i = 0; i < t.runs.size(); ++i) {
+    Group& g = groups[bucket_of(t.runs[i], t.names[i])];
+    if (g.values.empty()) {
+      g.run = t.runs[i];
+      g.run["group"] = t.names[i];
+    }
+    g.values.push_back(t.values[i]);
+    g.seeds.push_back(t.runs[i]["seed"].get<std::int64_t>());
+  }
+  return groups;
+}
+
+std::map<std::string, Stat> stats_of(const Group& g, const std::vector<std::string>& columns) {
+  std::map<std::string, Stat> stats;
+  for (const auto& c : columns) {
+    std::vector<double> xs;
+    for (const auto& v : g.values) xs.push_back(v.count(c) ? v.at(c) : kNaN);
+    stats[c] = stat_of(xs);
+  }
+  return stats;
+}
+
+// The columns summary.md shows (summary.csv has every one).
+std::vector<std::string> shown_columns(const std::vector<std::string>& columns) {
   std::vector<std::string> shown;
-  for (const auto& c : cols)
+  for (const auto& c : columns)
     if (is_percentage(c) || c.find("_mse") != std::string::npos || c == "rsa_spearman" ||
         c == "procrustes_oracle_disparity" || c == "procrustes_coords_disparity" || c == "decode_r2" ||
         c == "knn_overlap")
       shown.push_back(c);
+  return shown;
+}
+
+std::string md_header(std::size_t runs, const std::vector<std::string>& columns, const std::vector<std::string>& shown) {
+  std::ostringstream md;
+  md << "# Summary of " << runs << " runs\n\n"
+     << "Mean ± sd over seeds of the last evaluation"
+     << (std::any_of(columns.begin(), columns.end(), is_percentage) ? ", accuracies in %" : "")
+     << ". Probes of the PE averaged over its blocks: "
+        "RSA = Spearman between PE and true distances, Procrustes = disparity to the oracle (sinusoids of the true "
+        "positions) and to the true coordinates (0 = same shape), R² = cross-validated linear decoding of the "
+        "coordinates.\n\n";
   md << "| PE | runs |";
   for (const auto& c : shown) md << " " << c << " |";
   md << "\n|---|---|";
   for (std::size_t i = 0; i < shown.size(); ++i) md << "---|";
   md << "\n";
+  return md.str();
+}
 
+// The paper's claim (Procrustes distance to the oracle tracks generalisation across sigma, rho = -0.98), over the
+// groups of drawn PEs.
+std::string procrustes_correlation(const std::vector<double>& procrustes, const std::map<std::string, std::vector<double>>& task) {
+  if (procrustes.size() < 3) return "";
+  std::ostringstream md;
+  md << "\nAcross the " << procrustes.size()
+     << " groups of drawn PEs (learned / random, one per init scale), Spearman ρ between the Procrustes disparity "
+        "to the oracle and accuracy:";
+  for (const auto& [c, xs] : task) {
+    Eigen::VectorXd a = Eigen::Map<const Eigen::VectorXd>(procrustes.data(), static_cast<Eigen::Index>(procrustes.size()));
+    Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(xs.data(), static_cast<Eigen::Index>(xs.size()));
+    const double rho = (a.array().isFinite().all() && b.array().isFinite().all()) ? probe::spearman(a, b) : kNaN;
+    md << " " << c.substr(0, c.size() - 9) << " " << (std::isfinite(rho) ? csv_number(std::round(rho * 1000) / 1000) : "n/a")
+       << ";";
+  }
+  md << "\n";
+  return md.str();
+}
+
+// summary.csv (every column, mean and sd per group) and summary.md (the main columns, and the correlation).
+void write_group_tables(const Table& t, const fs::path& folder) {
+  const std::vector<std::string> shown = shown_columns(t.columns);
+  std::ostringstream csv, md;
+  csv << "group,pe_type,placement,init,sigma,runs,seeds";
+  for (const auto& c : t.columns) csv << "," << c << "_mean," << c << "_sd";
+  csv << "\n";
+  md << md_header(t.runs.size(), t.columns, shown);
   std::vector<double> group_procrustes;
   std::map<std::string, std::vector<double>> group_task;  // accuracy columns over the groups of drawn PEs
-  for (const auto& [key, g] : groups) {
+  for (const auto& [key, g] : groups_of(t)) {
     std::string seeds;
     for (std::size_t i = 0; i < g.seeds.size(); ++i) seeds += (i ? " " : "") + std::to_string(g.seeds[i]);
+    const auto stats = stats_of(g, t.columns);
     csv << csv_text(g.run["group"].get<std::string>()) << "," << g.run["pe_type"].get<std::string>() << ","
         << g.run["placement"].get<std::string>() << "," << csv_text(g.run["init"].get<std::string>()) << ","
         << (g.run["drawn"].get<bool>() ? csv_number(g.run["sigma"].get<double>()) : "") << "," << g.values.size()
         << "," << seeds;
-    std::map<std::string, Stat> stats;
-    for (const auto& c : cols) {
-      std::vector<double> xs;
-      for (const auto& v : g.values) xs.push_back(v.count(c) ? v.at(c) : kNaN);
-      stats[c] = stat_of(xs);
-      csv << "," << csv_number(stats[c].mean) << "," << csv_number(stats[c].sd);
-    }
+    for (const auto& c : t.columns) csv << "," << csv_number(stats.at(c).mean) << "," << csv_number(stats.at(c).sd);
     csv << "\n";
     md << "| " << g.run["group"].get<std::string>() << " | " << g.values.size() << " |";
     for (const auto& c : shown) {
-      Stat s = stats[c];
+      Stat s = stats.at(c);
       if (is_percentage(c)) s.mean *= 100, s.sd *= 100;
       md << " " << pm(s, is_percentage(c) ? 1 : 3) << " |";
     }
     md << "\n";
     if (g.run["drawn"].get<bool>()) {
-      group_procrustes.push_back(stats["procrustes_oracle_disparity"].mean);
-      for (const auto& c : cols)
-        if (is_percentage(c)) group_task[c].push_back(stats[c].mean);
+      group_procrustes.push_back(stats.at("procrustes_oracle_disparity").mean);
+      for (const auto& c : t.columns)
+        if (is_percentage(c)) group_task[c].push_back(stats.at(c).mean);
     }
   }
-  // The paper's claim (Procrustes distance to the oracle tracks generalisation across sigma, rho = -0.98).
-  if (group_procrustes.size() >= 3) {
-    md << "\nAcross the " << group_procrustes.size()
-       << " groups of drawn PEs (learned / random, one per init scale), Spearman ρ between the Procrustes disparity "
-          "to the oracle and accuracy:";
-    for (const auto& [c, xs] : group_task) {
-      Eigen::VectorXd a = Eigen::Map<const Eigen::VectorXd>(group_procrustes.data(), group_procrustes.size());
-      Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(xs.data(), xs.size());
-      const double rho = (a.array().isFinite().all() && b.array().isFinite().all()) ? probe::spearman(a, b) : kNaN;
-      md << " " << c.substr(0, c.size() - 9) << " " << (std::isfinite(rho) ? csv_number(std::round(rho * 1000) / 1000) : "n/a")
-         << ";";
-    }
-    md << "\n";
-  }
+  md << procrustes_correlation(group_procrustes, group_task);
   data::write_file_atomically(folder / "summary.csv", csv.str());
   data::write_file_atomically(folder / "summary.md", md.str());
+}
+
+}  // namespace
+
+void write_summary(const std::vector<ordered_json>& analyses, const fs::path& folder) {
+  Table t = gather(analyses);
+  name_groups(t);
+  write_runs_csv(t, folder);
+  write_group_tables(t, folder);
 }
 
 }  // namespace loci::analysis

@@ -5,6 +5,7 @@
 #include "apps/analysis/analyze_all.hpp"
 #include "apps/commands.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/plugin_loader.hpp"
 
 namespace loci::app {
 
@@ -49,6 +50,9 @@ void add_analyze_command(CLI::App& app) {
       ->default_str("sinusoidal_2d");
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
+    // Extensions on the plugin path may register probes of their own (models/probe/registry.hpp).
+    static PluginRegistry plugins;
+    plugins.scan(PluginRegistry::search_path());
     analysis::AnalyzeOptions options;
     options.pe_metric = probe::parse_metric(a->metric);
     options.knn_k = a->knn;

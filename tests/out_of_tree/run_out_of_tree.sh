@@ -41,4 +41,7 @@ YAML
 LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" train -q "$work/train.yaml"
 grep -q '"type": "coordinate_start"' "$work/run/summary.json" || { echo "FAIL: no run with the extension's PE"; exit 1; }
 grep -q "from_coordinates" "$work/run/config.yaml" || { echo "FAIL: the PE's own default init was not used"; exit 1; }
-echo "out-of-tree plugin built, listed and used; out-of-tree PE trained"
+LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" analyze -q "$work/run"
+grep -q '"row_norm_spread"' "$work/run/analysis.json" || { echo "FAIL: the extension's probe did not run"; exit 1; }
+grep -q 'row_norm_spread' "$work/run/summary.csv" || { echo "FAIL: the extension's probe is not a summary column"; exit 1; }
+echo "out-of-tree plugin built, listed and used; out-of-tree PE trained and probed"

@@ -1,7 +1,10 @@
-// A positional encoding of a researcher's own, added to loci without forking it: a learned table that starts from
+// A positional encoding and a probe of a researcher's own, added to loci without forking it: a learned table that starts from
 // the tokens' true coordinates projected to the model width (init from_coordinates) unless the config names
 // another initialiser. Loaded as an extension, it is one more choice of model.pe.type.
+#include <cmath>
+
 #include <loci/models/pe/positional_encoding.hpp>
+#include <loci/models/probe/registry.hpp>
 #include <loci/plugins/api/plugin.hpp>
 
 namespace {
@@ -22,5 +25,14 @@ class CoordinateStartPE : public loci::models::TablePEImpl {
 }  // namespace
 
 LOCI_REGISTER_PE("coordinate_start", CoordinateStartPE);
+
+// And a probe of its own: how unequal the PE's rows are in size (sd / mean of the row norms).
+LOCI_REGISTER_PROBE({"row_norm_spread", "sd over mean of the PE's row norms", {"row_norm_spread"},
+                     [](const Eigen::MatrixXd& pe, const loci::probe::ProbeContext&) {
+                       const Eigen::ArrayXd norms = pe.rowwise().norm().array();
+                       const double mean = norms.mean();
+                       const double sd = std::sqrt((norms - mean).square().mean());
+                       return loci::probe::ProbeValues{{"row_norm_spread", mean > 0 ? sd / mean : 0.0}};
+                     }});
 
 LOCI_EXTENSION("coordinate_start_pe", "0.1.0", "a learned PE that starts from the true coordinates")
