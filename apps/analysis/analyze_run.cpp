@@ -10,6 +10,7 @@
 #include "datasets/checksum.hpp"
 #include "datasets/error.hpp"
 #include "models/probe/oracle.hpp"
+#include "models/probe/permutation.hpp"
 #include "models/probe/probe.hpp"
 #include "models/probe/registry.hpp"
 #include "models/probe/rsa.hpp"
@@ -221,27 +222,62 @@ ordered_json probe_one(const Eigen::MatrixXd& pe, const ProbeSetup& s) {
   return p;
 }
 
-// One row per evaluation: each placement's probes and their mean.
+ordered_json only(const ordered_json& probes, const std::vector<std::string>& names) {
+  ordered_json out;
+  for (const auto& n : names) out[n] = probes.contains(n) ? probes[n] : ordered_json(nullptr);
+  return out;
+}
+
+// One row per evaluation: each placement's probes and their mean, and (when pe.h5 starts at epoch 0) the mean
+// probes of the displacement from the initial PE.
 ordered_json probe_evaluations(const RunFolder& run, const std::vector<std::pair<int, const data::NumericArray*>>& tables,
                                const ProbeSetup& s) {
   const auto epochs = integers_of(run, "epoch"), steps = integers_of(run, "step");
+  const fs::path file = run.folder / "pe.h5";
   ordered_json evaluations = ordered_json::array();
   const std::int64_t evals = tables.empty() ? 0 : tables.front().second->shape[0];
+  const bool has_initial = evals > 0 && !epochs.empty() && epochs.front() == 0;
   for (std::int64_t e = 0; e < evals; ++e) {
-    ordered_json per = ordered_json::array();
+    ordered_json per = ordered_json::array(), moved = ordered_json::array();
     for (const auto& [index, array] : tables) {
+      const std::string name = "placement_" + std::to_string(index);
+      const Eigen::MatrixXd pe = slice(*array, e, file, name);
       ordered_json p = {{"placement", index}};
-      p.update(probe_one(slice(*array, e, run.folder / "pe.h5", "placement_" + std::to_string(index)), s));
+      p.update(probe_one(pe, s));
       per.push_back(std::move(p));
+      if (has_initial && e > 0) moved.push_back(only(probe_one(pe - slice(*array, 0, file, name), s), baseline_probes()));
     }
     ordered_json row;
     row["epoch"] = e < static_cast<std::int64_t>(epochs.size()) ? epochs[e] : e;
     row["step"] = e < static_cast<std::int64_t>(steps.size()) ? steps[e] : 0;
     row["mean"] = mean_over(per);
+    if (has_initial && e > 0) row["displacement"] = mean_over(moved);
     row["placements"] = std::move(per);
     evaluations.push_back(std::move(row));
   }
   return evaluations;
+}
+
+// The last evaluation's probes, with their controls beside them: the same probes at initialisation (init_*) and
+// on the displacement (disp_*), and the permutation p-value of the RSA (rsa_p_value: the true positions shuffled
+// among the tokens, 1000 times, every block's PE scored against each shuffle).
+ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
+                          const std::vector<std::pair<int, const data::NumericArray*>>& tables, const ProbeSetup& s) {
+  if (evaluations.empty()) return nullptr;
+  ordered_json f = evaluations.back()["mean"];
+  const bool has_initial = evaluations.front()["epoch"].get<std::int64_t>() == 0;
+  for (const auto& n : baseline_probes()) {
+    f["init_" + n] = has_initial ? only(evaluations.front()["mean"], {n})[n] : ordered_json(nullptr);
+    const auto& last = evaluations.back();
+    f["disp_" + n] = last.contains("displacement") ? only(last["displacement"], {n})[n] : ordered_json(nullptr);
+  }
+  std::vector<Eigen::MatrixXd> distances;
+  const std::int64_t last = static_cast<std::int64_t>(evaluations.size()) - 1;
+  for (const auto& [index, array] : tables)
+    distances.push_back(probe::pairwise_distance(slice(*array, last, run.folder / "pe.h5", "placement"), s.context.pe_metric));
+  const probe::MantelResult m = probe::mantel_test(distances, s.context.true_distance, 1000, 0);
+  f["rsa_p_value"] = number(m.p_value);
+  return f;
 }
 
 // For the report's figures: the last evaluation's PE of the first placement as an MDS embedding and as a
@@ -267,13 +303,24 @@ void add_final_views(ordered_json& out, const RunFolder& run,
 
 }  // namespace
 
+// The probes that also run on the PE at initialisation (epoch 0) and on the displacement PE(t) - PE(0): at the
+// paper's learning rate a small-sigma PE that generalises keeps most of its random draw, so the raw PE's probes
+// alone say little (bench/RESULTS.md); the displacement shows what training wrote into it.
+const std::vector<std::string>& baseline_probes() {
+  static const std::vector<std::string> names{"rsa_spearman",    "rsa_manhattan_spearman", "rsa_same_line_spearman",
+                                              "rsa_hops_spearman", "procrustes_oracle_disparity",
+                                              "procrustes_oracle_residual", "decode_r2", "knn_overlap",
+                                              "norm_frobenius"};
+  return names;
+}
+
 ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
   const Eigen::MatrixXd positions = positions_of(run);
   const auto tables = tables_of(run, positions.rows());
   const ProbeSetup setup = probe_setup(run, positions, options);
   ordered_json out = describe_run(run, options, setup);
   out["evaluations"] = probe_evaluations(run, tables, setup);
-  out["final"] = out["evaluations"].empty() ? ordered_json(nullptr) : out["evaluations"].back()["mean"];
+  out["final"] = final_probes(run, out["evaluations"], tables, setup);
   add_final_views(out, run, tables, setup);
   return out;
 }

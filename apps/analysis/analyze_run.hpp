@@ -25,7 +25,11 @@ struct AnalyzeOptions {
 };
 
 // Version of analysis.json's layout; bump when fields change meaning so stale files are recomputed.
-constexpr int kAnalysisVersion = 3;
+constexpr int kAnalysisVersion = 4;
+
+// The probes analysis.json also gives at initialisation (final.init_<name>) and on the displacement PE(t) - PE(0)
+// (final.disp_<name>, evaluations[].displacement).
+const std::vector<std::string>& baseline_probes();
 
 nlohmann::ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options = {});
 

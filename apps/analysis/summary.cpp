@@ -10,6 +10,8 @@
 #include <tuple>
 
 #include "datasets/atomic_file.hpp"
+#include "apps/analysis/analyze_run.hpp"
+#include "models/probe/bootstrap.hpp"
 #include "models/probe/correlation.hpp"
 #include "models/probe/registry.hpp"
 #include "plugins/api/config/identity.hpp"
@@ -34,6 +36,10 @@ const std::vector<std::string>& probe_columns() {
     for (const auto& p : probe::ProbeRegistry::all())
       for (const auto& o : p.outputs)
         if (std::find(c.begin(), c.end(), o) == c.end()) c.push_back(o);
+    // Each probe's controls: its permutation p-value, its value at initialisation, and on the displacement.
+    c.push_back("rsa_p_value");
+    for (const auto& n : baseline_probes()) c.push_back("init_" + n);
+    for (const auto& n : baseline_probes()) c.push_back("disp_" + n);
     return c;
   }();
   return columns;
@@ -56,6 +62,7 @@ std::map<std::string, double> values_of(const ordered_json& a) {
 struct Stat {
   double mean = kNaN, sd = kNaN;
   int n = 0;
+  probe::Interval ci{kNaN, kNaN};  // 95% percentile bootstrap of the mean over seeds (2000 resamples)
 };
 
 Stat stat_of(const std::vector<double>& xs) {
@@ -69,6 +76,10 @@ Stat stat_of(const std::vector<double>& xs) {
   for (double x : xs)
     if (std::isfinite(x)) ss += (x - s.mean) * (x - s.mean);
   s.sd = s.n > 1 ? std::sqrt(ss / (s.n - 1)) : 0.0;
+  std::vector<double> finite;
+  for (double x : xs)
+    if (std::isfinite(x)) finite.push_back(x);
+  s.ci = probe::bootstrap_mean_ci(finite, 2000, 0.95, 0);
   return s;
 }
 
@@ -297,7 +308,7 @@ void write_group_tables(const Table& t, const fs::path& folder) {
   const std::vector<std::string> shown = shown_columns(t.columns);
   std::ostringstream csv, md;
   csv << "group,pe_type,placement,init,sigma,runs,seeds";
-  for (const auto& c : t.columns) csv << "," << c << "_mean," << c << "_sd";
+  for (const auto& c : t.columns) csv << "," << c << "_mean," << c << "_sd," << c << "_ci_low," << c << "_ci_high";
   csv << "\n";
   md << md_header(t.runs.size(), t.columns, shown);
   std::vector<double> group_procrustes;
@@ -310,7 +321,11 @@ void write_group_tables(const Table& t, const fs::path& folder) {
         << g.run["placement"].get<std::string>() << "," << csv_text(g.run["init"].get<std::string>()) << ","
         << (g.run["drawn"].get<bool>() ? csv_number(g.run["sigma"].get<double>()) : "") << "," << g.values.size()
         << "," << seeds;
-    for (const auto& c : t.columns) csv << "," << csv_number(stats.at(c).mean) << "," << csv_number(stats.at(c).sd);
+    for (const auto& c : t.columns) {
+      const Stat& st = stats.at(c);
+      csv << "," << csv_number(st.mean) << "," << csv_number(st.sd) << "," << csv_number(st.ci.low) << ","
+          << csv_number(st.ci.high);
+    }
     csv << "\n";
     md << "| " << g.run["group"].get<std::string>() << " | " << g.values.size() << " |";
     for (const auto& c : shown) {

@@ -126,6 +126,7 @@ class TorchTrainer final : public Trainer {
     build_model(s, resolved);
     restore(s, resume);
     plan_epochs(s, resolved, request);
+    record_initial_pe(s);
     const std::string status = run_epochs(s, request);
     if (s.lead && status != "paused") write_summary(s, status);
   }
@@ -251,6 +252,13 @@ class TorchTrainer final : public Trainer {
     s.total_steps = s.opt.steps > 0 ? s.opt.steps : s.opt.epochs * s.per_epoch;
     s.total_epochs = s.opt.steps > 0 ? (s.opt.steps + s.per_epoch - 1) / s.per_epoch : s.opt.epochs;
     s.progress_shown = s.lead && s.opt.progress && request.progress;
+  }
+
+  // The PE at initialisation, epoch 0 of pe.h5 (and attention.h5): the baseline of every probe, and what the
+  // displacement PE(t) - PE(0) is measured from.
+  static void record_initial_pe(Session& s) {
+    if (!s.lead || s.state.epoch != 0 || !s.state.pe_history.empty()) return;
+    s.state.pe_history.push_back(snapshot(s.model, *s.ds, s.plan, s.opt, s.attention_split, s.state));
   }
 
   // The epochs still to go; returns the run's status: finished, early_stopped or paused.
@@ -401,6 +409,16 @@ class TorchTrainer final : public Trainer {
 
  private:
   // Evaluates every split, records rows and a PE snapshot; true when early stopping says stop.
+  // Every PE table (and, when saved, each block's mean attention) as it is now.
+  static PeSnapshot snapshot(models::Model& model, const data::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
+                             const std::string& attention_split, const RunState& state) {
+    PeSnapshot snap{state.epoch, state.step, {}};
+    for (const auto& m : model->pe_matrices()) snap.matrices.push_back(m.defined() ? m.to(torch::kCPU).clone() : m);
+    if (!attention_split.empty())
+      snap.attention = mean_attention(model, ds, attention_split, plan, opt.eval_batch_size, opt.seed, state.epoch);
+    return snap;
+  }
+
   static bool evaluate_all(models::Model& model, const data::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
                     const std::vector<std::string>& splits, const std::string& attention_split, RunState& state,
                     models::MicroBatches& micro) {
@@ -422,11 +440,7 @@ class TorchTrainer final : public Trainer {
       }
       state.rows.push_back(std::move(row));
     }
-    PeSnapshot snap{state.epoch, state.step, {}};
-    for (const auto& m : model->pe_matrices()) snap.matrices.push_back(m.defined() ? m.to(torch::kCPU).clone() : m);
-    if (!attention_split.empty())
-      snap.attention = mean_attention(model, ds, attention_split, plan, opt.eval_batch_size, opt.seed, state.epoch);
-    state.pe_history.push_back(std::move(snap));
+    state.pe_history.push_back(snapshot(model, ds, plan, opt, attention_split, state));
     if (opt.progress) std::cerr << line << "\n";
     return stop;
   }

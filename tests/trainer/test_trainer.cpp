@@ -51,9 +51,9 @@ TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a s
 
   // Read back the way a researcher would, without loci.
   const std::string py = "/usr/bin/python3 -c \"import h5py, pandas; f = h5py.File('" + (run / "pe.h5").string() +
-                         "'); assert f['placement_0'].shape == (2, 16, 16), f['placement_0'].shape; "
-                         "assert f['placement_1'].shape == (2, 16, 16); assert f['positions'].shape == (16, 2); "
-                         "assert list(f['epoch'][:]) == [2, 4]; "
+                         "'); assert f['placement_0'].shape == (3, 16, 16), f['placement_0'].shape; "
+                         "assert f['placement_1'].shape == (3, 16, 16); assert f['positions'].shape == (16, 2); "
+                         "assert list(f['epoch'][:]) == [0, 2, 4]; "
                          "m = pandas.read_csv('" + (run / "metrics.csv").string() + "'); "
                          "assert set(m.split) == {'train', 'test', 'human'}; assert m.accuracy.between(0, 1).all()\"";
   CHECK(std::system(py.c_str()) == 0);
@@ -157,10 +157,10 @@ TEST_CASE("train.save_attention writes each block's mean attention maps at every
   const std::string py = "/usr/bin/python3 -c \"import h5py, numpy; f = h5py.File('" +
                          (whole.path() / "run/attention.h5").string() + "'); "
                          "assert f.attrs['split'] == 'human' and f.attrs['samples'] == 108, dict(f.attrs); "
-                         "assert list(f['epoch'][:]) == [2, 4]; "
-                         "b = [f['block_%d' % i][:] for i in range(2)]; assert b[0].shape == (2, 1, 16, 16), b[0].shape; "
+                         "assert list(f['epoch'][:]) == [0, 2, 4]; "
+                         "b = [f['block_%d' % i][:] for i in range(2)]; assert b[0].shape == (3, 1, 16, 16), b[0].shape; "
                          "assert all(numpy.allclose(x.sum(-1), 1, atol=1e-5) for x in b); "
-                         "assert not numpy.allclose(b[1][0], b[1][1])\"";
+                         "assert not numpy.allclose(b[1][1], b[1][2])\"";
   CHECK(std::system(py.c_str()) == 0);
 
   // `loci analyze` compares the learned run's final maps with the 2d-fixed run's (the paper's attention similarity).
@@ -172,7 +172,14 @@ TEST_CASE("train.save_attention writes each block's mean attention maps at every
   const std::string check = "/usr/bin/python3 -c \"import pandas; r = pandas.read_csv('" +
                             (whole.path() / "runs.csv").string() + "'); "
                             "c = r.set_index('pe_type').attention_cosine; "
-                            "assert 0 < c['learned'] <= 1, c; assert c.isna()['sinusoidal_2d'], c\"";
+                            "assert 0 < c['learned'] <= 1, c; assert c.isna()['sinusoidal_2d'], c; "
+                            // Every probe with its controls: the fixed PE at epoch 0 is the PE at the end and never
+                            // moves (no displacement); its RSA with the grid beats every shuffle of the cells.
+                            "f = r.set_index('pe_type').loc['sinusoidal_2d']; "
+                            "assert abs(f.init_rsa_spearman - f.rsa_spearman) < 1e-12, f; "
+                            "assert pandas.isna(f.disp_rsa_spearman), f; assert f.rsa_p_value < 0.01, f.rsa_p_value; "
+                            "l = r.set_index('pe_type').loc['learned']; assert 0 < l.rsa_p_value <= 1; "
+                            "assert l.disp_norm_frobenius > 0; assert not pandas.isna(l.init_rsa_spearman)\"";
   CHECK(std::system(check.c_str()) == 0);
 }
 
@@ -271,7 +278,8 @@ TEST_CASE("the trainer's masked-token regression runs unchanged on network_dynam
   CHECK(csv.rfind("epoch,step,seconds,lr,split,samples,loss,accuracy,mse,pe_norm\n", 0) == 0);
   CHECK(csv.find(",test_noise,16,") != std::string::npos);
   const std::string py = "/usr/bin/python3 -c \"import h5py; f = h5py.File('" + (dir.path() / "run/pe.h5").string() +
-                         "'); assert f['placement_0'].shape == (1, 36, 16); assert f['positions'].shape == (36, 2)\"";
+                         "'); assert f['placement_0'].shape == (2, 36, 16); assert list(f['epoch'][:]) == [0, 3]; "
+                         "assert f['positions'].shape == (36, 2)\"";
   CHECK(std::system(py.c_str()) == 0);
 
   // The analysis scores the PE against the network's own distances and its graph (hops), and summarises MSE.
