@@ -92,7 +92,7 @@ ordered_json metric_history(const RunFolder& run) {
   ordered_json curves = ordered_json::array();
   for (const auto& m : run.metrics) {
     ordered_json row;
-    for (const char* key : {"epoch", "step", "split", "loss", "accuracy", "mse"})
+    for (const char* key : {"epoch", "step", "split", "loss", "accuracy", "mse", "r2_token_mean"})
       if (m.contains(key) && !m[key].is_null()) row[key] = m[key];
     curves.push_back(std::move(row));
   }

@@ -53,7 +53,7 @@ double value_or_nan(const ordered_json& j, const std::string& key) {
 std::map<std::string, double> values_of(const ordered_json& a) {
   std::map<std::string, double> v;
   for (const auto& [split, m] : a["metrics"].items())
-    for (const char* key : {"accuracy", "mse", "loss"})
+    for (const char* key : {"accuracy", "mse", "loss", "r2_token_mean", "r2_global_mean", "mse_token_mean", "mse_global_mean"})
       if (m.contains(key) && m[key].is_number()) v[split + "_" + key] = m[key].get<double>();
   for (const auto& p : probe_columns()) v[p] = value_or_nan(a["final"], p);
   return v;
@@ -260,7 +260,8 @@ std::map<std::string, Stat> stats_of(const Group& g, const std::vector<std::stri
 std::vector<std::string> shown_columns(const std::vector<std::string>& columns) {
   std::vector<std::string> shown;
   for (const auto& c : columns)
-    if (is_percentage(c) || c.find("_mse") != std::string::npos || c == "rsa_spearman" ||
+    if (is_percentage(c) || (c.find("_mse") != std::string::npos && c.find("_mean") == std::string::npos) ||
+        c.find("_r2_token_mean") != std::string::npos || c == "rsa_spearman" ||
         c == "procrustes_oracle_disparity" || c == "procrustes_coords_disparity" || c == "decode_r2" ||
         c == "knn_overlap")
       shown.push_back(c);

@@ -6,8 +6,28 @@
 
 namespace loci::torch_trainer {
 
+TokenMeans token_means(const data::Dataset& ds, const std::string& train_split, const FeedPlan& plan) {
+  TokenMeans m;
+  if (plan.task != Task::masked_regression) return m;
+  data::BatchStream stream(ds, data::BatchStreamOptions(train_split, plan.arrays(), 512).shuffle(false));
+  torch::Tensor sum = torch::zeros({plan.tokens}, torch::kFloat64);
+  std::int64_t samples = 0;
+  data::Batch batch;
+  while (stream.next(batch)) {
+    const Feed f = Feed::from(batch, plan, stream);
+    sum += f.x.to(torch::kFloat64).sum(std::vector<int64_t>{0, 2});
+    samples += batch.size;
+  }
+  if (samples == 0) return m;
+  const torch::Tensor mean = sum / static_cast<double>(samples * plan.channels);
+  m.per_token = mean.to(torch::kFloat32);
+  m.global = mean.mean().item<double>();
+  return m;
+}
+
 SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
-                      std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro) {
+                      std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro, double mask_ratio,
+                      const TokenMeans& means) {
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();
@@ -19,13 +39,22 @@ SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::
   const std::size_t conditions = std::max<std::size_t>(plan.condition_names.size(), 3);
   std::vector<std::int64_t> right(conditions, 0), seen(conditions, 0);
   std::int64_t correct = 0;
-  double loss_sum = 0;
+  double loss_sum = 0, global_sum = 0, token_sum = 0;
   const int parts = micro.options().parts();
   data::Batch batch;
   for (std::uint64_t index = 0; stream.next(batch); ++index) {
     const Feed f = Feed::from(batch, plan, stream);
     torch::Tensor mask;
-    if (plan.task == Task::masked_regression) mask = model->sample_mask(batch.size, mask_gen);
+    if (plan.task == Task::masked_regression) {
+      mask = mask_ratio >= 0 ? models::sample_token_mask(batch.size, plan.tokens, mask_ratio, mask_gen)
+                             : model->sample_mask(batch.size, mask_gen);
+      if (means.defined()) {  // the baselines on the same masked values, weighted by samples as the loss is
+        const torch::Tensor global = torch::full_like(f.x, means.global);
+        const torch::Tensor token = means.per_token.view({1, -1, 1}).expand_as(f.x);
+        global_sum += models::masked_mse(global, f.x, mask).item<double>() * static_cast<double>(batch.size);
+        token_sum += models::masked_mse(token, f.x, mask).item<double>() * static_cast<double>(batch.size);
+      }
+    }
     micro.reseed([&](int p) {
       return sim::Rng::stream(seed, "eval-dropout:" + split, index * static_cast<std::uint64_t>(parts) + static_cast<std::uint64_t>(p))();
     });
@@ -70,6 +99,13 @@ SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::
           m.accuracy_by_condition.push_back(seen[c] ? static_cast<double>(right[c]) / static_cast<double>(seen[c]) : -1);
     } else {
       m.mse = m.loss;
+      m.mask_ratio = mask_ratio >= 0 ? mask_ratio : model->masked_regression->options().mask_ratio_eval();
+      if (means.defined()) {
+        m.mse_global_mean = global_sum / static_cast<double>(m.samples);
+        m.mse_token_mean = token_sum / static_cast<double>(m.samples);
+        if (m.mse_global_mean > 0) m.r2_global_mean = 1.0 - m.mse / m.mse_global_mean;
+        if (m.mse_token_mean > 0) m.r2_token_mean = 1.0 - m.mse / m.mse_token_mean;
+      }
     }
   }
   if (was_training) model->train();

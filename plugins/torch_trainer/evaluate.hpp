@@ -1,6 +1,7 @@
 // One evaluation pass over a split: loss, accuracy (with accuracy per LST condition) or masked MSE.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -17,14 +18,32 @@ struct SplitMetrics {
   double accuracy = -1;                       // classification; -1 when not applicable
   std::vector<double> accuracy_by_condition;  // index = condition; -1 where the split holds none
   double mse = -1;                            // masked regression
+  // Masked regression, on the same masked tokens: the MSE of predicting every value by the training split's global
+  // mean, and by each token's own mean over the training split, and the model's R^2 against each (1 - mse /
+  // baseline). A model that learned nothing about the other tokens scores R^2 <= 0 against the token means.
+  double mse_global_mean = -1, mse_token_mean = -1;
+  double r2_global_mean = std::numeric_limits<double>::quiet_NaN(), r2_token_mean = std::numeric_limits<double>::quiet_NaN();
+  double mask_ratio = -1;  // masked regression: the share of tokens masked in this evaluation
 };
+
+// The training split's means, the baselines of masked regression: each token's mean over every sample and channel,
+// and their mean.
+struct TokenMeans {
+  torch::Tensor per_token;  // [T] float
+  double global = 0;
+  bool defined() const { return per_token.defined(); }
+};
+TokenMeans token_means(const data::Dataset& ds, const std::string& train_split, const FeedPlan& plan);
 
 // Deterministic: masks of masked regression come from a generator seeded by (seed, split), the same at every
 // evaluation, so numbers are comparable across epochs and runs. Each batch is computed as the training step's parts
 // (`micro`), side by side and single-threaded, so the numbers do not depend on the thread count either; dropout kept
 // on at evaluation draws from generators seeded by (seed, split, batch, part).
+// `mask_ratio` (masked regression): the share of tokens masked; the masks of one split are nested across ratios
+// (the same random order of tokens, cut at another count). `means` gives the baselines and R^2.
 SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
-                      std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro);
+                      std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro, double mask_ratio = -1,
+                      const TokenMeans& means = {});
 
 // Each block's attention weights averaged over every sample of `split`: [heads, N, N] per block (N = prefix + T; the
 // last block is not pruned while maps are recorded). Computed on this thread alone and summed in float64, so the

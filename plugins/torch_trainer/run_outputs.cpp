@@ -1,5 +1,9 @@
 #include "run_outputs.hpp"
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 #include <sstream>
 
 #include "datasets/array_file.hpp"
@@ -13,6 +17,15 @@ std::string condition_column(const std::string& name) {
   std::string s = "accuracy_";
   for (char c : name) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
+}
+
+// A value that may be negative (an R^2); NaN is an empty cell.
+std::string signed_number(double v) {
+  if (!std::isfinite(v)) return "";
+  std::ostringstream s;
+  s.precision(9);
+  s << v;
+  return s.str();
 }
 
 std::string number(double v) {
@@ -44,6 +57,13 @@ nlohmann::ordered_json to_json(const MetricsRow& r, const std::vector<std::strin
   for (std::size_t c = 0; c < r.metrics.accuracy_by_condition.size() && c < names.size(); ++c)
     if (r.metrics.accuracy_by_condition[c] >= 0) j[condition_column(names[c])] = r.metrics.accuracy_by_condition[c];
   if (r.metrics.mse >= 0) j["mse"] = r.metrics.mse;
+  if (r.metrics.mse_global_mean >= 0) {
+    j["mse_global_mean"] = r.metrics.mse_global_mean;
+    j["mse_token_mean"] = r.metrics.mse_token_mean;
+    if (std::isfinite(r.metrics.r2_global_mean)) j["r2_global_mean"] = r.metrics.r2_global_mean;
+    if (std::isfinite(r.metrics.r2_token_mean)) j["r2_token_mean"] = r.metrics.r2_token_mean;
+  }
+  if (r.metrics.mask_ratio >= 0) j["mask_ratio"] = r.metrics.mask_ratio;
   if (r.pe_norm >= 0) j["pe_norm"] = r.pe_norm;
   j["by_condition"] = r.metrics.accuracy_by_condition;
   return j;
@@ -60,6 +80,11 @@ MetricsRow row_from_json(const nlohmann::ordered_json& j) {
   r.metrics.loss = j.at("loss").get<double>();
   r.metrics.accuracy = j.value("accuracy", -1.0);
   r.metrics.mse = j.value("mse", -1.0);
+  r.metrics.mse_global_mean = j.value("mse_global_mean", -1.0);
+  r.metrics.mse_token_mean = j.value("mse_token_mean", -1.0);
+  r.metrics.r2_global_mean = j.value("r2_global_mean", std::numeric_limits<double>::quiet_NaN());
+  r.metrics.r2_token_mean = j.value("r2_token_mean", std::numeric_limits<double>::quiet_NaN());
+  r.metrics.mask_ratio = j.value("mask_ratio", -1.0);
   r.pe_norm = j.value("pe_norm", -1.0);
   r.metrics.accuracy_by_condition = j.at("by_condition").get<std::vector<double>>();
   return r;
@@ -68,15 +93,23 @@ MetricsRow row_from_json(const nlohmann::ordered_json& j) {
 void write_metrics(const std::filesystem::path& run, const std::vector<MetricsRow>& rows,
                    const std::vector<std::string>& names) {
   std::ostringstream csv, jsonl;
+  // Masked regression's rows carry their baselines (classification's header stays as it was).
+  const bool regression = std::any_of(rows.begin(), rows.end(), [](const MetricsRow& r) { return r.metrics.mse >= 0; });
   csv << "epoch,step,seconds,lr,split,samples,loss,accuracy";
   for (const auto& n : names) csv << "," << condition_column(n);
-  csv << ",mse,pe_norm\n";
+  csv << ",mse" << (regression ? ",mse_global_mean,mse_token_mean,r2_global_mean,r2_token_mean,mask_ratio" : "")
+      << ",pe_norm\n";
   for (const auto& r : rows) {
     csv << r.epoch << "," << r.step << "," << number(r.seconds) << "," << number(r.lr) << "," << r.metrics.split << ","
         << r.metrics.samples << "," << number(r.metrics.loss) << "," << number(r.metrics.accuracy);
     for (std::size_t c = 0; c < names.size(); ++c)
       csv << "," << (c < r.metrics.accuracy_by_condition.size() ? number(r.metrics.accuracy_by_condition[c]) : "");
-    csv << "," << number(r.metrics.mse) << "," << number(r.pe_norm) << "\n";
+    csv << "," << number(r.metrics.mse);
+    if (regression)
+      csv << "," << number(r.metrics.mse_global_mean) << "," << number(r.metrics.mse_token_mean) << ","
+          << signed_number(r.metrics.r2_global_mean) << "," << signed_number(r.metrics.r2_token_mean) << ","
+          << number(r.metrics.mask_ratio);
+    csv << "," << number(r.pe_norm) << "\n";
     auto j = to_json(r, names);
     j.erase("by_condition");
     jsonl << j.dump() << "\n";

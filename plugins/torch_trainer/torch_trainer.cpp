@@ -20,6 +20,7 @@
 #include "optimizer.hpp"
 #include "precision.hpp"
 #include "run_identity.hpp"
+#include "plugins/api/config/options.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/blas_kernel.hpp"
 #include "plugins/api/error.hpp"
@@ -100,6 +101,7 @@ struct Session {
   RunState state;
   std::vector<std::string> eval_splits;
   std::string attention_split;
+  TokenMeans means;  // masked regression: the training split's means, the baselines of every evaluation
   std::int64_t per_epoch = 0, total_steps = 0, total_epochs = 0;
   bool progress_shown = false;
 };
@@ -252,6 +254,7 @@ class TorchTrainer final : public Trainer {
     s.total_steps = s.opt.steps > 0 ? s.opt.steps : s.opt.epochs * s.per_epoch;
     s.total_epochs = s.opt.steps > 0 ? (s.opt.steps + s.per_epoch - 1) / s.per_epoch : s.opt.epochs;
     s.progress_shown = s.lead && s.opt.progress && request.progress;
+    if (s.lead) s.means = token_means(*s.ds, s.opt.train_split, s.plan);
   }
 
   // The PE at initialisation, epoch 0 of pe.h5 (and attention.h5): the baseline of every probe, and what the
@@ -397,7 +400,8 @@ class TorchTrainer final : public Trainer {
 
   // Evaluates, then rewrites every output file and the checkpoint; true when early stopping says stop.
   bool evaluate_and_save(Session& s) const {
-    const bool stop = evaluate_all(s.model, *s.ds, s.plan, s.opt, s.eval_splits, s.attention_split, s.state, *s.micro);
+    const bool stop =
+        evaluate_all(s.model, *s.ds, s.plan, s.opt, s.eval_splits, s.attention_split, s.state, *s.micro, s.means);
     write_metrics(s.run, s.state.rows, s.plan.condition_names);
     if (!s.attention_split.empty())
       write_attention_file(s.run, s.state.pe_history, s.attention_split, s.ds->samples(s.attention_split));
@@ -421,14 +425,15 @@ class TorchTrainer final : public Trainer {
 
   static bool evaluate_all(models::Model& model, const data::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
                     const std::vector<std::string>& splits, const std::string& attention_split, RunState& state,
-                    models::MicroBatches& micro) {
+                    models::MicroBatches& micro, const TokenMeans& means) {
     std::string line = "loci: epoch " + std::to_string(state.epoch) + " step " + std::to_string(state.step) + ":";
     const double norm = pe_norm(model);
     const double lr = learning_rate(opt.schedule, opt.lr, opt.min_lr, opt.warmup_steps, state.step,
                                     opt.steps > 0 ? opt.steps : state.step);
     bool stop = false;
     for (const auto& split : splits) {
-      MetricsRow row{state.epoch, state.step, state.seconds, lr, norm, evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed, micro)};
+      MetricsRow row{state.epoch, state.step, state.seconds, lr, norm,
+                     evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed, micro, -1, means)};
       line += " | " + describe(row.metrics);
       if (opt.early_stop_patience > 0 && split == opt.early_stop_split) {
         if (row.metrics.loss < state.best_loss - opt.early_stop_min_delta) {
@@ -439,6 +444,13 @@ class TorchTrainer final : public Trainer {
         }
       }
       state.rows.push_back(std::move(row));
+      if (plan.task != Task::masked_regression) continue;
+      for (const double ratio : opt.eval_mask_ratios) {
+        MetricsRow extra{state.epoch, state.step, state.seconds, lr, norm,
+                         evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed, micro, ratio, means)};
+        extra.metrics.split = split + "@" + config::default_text(ratio);
+        state.rows.push_back(std::move(extra));
+      }
     }
     state.pe_history.push_back(snapshot(model, ds, plan, opt, attention_split, state));
     if (opt.progress) std::cerr << line << "\n";

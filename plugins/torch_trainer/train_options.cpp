@@ -178,6 +178,10 @@ void declare_train(Table& t) {
       .choices({"fp32", "bf16"})
       .doc("bf16: the training forward/backward under bfloat16 autocast (parameters, optimizer and evaluation stay "
            "fp32; not the paper's numerics)");
+  t.add("train.eval_mask_ratios", [](O& o) -> std::vector<double>& { return o.eval_mask_ratios; })
+      .within(0, 1)
+      .doc("masked regression: more shares of tokens to mask at each evaluation besides model.mask_ratio_eval (the "
+           "paper tests at 50% and 90%); their metrics rows are named <split>@<ratio>, e.g. test@0.5");
   t.add("train.blas_kernel", [](O& o) -> std::string& { return o.blas_kernel; })
       .doc("OpenBLAS kernel: auto (loci replaces OpenBLAS's choice when it is a fallback older than the CPU, e.g. "
            "Prescott on an AVX-512 CPU, after checking the new one), openblas (OpenBLAS's own choice), or a kernel "

@@ -275,8 +275,11 @@ TEST_CASE("the trainer's masked-token regression runs unchanged on network_dynam
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const auto csv = slurp(dir.path() / "run/metrics.csv");
-  CHECK(csv.rfind("epoch,step,seconds,lr,split,samples,loss,accuracy,mse,pe_norm\n", 0) == 0);
+  CHECK(csv.rfind("epoch,step,seconds,lr,split,samples,loss,accuracy,mse,mse_global_mean,mse_token_mean,r2_global_mean,"
+                  "r2_token_mean,mask_ratio,pe_norm\n", 0) == 0);
   CHECK(csv.find(",test_noise,16,") != std::string::npos);
+  // Every split is also evaluated at 50% masking (train.eval_mask_ratios), beside model.mask_ratio_eval's 90%.
+  CHECK(csv.find(",test@0.5,16,") != std::string::npos);
   const std::string py = "/usr/bin/python3 -c \"import h5py; f = h5py.File('" + (dir.path() / "run/pe.h5").string() +
                          "'); assert f['placement_0'].shape == (2, 36, 16); assert list(f['epoch'][:]) == [0, 3]; "
                          "assert f['positions'].shape == (36, 2)\"";

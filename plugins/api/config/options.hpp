@@ -58,8 +58,8 @@ class OptionTable {
   };
 
   // `get` returns a reference to the member that holds the value: [](Opts& o) -> double& { return o.lr; }.
-  // Member types: bool, integers, double, std::string, std::vector<std::string>, std::optional<V> (nullable: absent
-  // means nullopt).
+  // Member types: bool, integers, double, std::string, std::vector<std::string>, std::vector<double> (min/max bound
+  // each element), std::optional<V> (nullable: absent means nullopt).
   template <class Get>
   Declared add(const std::string& dotted, Get get) {
     using V = std::remove_reference_t<decltype(get(std::declval<T&>()))>;
@@ -116,6 +116,11 @@ class OptionTable {
       Node seq = Node::sequence();
       for (const auto& e : fallback) seq.push_back(Node::scalar(e, {}, true));
       s.default_value = seq;
+    } else if constexpr (std::is_same_v<V, std::vector<double>>) {
+      s.type = "list", s.element = "float";
+      Node seq = Node::sequence();
+      for (const double e : fallback) seq.push_back(Node::scalar(default_text(e)));
+      s.default_value = seq;
     } else {  // std::optional<W>: nullable, absent by default
       using W = typename V::value_type;
       describe<W>(s, fallback ? *fallback : W{});
@@ -137,6 +142,9 @@ class OptionTable {
     } else if constexpr (std::is_same_v<V, std::vector<std::string>>) {
       out.clear();
       for (const auto& e : n.items()) out.push_back(e.text());
+    } else if constexpr (std::is_same_v<V, std::vector<double>>) {
+      out.clear();
+      for (const auto& e : n.items()) out.push_back(e.as_double());
     } else {
       if (n.is_null()) {
         out.reset();
