@@ -1,12 +1,15 @@
 // `loci run` of the quickstart pipeline on a tiny dataset gives a report page that a browser renders without a
-// console error, with every figure inline and on disk.
+// console error, with every figure inline and on disk, a chance line, the page's opening sentences and plain tick
+// labels; a hand-written masked-regression analysis gives a page in MSE without a chance line.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <vector>
 
 #include "../cli/run_command.hpp"
 #include "../config/temp_files.hpp"
@@ -47,7 +50,70 @@ std::size_t count(const std::string& text, const std::string& what) {
   return n;
 }
 
+// Matplotlib draws text as paths (svg.fonttype: path) and writes each string it draws as an XML comment before
+// the glyphs: the texts of a figure are its comments.
+std::vector<std::string> svg_texts(const std::string& svg) {
+  std::vector<std::string> texts;
+  for (auto p = svg.find("<!--"); p != std::string::npos; p = svg.find("<!--", p + 4)) {
+    const auto end = svg.find("-->", p + 4);
+    if (end == std::string::npos) break;
+    std::string t = svg.substr(p + 4, end - p - 4);
+    const auto first = t.find_first_not_of(' '), last = t.find_last_not_of(' ');
+    texts.push_back(first == std::string::npos ? "" : t.substr(first, last - first + 1));
+  }
+  return texts;
+}
+
+// A tick label in matplotlib's offset or scientific form ("1e−5+7.718e−1", "+7.7e−1", "1e−5"): a number-like text
+// (digits, '.', 'e', signs, U+2212 minus) with an exponent or a '+'. Plain labels ("0.25", "−0.1", "2") pass.
+bool offset_notation(const std::string& text) {
+  const std::string minus = "\xE2\x88\x92";
+  bool marked = false, digit = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (text.compare(i, minus.size(), minus) == 0) {
+      i += minus.size() - 1;
+    } else if (c >= '0' && c <= '9') {
+      digit = true;
+    } else if (c == 'e' || c == '+') {
+      marked = true;
+    } else if (c != '.' && c != '-') {
+      return false;
+    }
+  }
+  return digit && marked;
+}
+
+// Every figure's texts in offset notation, as "figure: text".
+std::vector<std::string> offset_labels(const fs::path& figures) {
+  std::vector<std::string> found;
+  for (const auto& f : fs::directory_iterator(figures))
+    if (f.path().extension() == ".svg")
+      for (const auto& t : svg_texts(loci::test::slurp(f.path())))
+        if (offset_notation(t)) found.push_back(f.path().filename().string() + ": " + t);
+  return found;
+}
+
+bool has_text(const fs::path& svg, const std::string& text) {
+  const auto texts = svg_texts(loci::test::slurp(svg));
+  return std::find(texts.begin(), texts.end(), text) != texts.end();
+}
+
 }  // namespace
+
+TEST_CASE("The offset check tells matplotlib's offset and scientific tick labels from plain ones") {
+  for (const char* bad : {"1e\xE2\x88\x92" "5+7.718e\xE2\x88\x92" "1", "+2.5e1", "1e-5", "+7.7"}) {
+    INFO(bad);
+    CHECK(offset_notation(bad));
+  }
+  for (const char* good : {"0.25", "\xE2\x88\x92" "0.100", "2", "25", "chance", "learned normal(0.2)", "1,0",
+                           "init scale \xCF\x83", "$\\mathdefault{10^{0}}$"}) {
+    INFO(good);
+    CHECK_FALSE(offset_notation(good));
+  }
+  const auto texts = svg_texts("<svg><!-- 0.25 --><g/><!-- chance --></svg>");
+  CHECK(texts == std::vector<std::string>{"0.25", "chance"});
+}
 
 TEST_CASE("The console check catches a page with a script error") {
   loci::test::TempDir dir;
@@ -83,4 +149,94 @@ TEST_CASE("The quickstart pipeline's report renders in Chromium with every figur
   CHECK(count(r.dom, "<svg") >= 5);  // figures inline: the page stands alone
   CHECK(r.dom.find("learned normal(0.2)") != std::string::npos);
   CHECK(r.dom.find("learned normal(2)") != std::string::npos);
+  // The opening says what the page shows and what the paper found; accuracy is in % against 25% chance (4 classes).
+  CHECK(r.dom.find("This page compares transformers trained on the 4×4 Latin Square Task") != std::string::npos);
+  CHECK(r.dom.find("generalise to the 108 human puzzles") != std::string::npos);
+  CHECK(r.dom.find("Accuracies in %") != std::string::npos);
+  CHECK(r.dom.find("Dashed grey line: chance (25%, one class in 4)") != std::string::npos);
+  // One seed and 2 epochs: sigma 0.2 and 2 are still one draw rescaled, and the captions say so.
+  CHECK(r.dom.find("the normal inits of different σ are the same draw rescaled") != std::string::npos);
+  for (const char* f : {"task_vs_sigma", "learning_curves"}) {
+    INFO(f);
+    const fs::path svg = out / "report" / "figures" / (std::string(f) + ".svg");
+    CHECK(has_text(svg, "chance"));
+    CHECK(has_text(svg, "accuracy (%)"));
+  }
+  const auto offsets = offset_labels(out / "report" / "figures");
+  for (const auto& t : offsets) UNSCOPED_INFO(t);
+  CHECK(offsets.empty());
+}
+
+namespace {
+
+// An analysis as `loci analyze` writes it (apps/analysis/summary.cpp, analyze_run.cpp) of two masked-regression
+// runs of learned PEs, seed 0, sigma 0.2 and 2: the same draw rescaled, MSEs that differ in the 5th digit.
+void write_regression_analysis(const loci::test::TempDir& dir) {
+  const std::vector<std::string> columns = {"test_mse", "train_mse", "test_loss", "train_loss", "rsa_spearman",
+                                            "rsa_hops_spearman", "procrustes_oracle_disparity",
+                                            "procrustes_coords_disparity", "decode_r2", "knn_overlap", "modularity",
+                                            "norm_frobenius", "attention_cosine"};
+  std::string runs = "folder,group,pe_type,placement,init,sigma,seed", summary = "group,pe_type,placement,init,sigma,runs,seeds";
+  for (const auto& c : columns) runs += "," + c, summary += "," + c + "_mean," + c + "_sd";
+  runs += "\n";
+  summary += "\n";
+  const double emb[5][2] = {{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 1.5}};
+  for (int k = 0; k < 2; ++k) {
+    const double scale = k == 0 ? 0.2 : 2.0;
+    const std::string sigma = k == 0 ? "0.2" : "2", init = "normal(" + sigma + ")", group = "learned " + init;
+    const std::string mse = k == 0 ? "0.77181" : "0.77182";
+    const fs::path folder = dir.path() / "runs" / ("r" + std::to_string(k));
+    std::ostringstream mds, curves;
+    for (int i = 0; i < 5; ++i) mds << (i ? "," : "") << "[" << emb[i][0] * scale << "," << emb[i][1] * scale << "]";
+    bool first = true;
+    for (int e = 0; e < 3; ++e)
+      for (const char* split : {"test", "train"}) {
+        curves << (first ? "" : ",") << R"j({"epoch":)j" << e << R"j(,"step":)j" << 4 * e << R"j(,"split":")j"
+               << split << R"j(","loss":0.7718,"mse":0.7718)j" << e << "}";
+        first = false;
+      }
+    dir.write("runs/r" + std::to_string(k) + "/analysis.json",
+              R"j({"loci_analysis":1,"run":{"folder":")j" + folder.string() + R"j(","group":")j" + group +
+                  R"j(","pe_type":"learned","placement":"per_block","init":")j" + init + R"j(","sigma":)j" + sigma +
+                  R"j(,"drawn":true,"seed":0},"metrics":{"test":{"loss":0.7718,"mse":)j" + mse +
+                  R"j(},"train":{"loss":0.7718,"mse":)j" + mse + R"j(}},"curves":[)j" + curves.str() +
+                  R"j(],"tokens":5,"positions":[[0,0,0],[10,0,0],[0,10,0],[10,10,0],[20,15,5]],)j"
+                  R"j("true_distance":[[0,1,1,1.4,2.5],[1,0,1.4,1,1.8],[1,1.4,0,1,2],[1.4,1,1,0,1.1],)j"
+                  R"j([2.5,1.8,2,1.1,0]],"final":{"rsa_spearman":0.9712,"procrustes_oracle_disparity":0.1234,)j"
+                  R"j("decode_r2":0.5},"final_mds":[)j" + mds.str() +
+                  R"j(],"final_similarity":[[1,0.5,0.5,0,-0.5],[0.5,1,0,0.5,-0.2],[0.5,0,1,0.5,-0.1],)j"
+                  R"j([0,0.5,0.5,1,0.3],[-0.5,-0.2,-0.1,0.3,1]]})j");
+    const std::vector<std::string> values = {mse, mse, "0.7718", "0.7718", "0.9712", "", "0.1234", "", "0.5",
+                                             "", "", "", ""};
+    runs += folder.string() + "," + group + ",learned,per_block," + init + "," + sigma + ",0";
+    summary += group + ",learned,per_block," + init + "," + sigma + ",1,0";
+    for (const auto& v : values) runs += "," + v, summary += "," + v + "," + (v.empty() ? "" : "0");
+    runs += "\n";
+    summary += "\n";
+  }
+  dir.write("analysis/runs.csv", runs);
+  dir.write("analysis/summary.csv", summary);
+}
+
+}  // namespace
+
+TEST_CASE("A masked-regression analysis gives a report in MSE, without a chance line, with plain tick labels") {
+  loci::test::TempDir dir;
+  write_regression_analysis(dir);
+  const fs::path out = dir.path() / "report";
+  const auto run = loci::test::run_loci("report " + (dir.path() / "analysis").string() + " -o " + out.string());
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const std::string page = loci::test::slurp(out / "report.html");
+  CHECK(page.find("trained on masked-token regression") != std::string::npos);
+  CHECK(page.find("lower held-out MSE") != std::string::npos);
+  CHECK(page.find("108 human puzzles") == std::string::npos);
+  CHECK(page.find("Accuracies in %") == std::string::npos);
+  CHECK(page.find("chance") == std::string::npos);
+  // One seed: the two inits are one draw rescaled, and the MDS caption says why the two panels coincide.
+  CHECK(page.find("the same draw rescaled") != std::string::npos);
+  CHECK(has_text(out / "figures" / "task_vs_sigma.svg", "MSE"));
+  const auto offsets = offset_labels(out / "figures");
+  for (const auto& t : offsets) UNSCOPED_INFO(t);
+  CHECK(offsets.empty());
 }
