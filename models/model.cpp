@@ -25,6 +25,8 @@ ModelImpl::ModelImpl(const ModelOptions& options, const torch::Tensor& positions
 
 ModelOutput ModelImpl::forward(const ModelInput& input) {
   auto h = encoder->embed(input.x);
+  const bool noisy = input.embedding_noise.defined();
+  if (noisy) h = h + input.embedding_noise;
   ModelOutput out;
   if (masked_regression) {
     out.hidden = encoder->encode(masked_regression->apply_mask(h, input.mask));
@@ -36,7 +38,8 @@ ModelOutput ModelImpl::forward(const ModelInput& input) {
   torch::Tensor rows;
   if (options_.prune_last_block() && !encoder->recording_attention())
     rows = classification->query_index(h.size(0), encoder->tokens(), input.target_index);
-  const bool factor = options_.factor_first_projection() && classification->prefix() == 0;
+  // The factored projection reads the raw channels, which the noise never touched.
+  const bool factor = options_.factor_first_projection() && classification->prefix() == 0 && !noisy;
   out.hidden = encoder->encode(h, classification->prefix(), rows, factor ? input.x : torch::Tensor());
   out.output = classification->forward(out.hidden, input.target_index);
   return out;

@@ -27,6 +27,9 @@ struct ModelInput {
   torch::Tensor x;             // [B, T, C] float
   torch::Tensor target_index;  // [B] int64, classification with pooling "target"
   torch::Tensor mask;          // [B, T] bool, masked regression (sample_mask draws one)
+  // [B, T, d]: added to the token embeddings before anything else (the paper's robustness test: Gaussian noise on
+  // the embeddings at test time). Undefined: none.
+  torch::Tensor embedding_noise;
 };
 
 struct ModelOutput {

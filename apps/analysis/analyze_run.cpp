@@ -5,6 +5,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 
 #include "apps/analysis/dataset_truth.hpp"
 #include "datasets/checksum.hpp"
@@ -190,6 +191,29 @@ ProbeSetup probe_setup(const RunFolder& run, const Eigen::MatrixXd& positions, c
   return s;
 }
 
+// robustness.csv, when the run wrote one (train.robustness_noise): each split's accuracy or MSE at each noise sd.
+ordered_json robustness_of(const RunFolder& run) {
+  ordered_json rows = ordered_json::array();
+  std::ifstream in(run.folder / "robustness.csv");
+  if (!in) return rows;
+  std::string line;
+  std::getline(in, line);  // header: split,noise_std,samples,loss,accuracy,mse
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::stringstream ss(line);
+    for (std::string c; std::getline(ss, c, ',');) cells.push_back(c);
+    while (cells.size() < 6) cells.emplace_back();
+    auto value = [](const std::string& c) { return c.empty() ? ordered_json(nullptr) : ordered_json(std::stod(c)); };
+    try {
+      rows.push_back({{"split", cells[0]}, {"noise_std", std::stod(cells[1])}, {"accuracy", value(cells[4])},
+                      {"mse", value(cells[5])}});
+    } catch (const std::exception&) {
+      throw data::DataError(run.folder / "robustness.csv", "has a line that is not split,noise_std,...: " + line);
+    }
+  }
+  return rows;
+}
+
 // What the analysis is of: the run, its final metrics and curves, and the truths it was scored against.
 ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, const ProbeSetup& s) {
   ordered_json out;
@@ -204,6 +228,7 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
                 {"drawn", id.drawn},             {"seed", id.seed}};
   out["metrics"] = final_metrics(run);
   out["curves"] = metric_history(run);
+  out["robustness"] = robustness_of(run);
   out["tokens"] = s.context.positions.rows();
   out["positions"] = matrix_json(s.context.positions);
   out["partition"] = s.partition_name;

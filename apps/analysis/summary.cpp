@@ -15,6 +15,7 @@
 #include "models/probe/correlation.hpp"
 #include "models/probe/registry.hpp"
 #include "plugins/api/config/identity.hpp"
+#include "plugins/api/config/options.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 
 namespace loci::analysis {
@@ -56,6 +57,13 @@ std::map<std::string, double> values_of(const ordered_json& a) {
     for (const char* key : {"accuracy", "mse", "loss", "r2_token_mean", "r2_global_mean", "mse_token_mean", "mse_global_mean"})
       if (m.contains(key) && m[key].is_number()) v[split + "_" + key] = m[key].get<double>();
   for (const auto& p : probe_columns()) v[p] = value_or_nan(a["final"], p);
+  // The robustness test: "<split>_accuracy_noise<sd>" (or _mse_noise<sd>) for each noise sd.
+  if (a.contains("robustness"))
+    for (const auto& r : a["robustness"])
+      for (const char* key : {"accuracy", "mse"})
+        if (r.contains(key) && r[key].is_number())
+          v[r["split"].get<std::string>() + "_" + key + "_noise" + config::default_text(r["noise_std"].get<double>())] =
+              r[key].get<double>();
   return v;
 }
 

@@ -457,6 +457,78 @@ def plot_curves(figs, analyses, columns, chance=None):
               "run, one colour per group." + chance_caption(chance))
 
 
+def plot_robustness(figs, analyses, chance=None):
+    """The paper's robustness test: accuracy (or MSE) against the sd of Gaussian noise added to the token
+    embeddings at test time, one line per run, one colour per group. Drawn only for runs that wrote robustness.csv."""
+    rows = [(a, r) for a in analyses for r in a.get("robustness", [])]
+    if not rows:
+        return
+    accuracy = any(r.get("accuracy") is not None for _, r in rows)
+    metric, scale = ("accuracy", 100.0) if accuracy else ("mse", 1.0)
+    splits = sorted({r["split"] for _, r in rows}, key=lambda s: (s != "human", s))
+    fig, axes = plt.subplots(1, len(splits), figsize=(4.2 * len(splits), 3.4), squeeze=False)
+    groups = sorted({a["run"]["group"] for a, _ in rows})
+    for ax, split in zip(axes[0], splits):
+        shown = [] if chance is None or not accuracy else [chance]
+        for a in analyses:
+            pts = sorted((r["noise_std"], r[metric] * scale) for r in a.get("robustness", [])
+                         if r["split"] == split and r.get(metric) is not None)
+            if pts:
+                x, y = zip(*pts)
+                i = groups.index(a["run"]["group"])
+                first = a is next(b for b in analyses if b["run"]["group"] == a["run"]["group"])
+                ax.plot(x, y, marker="o", color=f"C{i % 10}", alpha=0.8, label=a["run"]["group"] if first else None)
+                shown += y
+        if chance is not None and accuracy:
+            chance_line(ax, chance)
+        ax.set_title(split)
+        ax.set_xlabel("sd of the noise on the token embeddings")
+        ax.set_ylabel("accuracy (%)" if accuracy else "MSE")
+        pad_y_range(ax, shown, y_kind(metric))
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    figs.save(fig, "robustness", "Robustness to noise on the token embeddings",
+              f"{'accuracy (%)' if accuracy else 'MSE'} of each split when Gaussian noise of the given sd is added to "
+              "every token embedding at test time (train.robustness_noise; the paper's robustness analysis), one line "
+              "per run." + (chance_caption(chance) if accuracy else ""))
+
+
+def plot_probes_over_training(figs, analyses):
+    """RSA of the raw PE and of its displacement from epoch 0 at each evaluation: the displacement shows what
+    training wrote into a PE that keeps most of its random draw."""
+    have = [a for a in analyses if any("displacement" in e for e in a.get("evaluations", []))]
+    if not have:
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.4), squeeze=False)
+    groups = sorted({a["run"]["group"] for a in have})
+    for ax, (key, title) in zip(axes[0], [("mean", "RSA of the PE"), ("displacement", "RSA of PE(t) − PE(0)")]):
+        shown = []
+        for a in have:
+            pts = [(e["epoch"], e[key]["rsa_spearman"]) for e in a["evaluations"]
+                   if key in e and e[key].get("rsa_spearman") is not None]
+            if pts:
+                x, y = zip(*pts)
+                i = groups.index(a["run"]["group"])
+                first = a is next(b for b in have if b["run"]["group"] == a["run"]["group"])
+                ax.plot(x, y, color=f"C{i % 10}", alpha=0.8, label=a["run"]["group"] if first else None)
+                shown += y
+        ax.axhline(0, color="0.6", linewidth=0.8)
+        ax.set_title(title)
+        ax.set_xlabel("epoch")
+        ax.set_ylabel("Spearman with the true distances")
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        pad_y_range(ax, shown, y_kind("rsa_spearman"))
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    figs.save(fig, "probes_over_training", "RSA over training: the PE and its displacement",
+              "RSA (Spearman between PE distances and true distances, mean over blocks) at each evaluation, of the PE "
+              "itself (epoch 0 = the PE at initialisation) and of the displacement PE(t) − PE(0). With a small "
+              "learning rate the PE keeps most of its random draw, so the raw RSA can stay near 0 while the "
+              "displacement already mirrors the positions.")
+
+
 def chance_caption(chance):
     return "" if chance is None else f" Dashed grey line: chance ({chance:.3g}%, one class in {100 / chance:.0f})."
 
@@ -566,6 +638,8 @@ def main(argv):
     plot_similarity(figs, analyses)
     plot_mds(figs, analyses)
     plot_curves(figs, analyses, columns, chance)
+    plot_probes_over_training(figs, analyses)
+    plot_robustness(figs, analyses, chance)
     body = "\n".join(
         f'<figure id="{name}"><h2>{html.escape(title)}</h2>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>'
         for name, title, caption, svg in figs.items)

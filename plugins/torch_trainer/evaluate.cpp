@@ -27,7 +27,7 @@ TokenMeans token_means(const data::Dataset& ds, const std::string& train_split, 
 
 SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
                       std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro, double mask_ratio,
-                      const TokenMeans& means) {
+                      const TokenMeans& means, double noise_std) {
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();
@@ -65,7 +65,14 @@ SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::
       const auto r = models::MicroBatches::range(p, parts, batch.size);
       if (r.first == r.second) return;
       auto part = [&](const torch::Tensor& t) { return t.defined() ? t.narrow(0, r.first, r.second - r.first) : t; };
-      const models::ModelInput in{part(f.x), part(f.target), part(mask)};
+      models::ModelInput in{part(f.x), part(f.target), part(mask)};
+      if (noise_std > 0) {
+        at::Generator noise_gen = models::make_generator(sim::Rng::stream(
+            seed, "eval-noise:" + split + ":" + std::to_string(noise_std),
+            index * static_cast<std::uint64_t>(parts) + static_cast<std::uint64_t>(p))());
+        const auto d = model->options().encoder().d_model();
+        in.embedding_noise = at::normal(0.0, noise_std, {in.x.size(0), in.x.size(1), d}, noise_gen);
+      }
       const auto out = model->forward(in);
       outputs[static_cast<std::size_t>(p)] = out.output;
       const auto loss = model->loss(out, in, plan.task == Task::classification ? part(f.label) : in.x);

@@ -41,9 +41,11 @@ TokenMeans token_means(const data::Dataset& ds, const std::string& train_split, 
 // on at evaluation draws from generators seeded by (seed, split, batch, part).
 // `mask_ratio` (masked regression): the share of tokens masked; the masks of one split are nested across ratios
 // (the same random order of tokens, cut at another count). `means` gives the baselines and R^2.
+// `noise_std` > 0 adds Gaussian noise of that sd to every token embedding (drawn from a generator seeded by
+// (seed, split, noise_std, batch, part)); 0 is the plain evaluation, bit for bit.
 SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
                       std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro, double mask_ratio = -1,
-                      const TokenMeans& means = {});
+                      const TokenMeans& means = {}, double noise_std = 0);
 
 // Each block's attention weights averaged over every sample of `split`: [heads, N, N] per block (N = prefix + T; the
 // last block is not pruned while maps are recorded). Computed on this thread alone and summed in float64, so the

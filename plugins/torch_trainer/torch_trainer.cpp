@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <iostream>
 #include <optional>
+#include <sstream>
 
 #include "checkpoint_state.hpp"
 #include "data_parallel.hpp"
@@ -130,7 +131,10 @@ class TorchTrainer final : public Trainer {
     plan_epochs(s, resolved, request);
     record_initial_pe(s);
     const std::string status = run_epochs(s, request);
-    if (s.lead && status != "paused") write_summary(s, status);
+    if (s.lead && status != "paused") {
+      write_robustness(s);
+      write_summary(s, status);
+    }
   }
 
  private:
@@ -455,6 +459,22 @@ class TorchTrainer final : public Trainer {
     state.pe_history.push_back(snapshot(model, ds, plan, opt, attention_split, state));
     if (opt.progress) std::cerr << line << "\n";
     return stop;
+  }
+
+  // The trained model under Gaussian noise on its token embeddings, each split at each sd (train.robustness_noise).
+  static void write_robustness(Session& s) {
+    if (s.opt.robustness_noise.empty()) return;
+    std::ostringstream csv;
+    csv << "split,noise_std,samples,loss,accuracy,mse\n";
+    for (const auto& split : s.eval_splits)
+      for (const double sd : s.opt.robustness_noise) {
+        const SplitMetrics m = evaluate(s.model, *s.ds, split, s.plan, s.opt.eval_batch_size, s.opt.seed, *s.micro, -1,
+                                        s.means, sd);
+        auto cell = [](double v) { return v < 0 ? std::string() : config::default_text(v); };
+        csv << split << "," << config::default_text(sd) << "," << m.samples << "," << cell(m.loss) << ","
+            << cell(m.accuracy) << "," << cell(m.mse) << "\n";
+      }
+    data::write_file_atomically(s.run / "robustness.csv", csv.str());
   }
 
   void write_summary(const Session& s, const std::string& status) const {

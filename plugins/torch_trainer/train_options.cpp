@@ -182,6 +182,10 @@ void declare_train(Table& t) {
       .within(0, 1)
       .doc("masked regression: more shares of tokens to mask at each evaluation besides model.mask_ratio_eval (the "
            "paper tests at 50% and 90%); their metrics rows are named <split>@<ratio>, e.g. test@0.5");
+  t.add("train.robustness_noise", [](O& o) -> std::vector<double>& { return o.robustness_noise; })
+      .min(0)
+      .doc("the paper's robustness test: when training ends, every evaluated split again with Gaussian noise of each "
+           "of these sds added to the token embeddings; robustness.csv (split, noise_std, accuracy or mse). [] = off");
   t.add("train.blas_kernel", [](O& o) -> std::string& { return o.blas_kernel; })
       .doc("OpenBLAS kernel: auto (loci replaces OpenBLAS's choice when it is a fallback older than the CPU, e.g. "
            "Prescott on an AVX-512 CPU, after checking the new one), openblas (OpenBLAS's own choice), or a kernel "

@@ -44,7 +44,8 @@ struct TrainOptions {
   std::string early_stop_split = "test";
   double early_stop_min_delta = 0;
   std::string device = "cpu";
-  std::vector<double> eval_mask_ratios{0.5};  // masked regression: extra evaluations, rows named <split>@<ratio>
+  std::vector<double> eval_mask_ratios{0.5};
+  std::vector<double> robustness_noise;  // sds of embedding noise evaluated once training ends (robustness.csv)  // masked regression: extra evaluations, rows named <split>@<ratio>
   std::string blas_kernel = "auto";  // plugins/api/blas_kernel.hpp; settled by the `loci` process before training
   std::string precision = "fp32";  // or bf16: autocast in the training step (precision.hpp)
   bool save_attention = false, progress = true;

@@ -136,7 +136,8 @@ TEST_CASE("The quickstart pipeline's report renders in Chromium with every figur
   for (const char* f : {"summary.csv", "summary.md", "runs.csv"}) CHECK(fs::exists(out / "analysis" / f));
   const fs::path page = out / "report" / "report.html";
   REQUIRE(fs::exists(page));
-  const char* figures[] = {"task_vs_sigma", "probes_vs_sigma", "pe_similarity", "pe_mds", "learning_curves"};
+  const char* figures[] = {"task_vs_sigma", "probes_vs_sigma",      "pe_similarity", "pe_mds",
+                           "learning_curves", "probes_over_training", "robustness"};
   for (const char* f : figures) {
     INFO(f);
     CHECK(fs::file_size(out / "report" / "figures" / (std::string(f) + ".svg")) > 1000);
@@ -146,7 +147,9 @@ TEST_CASE("The quickstart pipeline's report renders in Chromium with every figur
   for (const auto& line : r.console) UNSCOPED_INFO(line);
   CHECK(r.console.empty());
   CHECK(r.dom.find("<h1>loci report</h1>") != std::string::npos);
-  CHECK(count(r.dom, "<svg") >= 5);  // figures inline: the page stands alone
+  CHECK(count(r.dom, "<svg") >= 7);  // figures inline: the page stands alone
+  CHECK(r.dom.find("id=\"robustness\"") != std::string::npos);
+  CHECK(r.dom.find("id=\"probes_over_training\"") != std::string::npos);
   CHECK(r.dom.find("learned normal(0.2)") != std::string::npos);
   CHECK(r.dom.find("learned normal(2)") != std::string::npos);
   // The opening says what the page shows and what the paper found; accuracy is in % against 25% chance (4 classes).

@@ -294,3 +294,18 @@ TEST_CASE("the trainer's masked-token regression runs unchanged on network_dynam
   CHECK(analysis.find("\"rsa_hops_spearman\": ") != std::string::npos);
   CHECK(slurp(dir.path() / "run/summary.csv").find("test_noise_mse_mean") != std::string::npos);
 }
+
+TEST_CASE("the robustness test: noise of sd 0 on the embeddings changes nothing, more noise changes the numbers") {
+  loci::test::TempDir dir;
+  REQUIRE(run_loci("train -q " + train_config(dir) + " 'train.robustness_noise=[0, 2]'").exit_code == 0);
+  const std::string py = "/usr/bin/python3 -c \"import pandas; r = pandas.read_csv('" +
+                         (dir.path() / "run/robustness.csv").string() + "'); m = pandas.read_csv('" +
+                         (dir.path() / "run/metrics.csv").string() + "'); m = m[m.epoch == m.epoch.max()].set_index('split'); "
+                         "z = r[r.noise_std == 0].set_index('split'); n = r[r.noise_std == 2].set_index('split'); "
+                         "assert set(z.index) == {'train', 'test', 'human'}, z; "
+                         // metrics.csv prints 9 significant digits, robustness.csv every digit
+                         "assert ((z.accuracy - m.accuracy[z.index]).abs() < 1e-8).all(), (z.accuracy, m.accuracy); "
+                         "assert ((z.loss - m.loss[z.index]).abs() < 1e-8 * m.loss[z.index]).all(); "
+                         "assert (n.loss != z.loss).all(), (n, z)\"";
+  CHECK(std::system(py.c_str()) == 0);
+}
