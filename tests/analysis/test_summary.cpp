@@ -1,6 +1,7 @@
 // The summary across runs: groups are runs differing only in seed, numbers are mean and sample sd over the group.
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -85,4 +86,33 @@ TEST_CASE("The summary groups seeds and reports mean and sd of each split and pr
   CHECK(std::count(runs.begin(), runs.end(), '\n') == 6);
   const std::string md = read_text(dir.path() / "out" / "summary.md");
   CHECK(md.find("| learned normal(0.2) | 2 | 85.0 ± 7.1 |") != std::string::npos);
+}
+
+TEST_CASE("The paper's correlation across sigma: Spearman of each statistic's group mean with accuracy") {
+  test::TempDir dir;
+  // Three learned groups whose PE is the grid with more and more of one fixed noise pattern, and whose accuracy
+  // falls as the noise grows: RSA falls with accuracy (rho = +1), the disparity to the oracle rises (rho = -1).
+  Eigen::MatrixXd coords = Eigen::MatrixXd::Zero(16, 4);
+  coords.leftCols(2) = test::grid4();
+  Eigen::MatrixXd noise(16, 4);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 4; ++j) noise(i, j) = std::sin(1.7 * i + 0.9 * j + 0.3 * i * j);
+  const std::vector<std::pair<double, double>> groups{{0.1, 0.95}, {0.5, 0.6}, {2.0, 0.3}};
+  for (const auto& [sigma, accuracy] : groups) {
+    test::FakeRun run;
+    run.sigma = sigma;
+    run.d_model = 4;
+    run.pe_per_eval = {coords + 2.0 * sigma * noise};
+    run.human_accuracy = {accuracy};
+    test::write_run(dir.path() / "sweep" / ("s" + std::to_string(sigma)), run);
+  }
+  analysis::analyze_all({dir.path() / "sweep"}, dir.path() / "out", {}, false);
+  const std::string csv = read_text(dir.path() / "out" / "correlations.csv");
+  INFO(csv);
+  CHECK(csv.find("rsa_spearman,human_accuracy,3,1\n") != std::string::npos);
+  CHECK(csv.find("procrustes_oracle_disparity,human_accuracy,3,-1\n") != std::string::npos);
+  // The norm-only control follows the PE's norm, which grows with the noise here.
+  CHECK(csv.find("control_procrustes_oracle_residual,human_accuracy,3,") != std::string::npos);
+  const std::string md = read_text(dir.path() / "out" / "summary.md");
+  CHECK(md.find("| procrustes_oracle_disparity | -1 |") != std::string::npos);
 }
