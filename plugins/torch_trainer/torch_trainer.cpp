@@ -104,7 +104,8 @@ struct Session {
   std::string attention_split;
   TokenMeans means;  // masked regression: the training split's means, the baselines of every evaluation
   std::int64_t per_epoch = 0, total_steps = 0, total_epochs = 0;
-  bool progress_shown = false;
+  bool progress_shown = false;  // the bar (train.progress, on a terminal or as lines in a log)
+  bool say = true;              // one line per evaluation: everywhere but under -q
 };
 
 class TorchTrainer final : public Trainer {
@@ -113,7 +114,7 @@ class TorchTrainer final : public Trainer {
     Session s;
     s.opt = read_options(resolved);
     set_up_process(s, resolved);
-    if (s.lead && s.opt.progress && request.progress) {
+    if (s.lead && request.progress) {
       const blas::Choice kernel = blas::current();
       std::cerr << "loci: BLAS kernel " << (kernel.kernel.empty() ? "(not OpenBLAS)" : kernel.kernel) << " ("
                 << kernel.why << ")\n";
@@ -258,6 +259,7 @@ class TorchTrainer final : public Trainer {
     s.total_steps = s.opt.steps > 0 ? s.opt.steps : s.opt.epochs * s.per_epoch;
     s.total_epochs = s.opt.steps > 0 ? (s.opt.steps + s.per_epoch - 1) / s.per_epoch : s.opt.epochs;
     s.progress_shown = s.lead && s.opt.progress && request.progress;
+    s.say = s.lead && request.progress;
     if (s.lead) s.means = token_means(*s.ds, s.opt.train_split, s.plan);
   }
 
@@ -405,7 +407,7 @@ class TorchTrainer final : public Trainer {
   // Evaluates, then rewrites every output file and the checkpoint; true when early stopping says stop.
   bool evaluate_and_save(Session& s) const {
     const bool stop =
-        evaluate_all(s.model, *s.ds, s.plan, s.opt, s.eval_splits, s.attention_split, s.state, *s.micro, s.means);
+        evaluate_all(s.model, *s.ds, s.plan, s.opt, s.eval_splits, s.attention_split, s.state, *s.micro, s.means, s.say);
     write_metrics(s.run, s.state.rows, s.plan.condition_names);
     if (!s.attention_split.empty())
       write_attention_file(s.run, s.state.pe_history, s.attention_split, s.ds->samples(s.attention_split));
@@ -429,7 +431,7 @@ class TorchTrainer final : public Trainer {
 
   static bool evaluate_all(models::Model& model, const data::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
                     const std::vector<std::string>& splits, const std::string& attention_split, RunState& state,
-                    models::MicroBatches& micro, const TokenMeans& means) {
+                    models::MicroBatches& micro, const TokenMeans& means, bool say) {
     std::string line = "loci: epoch " + std::to_string(state.epoch) + " step " + std::to_string(state.step) + ":";
     const double norm = pe_norm(model);
     const double lr = learning_rate(opt.schedule, opt.lr, opt.min_lr, opt.warmup_steps, state.step,
@@ -457,7 +459,7 @@ class TorchTrainer final : public Trainer {
       }
     }
     state.pe_history.push_back(snapshot(model, ds, plan, opt, attention_split, state));
-    if (opt.progress) std::cerr << line << "\n";
+    if (say) std::cerr << line << "\n";
     return stop;
   }
 

@@ -210,6 +210,18 @@ TEST_CASE("loci analyze groups runs by every setting that differs except the see
                           (dir.path() / "sweep").string());
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
+  // One line as each run starts and one as it ends, with its headline number, its time and what is left.
+  auto lines_with = [&](const std::string& part) {
+    std::size_t n = 0;
+    for (std::size_t at = r.output.find(part); at != std::string::npos; at = r.output.find(part, at + 1)) ++n;
+    return n;
+  };
+  CHECK(lines_with("] start  ") == 4);
+  CHECK(lines_with("] done   ") == 4);
+  CHECK(contains(r.output, "3 to go, about "));
+  CHECK(contains(r.output, ": human "));
+  // Each run's train.log holds its own evaluation lines (the sweep's children are not quiet, only without a bar).
+  CHECK(contains(slurp(dir.path() / "sweep/train.lr=0.01,seed=1/train.log"), "loci: epoch 2 step"));
   REQUIRE(run_loci("analyze -q " + (dir.path() / "sweep").string()).exit_code == 0);
   const auto summary = slurp(dir.path() / "sweep/summary.csv");
   INFO(summary);

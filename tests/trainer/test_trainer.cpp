@@ -37,6 +37,7 @@ TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a s
   const auto r = run_loci("train -q " + train_config(dir));
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
+  CHECK(r.output.find("loci: epoch") == std::string::npos);  // -q is quiet: no evaluation lines
   const fs::path run = dir.path() / "run";
   for (const char* f : {"config.yaml", "metrics.csv", "metrics.jsonl", "pe.h5", "summary.json", "checkpoints/last.pt"})
     CHECK(fs::exists(run / f));
