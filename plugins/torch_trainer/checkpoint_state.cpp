@@ -1,6 +1,7 @@
 #include "checkpoint_state.hpp"
 
 #include <cstdio>
+#include <sstream>
 
 #include "datasets/atomic_file.hpp"
 #include "models/checkpoint.hpp"
@@ -39,11 +40,17 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
                     /*is_buffer=*/true);
   }
 
-  const auto tmp = data::temporary_name(file);
-  archive.save_to(tmp.string());
-  std::error_code ec;
-  std::filesystem::rename(tmp, file, ec);
-  if (ec) throw UserError(file.string() + ": cannot write checkpoint (" + ec.message() + ")");
+  // Serialised in memory, then written like a shard (temporary, fsync, rename): LibTorch's own file writer throws
+  // from its destructor when the disk fills, which ends the process; this way a full disk is one DataError naming
+  // the file, the temporary is removed and the previous checkpoint stays.
+  std::ostringstream bytes;
+  try {
+    archive.save_to(bytes);
+  } catch (const std::exception& e) {
+    throw UserError(file.string() + ": cannot serialise the checkpoint (" +
+                    std::string(e.what()).substr(0, std::string(e.what()).find('\n')) + ")");
+  }
+  data::write_file_atomically(file, bytes.str());
 }
 
 RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer) {

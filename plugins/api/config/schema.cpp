@@ -146,6 +146,9 @@ std::string expected_text(const Entry& e, Type t) {
 }
 
 std::string shown(const Node& v) {
+  // A value pasted by mistake can be megabytes; the one-line error shows its start and its length.
+  if (v.is_scalar() && v.text().size() > 80)
+    return "'" + v.text().substr(0, 60) + "...' (" + std::to_string(v.text().size()) + " characters)";
   if (v.is_scalar()) return "'" + v.text() + "'";
   if (v.is_null()) return "nothing";
   return v.kind_name();

@@ -2,6 +2,12 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -18,7 +24,37 @@ Mark mark_of(const YAML::Mark& m, const std::string& origin) {
   return Mark{origin, m.line + 1, m.column + 1};
 }
 
-Node convert(const YAML::Node& y, const std::string& origin) {
+// What one document may expand to. yaml-cpp resolves aliases into shared nodes, so `&a [*a]` is a node that
+// contains itself and nine nested lists of aliases expand to billions of nodes: both are refused here, before they
+// exhaust the stack or the memory.
+struct Budget {
+  static constexpr int kMaxDepth = 100;
+  static constexpr std::size_t kMaxNodes = 1000000;
+  static constexpr std::size_t kMaxBytes = 64u << 20;
+  std::vector<YAML::Node> ancestors;
+  std::size_t nodes = 0, bytes = 0;
+};
+
+Node convert(const YAML::Node& y, const std::string& origin, Budget& budget);
+
+Node convert_checked(const YAML::Node& y, const std::string& origin, Budget& budget) {
+  const Mark mark = mark_of(y.Mark(), origin);
+  for (const auto& a : budget.ancestors)
+    if (a.is(y)) throw UserError(mark.str() + ": a recursive alias (a node that contains itself) cannot be read");
+  if (static_cast<int>(budget.ancestors.size()) >= Budget::kMaxDepth)
+    throw UserError(mark.str() + ": nested deeper than " + std::to_string(Budget::kMaxDepth) + " levels");
+  if (++budget.nodes > Budget::kMaxNodes)
+    throw UserError(mark.str() + ": expands to more than " + std::to_string(Budget::kMaxNodes) +
+                    " values (aliases repeated inside aliases?)");
+  if (y.IsScalar() && (budget.bytes += y.Scalar().size()) > Budget::kMaxBytes)
+    throw UserError(mark.str() + ": expands to more than 64 MiB of text (aliases repeated inside aliases?)");
+  budget.ancestors.push_back(y);
+  Node n = convert(y, origin, budget);
+  budget.ancestors.pop_back();
+  return n;
+}
+
+Node convert(const YAML::Node& y, const std::string& origin, Budget& budget) {
   const Mark mark = mark_of(y.Mark(), origin);
   switch (y.Type()) {
     case YAML::NodeType::Undefined:
@@ -33,7 +69,7 @@ Node convert(const YAML::Node& y, const std::string& origin) {
       return Node::scalar(y.Scalar(), mark, y.Tag() == "!");
     case YAML::NodeType::Sequence: {
       Node seq = Node::sequence(mark);
-      for (const auto& item : y) seq.push_back(convert(item, origin));
+      for (const auto& item : y) seq.push_back(convert_checked(item, origin, budget));
       return seq;
     }
     case YAML::NodeType::Map: {
@@ -44,7 +80,7 @@ Node convert(const YAML::Node& y, const std::string& origin) {
         const std::string key = kv.first.Scalar();
         if (map.find(key))
           throw UserError(mark_of(kv.first.Mark(), origin).str() + ": duplicate key '" + key + "'");
-        Node value = convert(kv.second, origin);
+        Node value = convert_checked(kv.second, origin, budget);
         value.set_key_mark(mark_of(kv.first.Mark(), origin));
         if (value.is_null()) value.set_mark(mark_of(kv.first.Mark(), origin));
         map.set(key, std::move(value));
@@ -55,16 +91,43 @@ Node convert(const YAML::Node& y, const std::string& origin) {
   return Node();
 }
 
+std::string cut(const std::string& text) {
+  return text.size() > 200 ? text.substr(0, 160) + "... (" + std::to_string(text.size()) + " characters)" : text;
+}
+
+// Configs are small regular files: a folder, a FIFO, a device (/dev/zero) or a huge file is refused by name.
 std::string read_text(const fs::path& path, const std::string& who) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    std::error_code ec;
-    if (!fs::exists(path, ec)) throw UserError(who + "no such file: " + path.string());
-    throw UserError(who + "cannot read " + path.string());
+  constexpr std::uintmax_t kMaxConfigBytes = 16u << 20;
+  std::error_code ec;
+  const auto status = fs::status(path, ec);
+  if (!ec && fs::exists(status) && !fs::is_regular_file(status))
+    throw UserError(who + cut(path.string()) + " is not a regular file (a config must be one)");
+  if (!ec && fs::is_regular_file(status) && fs::file_size(path, ec) > kMaxConfigBytes)
+    throw UserError(who + cut(path.string()) + " is larger than 16 MiB, too large for a config");
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    if (!fs::exists(path, ec)) throw UserError(who + "no such file: " + cut(path.string()));
+    throw UserError(who + "cannot read " + cut(path.string()) + " (" + std::strerror(errno) + ")");
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      ::close(fd);
+      throw UserError(who + "cannot read " + cut(path.string()) + " (" + std::strerror(err) + ")");
+    }
+    text.append(buf, static_cast<std::size_t>(n));
+    if (text.size() > kMaxConfigBytes) {
+      ::close(fd);
+      throw UserError(who + cut(path.string()) + " is larger than 16 MiB, too large for a config");
+    }
+  }
+  ::close(fd);
+  return text;
 }
 
 Node load_recursive(const fs::path& path, std::vector<fs::path>& stack, const std::string& who);
@@ -92,7 +155,9 @@ Node merge_includes(Node own, const fs::path& base_dir, std::vector<fs::path>& s
 }
 
 Node load_recursive(const fs::path& path, std::vector<fs::path>& stack, const std::string& who) {
-  const fs::path canonical = fs::weakly_canonical(path);
+  std::error_code ec;
+  fs::path canonical = fs::weakly_canonical(path, ec);
+  if (ec) canonical = path;  // a name the system cannot resolve (too long, say) fails below with its own line
   for (const auto& p : stack)
     if (p == canonical) throw UserError(who + "include cycle: " + path.string() + " includes itself");
   stack.push_back(canonical);
@@ -144,7 +209,8 @@ void emit(YAML::Emitter& out, const Node& n) {
 
 Node parse_yaml(const std::string& text, const std::string& origin) {
   try {
-    return convert(YAML::Load(text), origin);
+    Budget budget;
+    return convert_checked(YAML::Load(text), origin, budget);
   } catch (const YAML::Exception& e) {
     throw UserError(mark_of(e.mark, origin).str() + ": invalid YAML: " + e.msg);
   }
