@@ -1,11 +1,56 @@
 #include "datasets/array_file.hpp"
 
+#include <hdf5_hl.h>
+
+#include <cstdio>
+#include <map>
+
 
 #include "datasets/atomic_file.hpp"
 #include "datasets/detail/h5.hpp"
 #include "datasets/error.hpp"
 
 namespace loci::data {
+
+namespace {
+
+// netCDF-4 dimensions, as the shards have them (shard_writer.cpp): one empty dataset per dimension name, marked as
+// a dimension scale whose NAME says it is not a variable, so xarray (h5netcdf) opens the file as it is.
+std::map<std::string, h5::Handle> make_scales(hid_t file, const std::vector<Array>& arrays,
+                                              const std::filesystem::path& target) {
+  std::map<std::string, std::int64_t> sizes;
+  std::vector<std::string> order;
+  for (const auto& a : arrays)
+    for (std::size_t i = 0; i < a.spec.dims.size() && i < a.spec.shape.size(); ++i) {
+      const auto& d = a.spec.dims[i];
+      const auto [it, fresh] = sizes.emplace(d, a.spec.shape[i]);
+      if (fresh) order.push_back(d);
+      else if (it->second != a.spec.shape[i])
+        throw DataError(target, "dimension '" + d + "' is " + std::to_string(it->second) + " long in one array and " +
+                                    std::to_string(a.spec.shape[i]) + " in '" + a.spec.name + "'");
+    }
+  std::map<std::string, h5::Handle> scales;
+  std::int32_t id = 0;
+  for (const auto& name : order) {
+    for (const auto& a : arrays)
+      if (a.spec.name == name) throw DataError(target, "an array and a dimension are both named '" + name + "'");
+    const hsize_t n = static_cast<hsize_t>(sizes.at(name));
+    h5::Handle space = h5::space(H5Screate_simple(1, &n, nullptr));
+    h5::Handle dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
+    H5Pset_obj_track_times(dcpl, 0);
+    h5::Handle d = h5::dataset(H5Dcreate2(file, name.c_str(), H5T_IEEE_F32BE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+    char label[96];
+    std::snprintf(label, sizeof label, "This is a netCDF dimension but not a netCDF variable.%10lld",
+                  static_cast<long long>(n));
+    if (!d.valid() || H5DSset_scale(d, label) < 0)
+      throw DataError(target, "cannot make dimension '" + name + "' (" + h5::last_error() + ")");
+    h5::write_attribute_i32(d, "_Netcdf4Dimid", id++);
+    scales.emplace(name, std::move(d));
+  }
+  return scales;
+}
+
+}  // namespace
 
 void write_array_file(const std::filesystem::path& target, const std::vector<Array>& arrays,
                       const Attributes& attributes) {
@@ -19,6 +64,7 @@ void write_array_file(const std::filesystem::path& target, const std::vector<Arr
   if (!file.valid()) fail("cannot create an in-memory HDF5 file");
 
   for (const auto& [name, value] : attributes) h5::write_attribute(file, name, value);
+  const std::map<std::string, h5::Handle> scales = make_scales(file, arrays, target);
   for (const auto& a : arrays) {
     std::vector<hsize_t> dims(a.spec.shape.begin(), a.spec.shape.end());
     h5::Handle space = h5::space(dims.empty() ? H5Screate(H5S_SCALAR)
@@ -37,6 +83,10 @@ void write_array_file(const std::filesystem::path& target, const std::vector<Arr
     for (std::size_t i = 0; i < a.spec.dims.size(); ++i) dims_text += (i ? "," : "") + a.spec.dims[i];
     h5::write_attribute(ds, "dims", dims_text);
     if (!a.spec.doc.empty()) h5::write_attribute(ds, "doc", a.spec.doc);
+    for (std::size_t i = 0; i < a.spec.dims.size(); ++i)
+      if (H5DSattach_scale(ds, scales.at(a.spec.dims[i]), static_cast<unsigned>(i)) < 0 ||
+          H5DSset_label(ds, static_cast<unsigned>(i), a.spec.dims[i].c_str()) < 0)
+        fail("cannot attach dimension '" + a.spec.dims[i] + "' to '" + a.spec.name + "'");
   }
   if (H5Fflush(file, H5F_SCOPE_GLOBAL) < 0) fail("cannot flush the in-memory HDF5 file");
   const ssize_t size = H5Fget_file_image(file, nullptr, 0);
@@ -73,6 +123,7 @@ ArrayFileContents read_array_file(const std::filesystem::path& source) {
   for (const auto& name : names) {
     h5::Handle ds = h5::dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
     if (!ds.valid()) continue;  // a group or a link: not an array
+    if (H5DSis_scale(ds) > 0) continue;  // a dimension (no data of its own), not an array
     h5::Handle type = h5::type(H5Dget_type(ds));
     const H5T_class_t cls = H5Tget_class(type);
     if (cls != H5T_INTEGER && cls != H5T_FLOAT) continue;

@@ -136,7 +136,9 @@ void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapsho
     if (!first.defined() || first.numel() == 0) continue;
     std::vector<std::int64_t> shape{evals};
     std::vector<std::string> dims{"evaluation"};
-    const bool table = first.dim() == 2;
+    // A [token, dim] table added to the input; anything else (a relative PE's [head, offset] biases, alibi's
+    // [head, token, token]) gets axis names of its own.
+    const bool table = first.dim() == 2 && first.size(0) == positions.size(0);
     for (std::int64_t d = 0; d < first.dim(); ++d) {
       shape.push_back(first.size(d));
       dims.push_back(table ? (d == 0 ? "token" : "dim") : "axis" + std::to_string(d));

@@ -55,6 +55,10 @@ TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a s
                          "'); assert f['placement_0'].shape == (3, 16, 16), f['placement_0'].shape; "
                          "assert f['placement_1'].shape == (3, 16, 16); assert f['positions'].shape == (16, 2); "
                          "assert list(f['epoch'][:]) == [0, 2, 4]; "
+                         // xarray opens it as it is: every array has named dimensions (netCDF-4 dimension scales)
+                         "import xarray; x = xarray.open_dataset('" + (run / "pe.h5").string() + "', engine='h5netcdf'); "
+                         "assert x['placement_0'].dims == ('evaluation', 'token', 'dim'), x; "
+                         "assert x.sizes['evaluation'] == 3 and 'evaluation' not in x.data_vars; "
                          "m = pandas.read_csv('" + (run / "metrics.csv").string() + "'); "
                          "assert set(m.split) == {'train', 'test', 'human'}; assert m.accuracy.between(0, 1).all()\"";
   CHECK(std::system(py.c_str()) == 0);
@@ -161,7 +165,9 @@ TEST_CASE("train.save_attention writes each block's mean attention maps at every
                          "assert list(f['epoch'][:]) == [0, 2, 4]; "
                          "b = [f['block_%d' % i][:] for i in range(2)]; assert b[0].shape == (3, 1, 16, 16), b[0].shape; "
                          "assert all(numpy.allclose(x.sum(-1), 1, atol=1e-5) for x in b); "
-                         "assert not numpy.allclose(b[1][1], b[1][2])\"";
+                         "assert not numpy.allclose(b[1][1], b[1][2]); "
+                         "import xarray; x = xarray.open_dataset('" + (whole.path() / "run/attention.h5").string() +
+                         "', engine='h5netcdf'); assert x['block_0'].dims == ('evaluation', 'head', 'query', 'key'), x\"";
   CHECK(std::system(py.c_str()) == 0);
 
   // `loci analyze` compares the learned run's final maps with the 2d-fixed run's (the paper's attention similarity).
