@@ -31,7 +31,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // (models/probe/registry.hpp; an extension's too).
 const std::vector<std::string>& probe_columns() {
   static const std::vector<std::string> columns = [] {
-    std::vector<std::string> c = {"rsa_spearman", "rsa_hops_spearman", "procrustes_oracle_disparity",
+    std::vector<std::string> c = {"rsa_spearman", "rsa_hops_spearman", "procrustes_oracle_disparity", "procrustes_oracle_residual",
                                   "procrustes_coords_disparity", "decode_r2", "knn_overlap", "modularity",
                                   "norm_frobenius", "attention_cosine"};
     for (const auto& p : probe::ProbeRegistry::all())

@@ -326,6 +326,135 @@ def one_per_group(analyses):
                                                 a["run"]["group"]))
 
 
+def position_order(a):
+    """Token indices sorted by true position, axis 0 first: rows of a grid, strips of a network's square."""
+    pos = a.get("positions") or []
+    return sorted(range(len(pos)), key=lambda t: tuple(round(v, 9) for v in pos[t]))
+
+
+def spearman(x, y):
+    """Spearman's rho with average ranks for ties; NaN when either side is constant or too short."""
+    def ranks(v):
+        order = sorted(range(len(v)), key=lambda i: v[i])
+        r = [0.0] * len(v)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                r[order[k]] = (i + j) / 2.0 + 1
+            i = j + 1
+        return r
+    if len(x) < 3:
+        return math.nan
+    a, b = np.array(ranks(x)), np.array(ranks(y))
+    if a.std() == 0 or b.std() == 0:
+        return math.nan
+    return float(np.corrcoef(a, b)[0, 1])
+
+
+def plot_procrustes_vs_accuracy(figs, analyses):
+    """The paper's headline figure: each drawn run's Procrustes disparity to the oracle (the 2d-fixed PE) against its
+    accuracy, with Spearman's rho across runs; beside it the same for the displacement PE(t) - PE(0)."""
+    drawn = [a for a in analyses if a["run"].get("drawn") and a.get("final")]
+    split = "human" if any("human" in a["metrics"] for a in drawn) else None
+    if split is None or len(drawn) < 3:
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.4), squeeze=False)
+    groups = sorted({a["run"]["group"] for a in drawn})
+    for ax, key, title in zip(axes[0], ["procrustes_oracle_disparity", "disp_procrustes_oracle_disparity"],
+                              ["PE", "displacement PE(t) − PE(0)"]):
+        xs, ys = [], []
+        for a in drawn:
+            x, y = a["final"].get(key), a["metrics"].get(split, {}).get("accuracy")
+            if x is None or y is None:
+                continue
+            i = groups.index(a["run"]["group"])
+            ax.scatter([x], [100 * y], color=f"C{i % 10}", s=22,
+                       label=a["run"]["group"] if a is next(b for b in drawn if b["run"]["group"] == a["run"]["group"]) else None)
+            xs.append(x)
+            ys.append(100 * y)
+        rho = spearman(xs, ys)
+        ax.set_title(f"{title}: ρ = {rho:.2f}" if math.isfinite(rho) else f"{title}: ρ n/a", fontsize=9)
+        ax.set_xlabel("Procrustes disparity to the oracle")
+        ax.set_ylabel(f"{split} accuracy (%)")
+        pad_y_range(ax, ys, "accuracy")
+        ax.grid(alpha=0.3)
+    axes[0][0].legend(fontsize=7)
+    fig.tight_layout()
+    figs.save(fig, "procrustes_vs_accuracy", "Procrustes distance to the oracle against accuracy",
+              "One point per run of a drawn PE (learned or random, every init scale and seed): its Procrustes disparity "
+              "to the oracle PE at the last evaluation, of the PE and of its displacement from epoch 0, against its "
+              f"{split} accuracy; ρ is Spearman's across runs (the paper: −0.98 across σ at epoch 4000).")
+
+
+def plot_conditions(figs, analyses, chance=None):
+    """Accuracy per relational class (binary / ternary / quaternary) of the human puzzles against sigma."""
+    rows = []
+    for a in analyses:
+        m = a["metrics"].get("human", {})
+        cond = {k[len("accuracy_"):]: v for k, v in m.items() if k.startswith("accuracy_") and v is not None}
+        if cond and a["run"].get("drawn"):
+            rows.append((a["run"]["sigma"], cond))
+    if not rows:
+        return
+    names = sorted({c for _, cond in rows for c in cond}, key=lambda c: ["binary", "ternary", "quaternary"].index(c)
+                   if c in ("binary", "ternary", "quaternary") else 9)
+    fig, ax = plt.subplots(figsize=(4.8, 3.4))
+    sigmas = sorted({s for s, _ in rows})
+    shown = [] if chance is None else [chance]
+    for i, c in enumerate(names):
+        means = []
+        for sg in sigmas:
+            vals = [100 * cond[c] for s, cond in rows if s == sg and c in cond]
+            means.append(sum(vals) / len(vals) if vals else math.nan)
+        ax.plot(sigmas, means, marker="o", color=f"C{i}", label=c)
+        shown += [m for m in means if math.isfinite(m)]
+    if chance is not None:
+        chance_line(ax, chance)
+    ax.set_xscale("log")
+    sigma_ticks(ax, sigmas)
+    ax.set_xlabel("init scale σ")
+    ax.set_ylabel("human accuracy (%)")
+    pad_y_range(ax, shown, "accuracy")
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    figs.save(fig, "accuracy_by_condition", "Accuracy per relational class against σ",
+              "Accuracy (%) on the human puzzles of each relational class at the last evaluation, mean over seeds, "
+              "for the drawn PEs." + chance_caption(chance))
+
+
+def plot_attention(figs, analyses, runs):
+    """The last evaluation's attention (first block, head 0, averaged over the attention split) of one learned and one
+    reference (2d-fixed) run, and the cosine the analysis gives; only for runs that saved attention maps."""
+    try:
+        import h5py
+    except ImportError:
+        return
+    with_maps = [a for a in one_per_group(analyses) if os.path.exists(os.path.join(a["run"]["folder"], "attention.h5"))]
+    if len(with_maps) < 2:
+        return
+    shown = with_maps[:4]
+    fig, axes = plt.subplots(1, len(shown), figsize=(3.1 * len(shown), 3.0), squeeze=False)
+    for ax, a in zip(axes[0], shown):
+        with h5py.File(os.path.join(a["run"]["folder"], "attention.h5"), "r") as f:
+            m = f["block_0"][-1, 0]
+        im = ax.imshow(m, cmap="magma", vmin=0)
+        cos = number(next((r.get("attention_cosine") for r in runs if r.get("folder") == a["run"]["folder"]), ""))
+        extra = f", cosine {cos:.2f}" if math.isfinite(cos) else ""
+        ax.set_title(f"{a['run']['group']}\nseed {a['run']['seed']}{extra}", fontsize=8)
+        ax.set_xticks([])
+        ax.set_yticks([])
+        fig.colorbar(im, ax=ax, fraction=0.046)
+    fig.tight_layout()
+    figs.save(fig, "attention_maps", "Attention maps",
+              "Attention weights of the first block (head 0; query rows, key columns) at the last evaluation, averaged "
+              "over the attention split, one run per group; runs.csv's attention_cosine is the cosine similarity of "
+              "each run's maps with the 2d-fixed runs' (the paper's attention comparison).")
+
+
 def plot_similarity(figs, analyses):
     shown = [a for a in one_per_group(analyses) if "final_similarity" in a]
     if not shown:
@@ -334,13 +463,15 @@ def plot_similarity(figs, analyses):
     cols = min(n, 4)
     rows = math.ceil(n / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(3.1 * cols, 3.0 * rows), squeeze=False)
-    truth = np.array(shown[0]["true_distance"], dtype=float)
+    order = position_order(shown[0])
+    truth = np.array(shown[0]["true_distance"], dtype=float)[np.ix_(order, order)]
     im = axes[0][0].imshow(truth, cmap="viridis_r")
     axes[0][0].set_title("true distance")
     fig.colorbar(im, ax=axes[0][0], fraction=0.046)
     for k, a in enumerate(shown, start=1):
         ax = axes[k // cols][k % cols]
         sim = np.array([[math.nan if v is None else v for v in row] for row in a["final_similarity"]], dtype=float)
+        sim = sim[np.ix_(order, order)]
         im = ax.imshow(sim, cmap="viridis", vmin=-1, vmax=1)
         ax.set_title(f"{a['run']['group']}\nseed {a['run']['seed']}", fontsize=8)
         fig.colorbar(im, ax=ax, fraction=0.046)
@@ -352,8 +483,8 @@ def plot_similarity(figs, analyses):
             ax.set_yticks([])
     figs.save(fig, "pe_similarity", "PE similarity beside the true distances",
               "Cosine similarity between the tokens' PE vectors, centred over tokens (first block, last evaluation), of one run per group, "
-              "beside the true distance matrix: a PE that learned the geometry shows the same block pattern "
-              "(similar where the distance is small).")
+              "beside the true distance matrix, tokens ordered by their true position (axis 0, then 1, ...): a PE that "
+              "learned the geometry shows the same block pattern (similar where the distance is small).")
 
 
 def plot_mds(figs, analyses):
@@ -639,6 +770,9 @@ def main(argv):
     plot_mds(figs, analyses)
     plot_curves(figs, analyses, columns, chance)
     plot_probes_over_training(figs, analyses)
+    plot_procrustes_vs_accuracy(figs, analyses)
+    plot_conditions(figs, analyses, chance)
+    plot_attention(figs, analyses, runs)
     plot_robustness(figs, analyses, chance)
     body = "\n".join(
         f'<figure id="{name}"><h2>{html.escape(title)}</h2>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>'

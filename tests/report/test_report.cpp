@@ -136,8 +136,8 @@ TEST_CASE("The quickstart pipeline's report renders in Chromium with every figur
   for (const char* f : {"summary.csv", "summary.md", "runs.csv"}) CHECK(fs::exists(out / "analysis" / f));
   const fs::path page = out / "report" / "report.html";
   REQUIRE(fs::exists(page));
-  const char* figures[] = {"task_vs_sigma", "probes_vs_sigma",      "pe_similarity", "pe_mds",
-                           "learning_curves", "probes_over_training", "robustness"};
+  const char* figures[] = {"task_vs_sigma",   "probes_vs_sigma",      "pe_similarity", "pe_mds",
+                           "learning_curves", "probes_over_training", "robustness",    "accuracy_by_condition"};
   for (const char* f : figures) {
     INFO(f);
     CHECK(fs::file_size(out / "report" / "figures" / (std::string(f) + ".svg")) > 1000);
@@ -242,4 +242,38 @@ TEST_CASE("A masked-regression analysis gives a report in MSE, without a chance 
   const auto offsets = offset_labels(out / "figures");
   for (const auto& t : offsets) UNSCOPED_INFO(t);
   CHECK(offsets.empty());
+}
+
+TEST_CASE("A sigma sweep's report draws what the paper draws: Procrustes against accuracy, attention maps, classes") {
+  // Three init scales x two seeds and a 2d-fixed run, with attention maps and the robustness test, a few epochs.
+  loci::test::TempDir dir;
+  const auto data = dir.path() / "data";
+  REQUIRE(loci::test::run_loci("generate -q " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml out=" + data.string() +
+                               " splits.train=96 splits.test=24 samples_per_shard=64").exit_code == 0);
+  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: " + data.string() + "\nout: x\n"
+                                       "model: {d_model: 16, blocks: 2}\n"
+                                       "train: {epochs: 2, eval_every: 1, batch_size: 32, threads: 1, lr: 0.001, "
+                                       "progress: false, save_attention: true, robustness_noise: [0, 1]}\n");
+  const fs::path sweep = dir.path() / "sweep";
+  REQUIRE(loci::test::run_loci("train -q " + cfg + " -m model.pe.init.std=0.1,0.5,2.0 seed=0,1 out=" + sweep.string())
+              .exit_code == 0);
+  REQUIRE(loci::test::run_loci("train -q " + cfg + " model.pe.type=sinusoidal_2d out=" + (sweep / "fixed").string())
+              .exit_code == 0);
+  REQUIRE(loci::test::run_loci("analyze -q " + sweep.string()).exit_code == 0);
+  const auto r = loci::test::run_loci("report " + sweep.string() + " -o " + (dir.path() / "report").string());
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  for (const char* f : {"procrustes_vs_accuracy", "attention_maps", "accuracy_by_condition", "robustness",
+                        "probes_over_training"}) {
+    INFO(f);
+    CHECK(fs::file_size(dir.path() / "report" / "figures" / (std::string(f) + ".svg")) > 1000);
+  }
+  const Rendered page = render(dir.path() / "report" / "report.html");
+  for (const auto& line : page.console) UNSCOPED_INFO(line);
+  CHECK(page.console.empty());
+  CHECK(page.dom.find("id=\"procrustes_vs_accuracy\"") != std::string::npos);
+  CHECK(page.dom.find("id=\"attention_maps\"") != std::string::npos);
+  CHECK(offset_labels(dir.path() / "report" / "figures").empty());
+  // The correlations across sigma come as a table for pandas too.
+  CHECK(fs::exists(sweep / "correlations.csv"));
 }
