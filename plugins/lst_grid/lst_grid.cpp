@@ -207,4 +207,4 @@ class LstGrid final : public Generator {
 
 LOCI_PLUGIN(LOCI_PLUGIN_GENERATOR, "lst_grid", "0.1.0",
             "Latin Square Task puzzles (Experiment 1): N*N cell tokens, true positions = (row, column)",
-            loci::lst_grid::kSchema, loci::lst_grid::LstGrid)
+            loci::lst_grid::schema_text(), loci::lst_grid::LstGrid)

@@ -1,4 +1,4 @@
-// The lst_grid config, read once from the resolved YAML into plain values.
+// The lst_grid config: its keys declared once (lst_options.cpp), read from the resolved YAML into plain values.
 #pragma once
 
 #include <memory>
@@ -12,7 +12,8 @@
 
 namespace loci::lst_grid {
 
-extern const char* const kSchema;
+// The plugin's keys (schema YAML), generated from their declaration in lst_options.cpp.
+const char* schema_text();
 
 struct ImportedSplit {
   std::string split;

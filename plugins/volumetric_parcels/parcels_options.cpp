@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "plugins/api/config/options.hpp"
 #include "plugins/api/config/split_keys.hpp"
 #include "plugins/api/error.hpp"
 #include "sim/dynamics/integrator.hpp"
@@ -14,134 +15,224 @@ namespace {
 // Simulated activity kept in memory while a split is written; beyond this a config is surely a mistake.
 constexpr double kMaxRecordedBytes = 16.0 * (1ull << 30);
 
-std::string choices(const std::vector<std::string>& names) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < names.size(); ++i) out += (i ? ", " : "") + names[i];
-  return out + "]";
+// The keys as written, declared once in `table()`; every default is the member's.
+struct ParcelsKeys {
+  std::string source = "simulate";
+  config::Entries<std::int64_t> splits{{"train", 800}, {"test", 100}};
+  config::Entries<std::int64_t> subjects{{"train", 8}, {"test", 2}};
+  std::string mask = "ellipsoid";
+  std::vector<double> semi_axes_mm{70, 85, 60};
+  double voxel_mm = 4;
+  bool hemispheres = true;
+  std::string nifti;
+  double resample_mm = 0;
+  std::string atlas_labels = "parcels";
+  std::int64_t count = 100, lloyd_steps = 30;
+  double size_spread = 0.25;
+  bool mirror = true;
+  double jitter_mm = 0;
+  double tr_s = 1;
+  std::int64_t burn_in = 20;
+  double observation_noise = 0.1;
+  double field_weight = 1, fwhm_mm = 24, rho = 0.9;
+  double network_weight = 0;
+  std::string model = "rate", integrator = "heun";
+  config::Entries<double> params;
+  double coupling_mm = 20, dt = 0.1;
+  std::int64_t network_burn_in = 1000, steps_per_point = 10;
+  double velocity_m_s = 0;
+  std::string hemodynamics = "none";
+  double kappa = 0.65, gamma = 0.41, tau = 0.98, alpha = 0.32, e0 = 0.34, v0 = 0.02, gain = 0.1;
+  std::int64_t length = 50, stride = 0;
+  config::Node import_subjects;
+  std::string import_dataset, atlas;
+};
+
+using K = ParcelsKeys;
+
+void declare_data(config::OptionTable<K>& t) {
+  t.add("source", [](K& k) -> std::string& { return k.source; })
+      .choices({"simulate", "import"})
+      .doc("simulate volumes, parcels and activity; or import a user's parcellated time series and atlas (import.*)");
+  t.add("splits", [](K& k) -> config::Entries<std::int64_t>& { return k.splits; })
+      .min(1)
+      .doc("split name -> samples (windows of w points); with source: import the splits come from import.subjects: "
+           "set {}");
+  t.add("subjects", [](K& k) -> config::Entries<std::int64_t>& { return k.subjects; })
+      .min(1)
+      .doc("split -> subjects simulated for it; a split's windows come from its own subjects (held out by subject)");
 }
 
-std::string build_schema() {
-  std::ostringstream s;
-  s << R"yaml(source: {type: enum, values: [simulate, import], default: simulate,
-         doc: "simulate volumes, parcels and activity; or import a user's parcellated time series and atlas (import.*)"}
-splits: {type: map, of: int, min: 1, default: {train: 800, test: 100},
-         doc: "split name -> samples (windows of w points); with source: import the splits come from import.subjects: set {}"}
-subjects: {type: map, of: int, min: 1, default: {train: 8, test: 2},
-           doc: "split -> subjects simulated for it; a split's windows come from its own subjects (held out by subject)"}
-volume:
-  mask: {type: enum, values: [ellipsoid, nifti], default: ellipsoid,
-         doc: "the brain: a synthetic ellipsoid, or a NIfTI label volume (volume.nifti)"}
-  semi_axes_mm: {type: list, of: float, min: 0, default: [70, 85, 60], doc: "ellipsoid: semi-axes along x (left-right), y, z"}
-  voxel_mm: {type: float, default: 4, min: 0, doc: "ellipsoid: voxel size (> 0)"}
-  hemispheres: {type: bool, default: true, doc: "ellipsoid: two hemispheres split at x = 0, which no parcel crosses"}
-  nifti: {type: string, default: "",
-          doc: "mask: nifti: a NIfTI label volume, e.g. Debian mricron-data's /usr/share/mricron/templates/aal.nii.gz"}
-  resample_mm: {type: float, default: 0, min: 0,
-                doc: "nifti: resample the volume to this isotropic voxel size first (nearest voxel); 0 = its own grid"}
-  atlas_labels: {type: enum, values: [parcels, mask, hemispheres], default: parcels,
-                 doc: "nifti: its labels are the parcels; or their union is parcellated (mask), or their union split at x = 0 (hemispheres)"}
-parcels:
-  count: {type: int, default: 100, min: 1, max: 20000, doc: "parcels P (tokens); even when mirrored; unused when the atlas labels are the parcels"}
-  lloyd_steps: {type: int, default: 30, min: 0, doc: "Lloyd steps from the farthest-point seeds"}
-  size_spread: {type: float, default: 0.25, min: 0,
-                doc: "every parcel within +-spread of its region's mean size (weights balance sizes at each Lloyd step); 0 = plain Lloyd"}
-  mirror: {type: bool, default: true, doc: "parcellate the left half and mirror it: parcel p + P/2 is the image of parcel p"}
-  jitter_mm: {type: float, default: 0, min: 0,
-              doc: "sd of each subject's seed displacement (its own parcellation, same parcel order); 0 = one parcellation for all"}
-activity:
-  tr_s: {type: float, default: 1, min: 0, doc: "seconds per time point (> 0): the balloon model's clock"}
-  burn_in: {type: int, default: 20, min: 0, doc: "points made and dropped at the start of each subject"}
-  observation_noise: {type: float, default: 0.1, min: 0, doc: "sd of white noise added to the standardised signal"}
-  field:
-    weight: {type: float, default: 1, doc: "weight of the smooth random field's parcel means (0 = off)"}
-    fwhm_mm: {type: float, default: 24, min: 0, doc: "FWHM of the Gaussian that smooths each step's noise (parcels about its size apart correlate)"}
-    rho: {type: float, default: 0.9, min: 0, max: 0.999999, doc: "AR(1) coefficient of the field from one point to the next"}
-  network:
-    weight: {type: float, default: 0, doc: "weight of network dynamics on the parcels (0 = off)"}
-)yaml";
-  s << "    model: {type: enum, values: " << choices(sim::dynamics::model_names())
-    << ", default: rate, doc: \"a model of sim/dynamics (see `loci config schema network_dynamics`)\"}\n";
-  s << "    integrator: {type: enum, values: " << choices(sim::dynamics::integrator_names())
-    << ", default: heun, doc: \"stochastic integrator\"}\n";
-  s << R"yaml(    params: {type: map, of: float, default: {},
-             doc: "model parameters that differ from their defaults, e.g. {g: 2} (names as dynamics.<model>.* of network_dynamics)"}
-    coupling_mm: {type: float, default: 20, min: 0, doc: "W_ij = exp(-d_ij / coupling_mm) between parcel centroids, columns normalised (> 0)"}
-    dt: {type: float, default: 0.1, min: 0, doc: "integration step (model time units; > 0)"}
-    burn_in: {type: int, default: 1000, min: 0, doc: "steps integrated and discarded before the first point"}
-    steps_per_point: {type: int, default: 10, min: 1, doc: "integration steps per time point (a step lasts tr_s / steps_per_point seconds)"}
-    velocity_m_s: {type: float, default: 0, min: 0, doc: "conduction velocity: parcel j reaches parcel i d_ij / velocity later, rounded to whole steps (0 = no delays)"}
-  hemodynamics: {type: enum, values: [none, balloon], default: none, doc: "balloon: the activity drives the balloon model and the BOLD signal is kept"}
-  balloon:
-    kappa: {type: float, default: 0.65, min: 0, doc: "decay of the vasodilatory signal, 1/s"}
-    gamma: {type: float, default: 0.41, min: 0, doc: "autoregulation, 1/s"}
-    tau: {type: float, default: 0.98, min: 0, doc: "transit time, s"}
-    alpha: {type: float, default: 0.32, min: 0, doc: "Grubb's exponent"}
-    e0: {type: float, default: 0.34, min: 0, max: 1, doc: "resting oxygen extraction fraction"}
-    v0: {type: float, default: 0.02, min: 0, doc: "resting venous blood volume fraction"}
-    gain: {type: float, default: 0.1, min: 0, doc: "neural efficacy: the input is gain x (standardised activity)"}
-windows:
-  length: {type: int, default: 50, min: 1, doc: "w: time points per sample; a token is one parcel's w values"}
-  stride: {type: int, default: 0, min: 0, doc: "points between the starts of a subject's consecutive windows; 0 = length"}
-import:
-  subjects: {type: map, of: any, default: {},
-             doc: "source: import: split -> list of files, one per subject: time x parcels, HDF5 (.h5) or text (.csv, .tsv)"}
-  dataset: {type: string, default: "", doc: "HDF5 files: the dataset holding the series; \"\" = the file's only 2-D dataset"}
-  atlas: {type: string, default: "",
-          doc: "the parcels of the columns: a NIfTI label volume (ascending labels) or a table of centroids in mm (one row per parcel: columns x, y, z named in a header, or the only three)"}
-)yaml";
-  return s.str();
+void declare_volume(config::OptionTable<K>& t) {
+  t.add("volume.mask", [](K& k) -> std::string& { return k.mask; })
+      .choices({"ellipsoid", "nifti"})
+      .doc("the brain: a synthetic ellipsoid, or a NIfTI label volume (volume.nifti)");
+  t.add("volume.semi_axes_mm", [](K& k) -> std::vector<double>& { return k.semi_axes_mm; })
+      .min(0)
+      .doc("ellipsoid: semi-axes along x (left-right), y, z");
+  t.add("volume.voxel_mm", [](K& k) -> double& { return k.voxel_mm; }).min(0).doc("ellipsoid: voxel size (> 0)");
+  t.add("volume.hemispheres", [](K& k) -> bool& { return k.hemispheres; })
+      .doc("ellipsoid: two hemispheres split at x = 0, which no parcel crosses");
+  t.add("volume.nifti", [](K& k) -> std::string& { return k.nifti; })
+      .doc("mask: nifti: a NIfTI label volume, e.g. Debian mricron-data's /usr/share/mricron/templates/aal.nii.gz");
+  t.add("volume.resample_mm", [](K& k) -> double& { return k.resample_mm; })
+      .min(0)
+      .doc("nifti: resample the volume to this isotropic voxel size first (nearest voxel); 0 = its own grid");
+  t.add("volume.atlas_labels", [](K& k) -> std::string& { return k.atlas_labels; })
+      .choices({"parcels", "mask", "hemispheres"})
+      .doc("nifti: its labels are the parcels; or their union is parcellated (mask), or their union split at x = 0 "
+           "(hemispheres)");
+  t.add("parcels.count", [](K& k) -> std::int64_t& { return k.count; })
+      .within(1, 20000)
+      .doc("parcels P (tokens); even when mirrored; unused when the atlas labels are the parcels");
+  t.add("parcels.lloyd_steps", [](K& k) -> std::int64_t& { return k.lloyd_steps; })
+      .min(0)
+      .doc("Lloyd steps from the farthest-point seeds");
+  t.add("parcels.size_spread", [](K& k) -> double& { return k.size_spread; })
+      .min(0)
+      .doc("every parcel within +-spread of its region's mean size (weights balance sizes at each Lloyd step); 0 = "
+           "plain Lloyd");
+  t.add("parcels.mirror", [](K& k) -> bool& { return k.mirror; })
+      .doc("parcellate the left half and mirror it: parcel p + P/2 is the image of parcel p");
+  t.add("parcels.jitter_mm", [](K& k) -> double& { return k.jitter_mm; })
+      .min(0)
+      .doc("sd of each subject's seed displacement (its own parcellation, same parcel order); 0 = one parcellation "
+           "for all");
+}
+
+void declare_activity(config::OptionTable<K>& t) {
+  t.add("activity.tr_s", [](K& k) -> double& { return k.tr_s; }).min(0).doc("seconds per time point (> 0): the balloon model's clock");
+  t.add("activity.burn_in", [](K& k) -> std::int64_t& { return k.burn_in; })
+      .min(0)
+      .doc("points made and dropped at the start of each subject");
+  t.add("activity.observation_noise", [](K& k) -> double& { return k.observation_noise; })
+      .min(0)
+      .doc("sd of white noise added to the standardised signal");
+  t.add("activity.field.weight", [](K& k) -> double& { return k.field_weight; })
+      .doc("weight of the smooth random field's parcel means (0 = off)");
+  t.add("activity.field.fwhm_mm", [](K& k) -> double& { return k.fwhm_mm; })
+      .min(0)
+      .doc("FWHM of the Gaussian that smooths each step's noise (parcels about its size apart correlate)");
+  t.add("activity.field.rho", [](K& k) -> double& { return k.rho; })
+      .within(0, 0.999999)
+      .doc("AR(1) coefficient of the field from one point to the next");
+  t.add("activity.network.weight", [](K& k) -> double& { return k.network_weight; })
+      .doc("weight of network dynamics on the parcels (0 = off)");
+  t.add("activity.network.model", [](K& k) -> std::string& { return k.model; })
+      .choices(sim::dynamics::model_names())
+      .doc("a model of sim/dynamics (see `loci config schema network_dynamics`)");
+  t.add("activity.network.integrator", [](K& k) -> std::string& { return k.integrator; })
+      .choices(sim::dynamics::integrator_names())
+      .doc("stochastic integrator");
+  t.add("activity.network.params", [](K& k) -> config::Entries<double>& { return k.params; })
+      .doc("model parameters that differ from their defaults, e.g. {g: 2} (names as dynamics.<model>.* of "
+           "network_dynamics)");
+  t.add("activity.network.coupling_mm", [](K& k) -> double& { return k.coupling_mm; })
+      .min(0)
+      .doc("W_ij = exp(-d_ij / coupling_mm) between parcel centroids, columns normalised (> 0)");
+  t.add("activity.network.dt", [](K& k) -> double& { return k.dt; }).min(0).doc("integration step (model time units; > 0)");
+  t.add("activity.network.burn_in", [](K& k) -> std::int64_t& { return k.network_burn_in; })
+      .min(0)
+      .doc("steps integrated and discarded before the first point");
+  t.add("activity.network.steps_per_point", [](K& k) -> std::int64_t& { return k.steps_per_point; })
+      .min(1)
+      .doc("integration steps per time point (a step lasts tr_s / steps_per_point seconds)");
+  t.add("activity.network.velocity_m_s", [](K& k) -> double& { return k.velocity_m_s; })
+      .min(0)
+      .doc("conduction velocity: parcel j reaches parcel i d_ij / velocity later, rounded to whole steps (0 = no "
+           "delays)");
+  t.add("activity.hemodynamics", [](K& k) -> std::string& { return k.hemodynamics; })
+      .choices({"none", "balloon"})
+      .doc("balloon: the activity drives the balloon model and the BOLD signal is kept");
+  t.add("activity.balloon.kappa", [](K& k) -> double& { return k.kappa; }).min(0).doc("decay of the vasodilatory signal, 1/s");
+  t.add("activity.balloon.gamma", [](K& k) -> double& { return k.gamma; }).min(0).doc("autoregulation, 1/s");
+  t.add("activity.balloon.tau", [](K& k) -> double& { return k.tau; }).min(0).doc("transit time, s");
+  t.add("activity.balloon.alpha", [](K& k) -> double& { return k.alpha; }).min(0).doc("Grubb's exponent");
+  t.add("activity.balloon.e0", [](K& k) -> double& { return k.e0; }).within(0, 1).doc("resting oxygen extraction fraction");
+  t.add("activity.balloon.v0", [](K& k) -> double& { return k.v0; }).min(0).doc("resting venous blood volume fraction");
+  t.add("activity.balloon.gain", [](K& k) -> double& { return k.gain; })
+      .min(0)
+      .doc("neural efficacy: the input is gain x (standardised activity)");
+}
+
+void declare_windows_and_import(config::OptionTable<K>& t) {
+  t.add("windows.length", [](K& k) -> std::int64_t& { return k.length; })
+      .min(1)
+      .doc("w: time points per sample; a token is one parcel's w values");
+  t.add("windows.stride", [](K& k) -> std::int64_t& { return k.stride; })
+      .min(0)
+      .doc("points between the starts of a subject's consecutive windows; 0 = length");
+  t.add("import.subjects", [](K& k) -> config::Node& { return k.import_subjects; })
+      .doc("source: import: split -> list of files, one per subject: time x parcels, HDF5 (.h5) or text (.csv, .tsv)");
+  t.add("import.dataset", [](K& k) -> std::string& { return k.import_dataset; })
+      .doc("HDF5 files: the dataset holding the series; \"\" = the file's only 2-D dataset");
+  t.add("import.atlas", [](K& k) -> std::string& { return k.atlas; })
+      .doc("the parcels of the columns: a NIfTI label volume (ascending labels) or a table of centroids in mm (one row "
+           "per parcel: columns x, y, z named in a header, or the only three)");
+}
+
+const config::OptionTable<K>& table() {
+  static const config::OptionTable<K> t = [] {
+    config::OptionTable<K> t;
+    declare_data(t);
+    declare_volume(t);
+    declare_activity(t);
+    declare_windows_and_import(t);
+    return t;
+  }();
+  return t;
 }
 
 [[noreturn]] void fail(const config::Node& at, const std::string& message) {
   throw UserError(at.mark().str() + ": " + message);
 }
 
-double positive(const config::Node& r, const std::string& key) {
-  const double v = r.at(key).as_double();
+// A bound the schema cannot state (> 0), reported at the value's own position.
+double positive(const config::Node& r, const std::string& key, double v) {
   if (!(v > 0)) fail(r.at(key), "'" + key + "' must be > 0");
   return v;
 }
 
-void read_volume(const config::Node& r, ParcelsOptions& o) {
-  o.mask = r.at("volume.mask").text();
+void read_volume(const config::Node& r, const K& k, ParcelsOptions& o) {
+  o.mask = k.mask;
   const auto& axes = r.at("volume.semi_axes_mm");
-  if (axes.items().size() != 3) fail(axes, "'volume.semi_axes_mm' needs three values (x, y, z)");
+  if (k.semi_axes_mm.size() != 3) fail(axes, "'volume.semi_axes_mm' needs three values (x, y, z)");
   Eigen::Vector3d a;
   for (int i = 0; i < 3; ++i) {
-    a[i] = axes.items()[static_cast<std::size_t>(i)].as_double();
+    a[i] = k.semi_axes_mm[static_cast<std::size_t>(i)];
     if (!(a[i] > 0)) fail(axes.items()[static_cast<std::size_t>(i)], "'volume.semi_axes_mm' values must be > 0");
   }
-  o.ellipsoid.semi_axes_mm(a).voxel_mm(positive(r, "volume.voxel_mm")).hemispheres(r.at("volume.hemispheres").as_bool());
-  o.nifti = r.at("volume.nifti").text();
+  o.ellipsoid.semi_axes_mm(a).voxel_mm(positive(r, "volume.voxel_mm", k.voxel_mm)).hemispheres(k.hemispheres);
+  o.nifti = k.nifti;
   o.nifti_mark = r.at("volume.nifti").mark();
   if (o.mask == "nifti" && o.nifti.empty()) fail(r.at("volume.nifti"), "mask: nifti needs 'volume.nifti', a label volume");
-  o.atlas_labels = r.at("volume.atlas_labels").text();
-  o.resample_mm = r.at("volume.resample_mm").as_double();
+  o.atlas_labels = k.atlas_labels;
+  o.resample_mm = k.resample_mm;
 
-  o.parcellation.parcels(r.at("parcels.count").as_int())
-      .lloyd_steps(static_cast<int>(r.at("parcels.lloyd_steps").as_int()))
-      .size_spread(r.at("parcels.size_spread").as_double())
-      .mirror(r.at("parcels.mirror").as_bool())
+  o.parcellation.parcels(k.count)
+      .lloyd_steps(static_cast<int>(k.lloyd_steps))
+      .size_spread(k.size_spread)
+      .mirror(k.mirror)
       .threads(o.threads);
   o.parcellation_mark = r.at("parcels").mark();
-  o.jitter_mm = r.at("parcels.jitter_mm").as_double();
+  o.jitter_mm = k.jitter_mm;
 }
 
-void read_activity(const config::Node& r, ParcelsOptions& o) {
+void read_activity(const config::Node& r, const K& k, ParcelsOptions& o) {
   auto& a = o.activity;
   o.activity_mark = r.at("activity").mark();
-  a.tr_s = positive(r, "activity.tr_s");
-  a.burn_in = r.at("activity.burn_in").as_int();
-  a.observation_noise = r.at("activity.observation_noise").as_double();
-  a.field_weight = r.at("activity.field.weight").as_double();
-  a.field.fwhm_mm(r.at("activity.field.fwhm_mm").as_double()).rho(r.at("activity.field.rho").as_double()).threads(o.threads);
-  a.network_weight = r.at("activity.network.weight").as_double();
+  a.tr_s = positive(r, "activity.tr_s", k.tr_s);
+  a.burn_in = k.burn_in;
+  a.observation_noise = k.observation_noise;
+  a.field_weight = k.field_weight;
+  a.field.fwhm_mm(k.fwhm_mm).rho(k.rho).threads(o.threads);
+  a.network_weight = k.network_weight;
   if (a.field_weight == 0 && a.network_weight == 0)
     fail(r.at("activity.field.weight"), "activity.field.weight and activity.network.weight are both 0: no activity");
   auto& n = a.network;
-  n.model = r.at("activity.network.model").text();
-  n.integrator = r.at("activity.network.integrator").text();
-  for (const auto& [name, value] : r.at("activity.network.params").entries()) n.params[name] = value.as_double();
+  n.model = k.model;
+  n.integrator = k.integrator;
+  for (const auto& [name, value] : k.params) n.params[name] = value;
   if (a.network_weight != 0) {
     try {
       sim::dynamics::make_model(n.model, n.params);  // checks the names and ranges now, at the key's position
@@ -149,18 +240,16 @@ void read_activity(const config::Node& r, ParcelsOptions& o) {
       fail(r.at("activity.network.params"), e.what());
     }
   }
-  n.coupling_mm = positive(r, "activity.network.coupling_mm");
-  n.simulation.dt(positive(r, "activity.network.dt"))
-      .burn_in(r.at("activity.network.burn_in").as_int())
-      .subsample(r.at("activity.network.steps_per_point").as_int());
-  n.velocity_m_s = r.at("activity.network.velocity_m_s").as_double();
-  o.hemodynamics = r.at("activity.hemodynamics").text();
+  n.coupling_mm = positive(r, "activity.network.coupling_mm", k.coupling_mm);
+  n.simulation.dt(positive(r, "activity.network.dt", k.dt)).burn_in(k.network_burn_in).subsample(k.steps_per_point);
+  n.velocity_m_s = k.velocity_m_s;
+  o.hemodynamics = k.hemodynamics;
   a.balloon = o.hemodynamics == "balloon";
   auto& b = a.hemodynamics;
-  b.kappa(positive(r, "activity.balloon.kappa")).gamma(positive(r, "activity.balloon.gamma"))
-      .tau(positive(r, "activity.balloon.tau")).alpha(positive(r, "activity.balloon.alpha"))
-      .e0(positive(r, "activity.balloon.e0")).v0(positive(r, "activity.balloon.v0"))
-      .gain(r.at("activity.balloon.gain").as_double());
+  b.kappa(positive(r, "activity.balloon.kappa", k.kappa)).gamma(positive(r, "activity.balloon.gamma", k.gamma))
+      .tau(positive(r, "activity.balloon.tau", k.tau)).alpha(positive(r, "activity.balloon.alpha", k.alpha))
+      .e0(positive(r, "activity.balloon.e0", k.e0)).v0(positive(r, "activity.balloon.v0", k.v0))
+      .gain(k.gain);
   if (!(b.e0() < 1)) fail(r.at("activity.balloon.e0"), "'activity.balloon.e0' must be < 1");
 }
 
@@ -195,7 +284,7 @@ void read_subjects(const config::Node& r, ParcelsOptions& o) {
                  "let windows overlap (a smaller windows.stride)");
 }
 
-void read_import(const config::Node& r, ParcelsOptions& o) {
+void read_import(const config::Node& r, const K& k, ParcelsOptions& o) {
   for (const auto& [name, count] : r.at("splits").entries())
     fail(count, "source: import makes its splits from import.subjects; set `splits: {}` (found '" + name + "')");
   const auto& subjects = r.at("import.subjects");
@@ -212,8 +301,8 @@ void read_import(const config::Node& r, ParcelsOptions& o) {
     }
     o.imports.push_back(std::move(s));
   }
-  o.import_dataset = r.at("import.dataset").text();
-  o.atlas = r.at("import.atlas").text();
+  o.import_dataset = k.import_dataset;
+  o.atlas = k.atlas;
   o.atlas_mark = r.at("import.atlas").mark();
   if (o.atlas.empty()) fail(r.at("import.atlas"), "source: import needs import.atlas (NIfTI labels or centroid CSV)");
 }
@@ -221,24 +310,25 @@ void read_import(const config::Node& r, ParcelsOptions& o) {
 }  // namespace
 
 const char* schema_text() {
-  static const std::string text = build_schema();
+  static const std::string text = table().schema();
   return text.c_str();
 }
 
 ParcelsOptions read_options(const config::Node& r) {
+  K k;
+  table().read(r, k);
   ParcelsOptions o;
   o.seed = static_cast<std::uint64_t>(r.at("seed").as_int());
   o.threads = static_cast<int>(r.at("threads").as_int());
-  o.window = r.at("windows.length").as_int();
-  o.stride = r.at("windows.stride").as_int();
-  if (o.stride == 0) o.stride = o.window;
-  o.imported = r.at("source").text() == "import";
+  o.window = k.length;
+  o.stride = k.stride == 0 ? k.length : k.stride;
+  o.imported = k.source == "import";
   if (o.imported) {
-    read_import(r, o);
+    read_import(r, k, o);
     return o;
   }
-  read_volume(r, o);
-  read_activity(r, o);
+  read_volume(r, k, o);
+  read_activity(r, k, o);
   read_subjects(r, o);
   return o;
 }

@@ -9,15 +9,18 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <functional>
 #include <optional>
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "plugins/api/config/node.hpp"
 #include "plugins/api/error.hpp"
+#include "sim/graph/params.hpp"
 
 namespace loci::config {
 
@@ -35,6 +38,10 @@ struct OptionSpec {
 
 // Schema YAML (see schema.hpp) for `specs`, groups nested along the dotted paths in declaration order.
 std::string schema_yaml(const std::vector<OptionSpec>& specs);
+
+// A mapping in the order it was written (split name -> count, split -> file).
+template <class V>
+using Entries = std::vector<std::pair<std::string, V>>;
 
 // YAML scalar text of a default.
 std::string default_text(double v);
@@ -59,7 +66,8 @@ class OptionTable {
 
   // `get` returns a reference to the member that holds the value: [](Opts& o) -> double& { return o.lr; }.
   // Member types: bool, integers, double, std::string, std::vector<std::string>, std::vector<double> (min/max bound
-  // each element), std::optional<V> (nullable: absent means nullopt).
+  // each element), Entries<std::int64_t> and Entries<std::string> (mappings), std::optional<V> (nullable: absent
+  // means nullopt).
   template <class Get>
   Declared add(const std::string& dotted, Get get) {
     using V = std::remove_reference_t<decltype(get(std::declval<T&>()))>;
@@ -73,6 +81,38 @@ class OptionTable {
       assign(*n, get(target));
     });
     return Declared(s);
+  }
+
+  // The parameters of a registered variant (a topology, a dynamics model: sim's ParamSpec, declared once in the
+  // variant's own file) as keys `<group>.<name>`, read into the map `get` returns (flags as 1 / 0). The schema
+  // states inclusive bounds; an exclusive one (ParamSpec::positive) is said in the doc and checked by its reader.
+  template <class Get>
+  void add_params(const std::string& group, const std::vector<sim::ParamSpec>& specs, Get get) {
+    for (const auto& p : specs) {
+      OptionSpec& s = specs_.emplace_back();
+      s.path = group + "." + p.name;
+      switch (p.kind) {
+        case sim::ParamSpec::Kind::flag: s.type = "bool", s.default_value = Node::scalar(p.fallback != 0 ? "true" : "false"); break;
+        case sim::ParamSpec::Kind::integer:
+          s.type = "int", s.default_value = Node::scalar(std::to_string(static_cast<long long>(p.fallback)));
+          break;
+        case sim::ParamSpec::Kind::real: s.type = "float", s.default_value = Node::scalar(default_text(p.fallback)); break;
+      }
+      if (p.kind != sim::ParamSpec::Kind::flag) {
+        if (std::isfinite(p.min)) s.min = p.min;
+        if (std::isfinite(p.max)) s.max = p.max;
+      }
+      s.doc = p.doc + (p.min_exclusive ? " (> " + default_text(p.min) + ")" : "");
+      const std::string path = s.path, name = p.name;
+      const auto kind = p.kind;
+      readers_.push_back([get, path, name, kind](const Node& resolved, T& target) {
+        const Node* n = resolved.find_path(path);
+        if (!n) return;
+        get(target)[name] = kind == sim::ParamSpec::Kind::flag      ? (n->as_bool() ? 1.0 : 0.0)
+                            : kind == sim::ParamSpec::Kind::integer ? static_cast<double>(n->as_int())
+                                                                    : n->as_double();
+      });
+    }
   }
 
   // A rule across keys, checked after reading: `ok` false is a UserError at `key`'s position: "key: message".
@@ -121,6 +161,24 @@ class OptionTable {
       Node seq = Node::sequence();
       for (const double e : fallback) seq.push_back(Node::scalar(default_text(e)));
       s.default_value = seq;
+    } else if constexpr (std::is_same_v<V, Entries<std::int64_t>>) {
+      s.type = "map", s.element = "int";
+      Node map = Node::map();
+      for (const auto& [k, v] : fallback) map.set(k, Node::scalar(std::to_string(v)));
+      s.default_value = map;
+    } else if constexpr (std::is_same_v<V, Entries<double>>) {
+      s.type = "map", s.element = "float";
+      Node map = Node::map();
+      for (const auto& [k, v] : fallback) map.set(k, Node::scalar(default_text(v)));
+      s.default_value = map;
+    } else if constexpr (std::is_same_v<V, Node>) {  // a mapping of anything, checked by its reader
+      s.type = "map", s.element = "any";
+      s.default_value = fallback.is_null() ? Node::map() : fallback;
+    } else if constexpr (std::is_same_v<V, Entries<std::string>>) {
+      s.type = "map", s.element = "string";
+      Node map = Node::map();
+      for (const auto& [k, v] : fallback) map.set(k, Node::scalar(v, {}, true));
+      s.default_value = map;
     } else {  // std::optional<W>: nullable, absent by default
       using W = typename V::value_type;
       describe<W>(s, fallback ? *fallback : W{});
@@ -145,6 +203,17 @@ class OptionTable {
     } else if constexpr (std::is_same_v<V, std::vector<double>>) {
       out.clear();
       for (const auto& e : n.items()) out.push_back(e.as_double());
+    } else if constexpr (std::is_same_v<V, Entries<std::int64_t>>) {
+      out.clear();
+      for (const auto& [k, v] : n.entries()) out.emplace_back(k, v.as_int());
+    } else if constexpr (std::is_same_v<V, Entries<std::string>>) {
+      out.clear();
+      for (const auto& [k, v] : n.entries()) out.emplace_back(k, v.text());
+    } else if constexpr (std::is_same_v<V, Entries<double>>) {
+      out.clear();
+      for (const auto& [k, v] : n.entries()) out.emplace_back(k, v.as_double());
+    } else if constexpr (std::is_same_v<V, Node>) {
+      out = n;
     } else {
       if (n.is_null()) {
         out.reset();
