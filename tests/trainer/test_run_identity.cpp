@@ -43,7 +43,10 @@ TEST_CASE("every choice the trainer's schema offers for a PE builds and trains")
       "model.pe.type=learned model.pe.init.name=from_sinusoidal model.pe.init.source=coordinates",
       "model.pe.type=learned model.pe.init.name=from_coordinates model.pe.init.mode=tile",
       "model.pe.type=none", "model.pe.type=sinusoidal_1d", "model.pe.type=sinusoidal_2d", "model.pe.type=sinusoidal_nd",
-      "model.pe.type=random_fixed", "model.pe.type=rope", "model.pe.type=rope_axial", "model.activation=relu",
+      "model.pe.type=random_fixed", "model.pe.type=rope", "model.pe.type=rope_axial",
+      "model.pe.init.name=uniform", "model.pe.init.name=truncated_normal", "model.pe.init.name=zeros",
+      "model.pe.type=relative model.pe.max_distance=2", "model.final_norm=true", "model.dropout=0.1",
+      "model.activation_after_both=false", "train.precision=bf16", "model.activation=relu",
       "model.norm=pre", "model.pooling=target", "model.pooling=mean", "model.pooling=cls", "train.optimizer=sgd",
       "train.schedule=warmup_cosine train.warmup_steps=2"};
   for (const auto& s : settings) {
