@@ -8,6 +8,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 cmake --install "$build_dir" --prefix "$work/prefix" >/dev/null
+# The Python reader lands where that prefix's python3 looks (lib/python3.X/dist-packages).
+PYTHONPATH=$(ls -d "$work"/prefix/lib/python3*/dist-packages) /usr/bin/python3 -c "import loci; loci.open_sweep" \
+  || { echo "FAIL: the Python reader was not installed"; exit 1; }
 cmake -S "$source_dir/tests/out_of_tree/project" -B "$work/build" -DCMAKE_PREFIX_PATH="$work/prefix" \
       -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$work/build" >/dev/null

@@ -1,0 +1,188 @@
+"""Read loci's outputs in Python without loci: datasets as one xarray.Dataset, runs as pandas and xarray, sweeps as
+one table. Pure Python on numpy, h5py, xarray and pandas (Debian: python3-numpy python3-h5py python3-xarray
+python3-pandas).
+
+    import loci
+    ds = loci.open_dataset("data/lst", "train")          # every shard of the split, one Dataset
+    run = loci.open_run("runs/quickstart/runs/model.pe.init.std=0.2")
+    run.metrics.query("split == 'human'").plot(x="epoch", y="accuracy")
+    sweep = loci.open_sweep("runs/quickstart/runs")      # one row per run: its varying settings, metrics, probes
+"""
+
+import json
+import os
+
+import h5py
+import numpy as np
+import pandas as pd
+import xarray as xr
+
+__all__ = ["open_dataset", "open_run", "open_sweep", "Run"]
+
+# HDF5 bookkeeping attributes of dimension scales, never data.
+_SCALE_ATTRS = {"CLASS", "NAME", "REFERENCE_LIST", "DIMENSION_LIST", "DIMENSION_LABELS", "_Netcdf4Dimid"}
+
+
+def _text(v):
+    return v.decode() if isinstance(v, bytes) else v
+
+
+def _attrs(obj):
+    return {k: _text(v) for k, v in obj.attrs.items() if k not in _SCALE_ATTRS}
+
+
+def _dims(ds):
+    return [d.label or f"dim_{i}" for i, d in enumerate(ds.dims)]
+
+
+def _arrays(f):
+    """(name, h5py dataset) of every array of a file, dimension scales left out."""
+    for name, obj in f.items():
+        if isinstance(obj, h5py.Dataset) and not h5py.h5ds.is_scale(obj.id):
+            yield name, obj
+
+
+def _index(folder):
+    path = os.path.join(folder, "index.json")
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except OSError as e:
+        raise FileNotFoundError(f"{path}: no loci dataset here ({e.strerror})") from None
+
+
+def open_dataset(folder, split):
+    """Every shard of `split` of a loci dataset folder as one xarray.Dataset.
+
+    Per-sample arrays are concatenated along `sample` (the index within the split, as coordinate `sample_id`); the
+    dataset's own arrays (`positions`, `distance`, ...) come once. Tokens carry their true position (coordinate
+    `position` [token, axis]) and a label when the dataset stores one (`token_label`); a `time` dimension gets times in
+    the generator's unit (attribute `units`). Each array keeps its `doc`; the shards' root attributes are the
+    Dataset's attributes."""
+    index = _index(folder)
+    shards = sorted((s for s in index["shards"] if s["split"] == split), key=lambda s: s["first_sample"])
+    if not shards:
+        known = sorted({s["split"] for s in index["shards"]})
+        raise KeyError(f"{folder}: no split '{split}' (splits: {', '.join(known)})")
+    per_sample, shared, attrs = {}, {}, {}
+    for k, shard in enumerate(shards):
+        with h5py.File(os.path.join(folder, shard["file"]), "r") as f:
+            if k == 0:
+                attrs = _attrs(f)
+            for name, a in _arrays(f):
+                dims = _dims(a)
+                if dims and dims[0] == "sample":
+                    per_sample.setdefault(name, (dims, _attrs(a), []))[2].append(a[()])
+                elif k == 0:
+                    shared[name] = (dims, _attrs(a), a[()])
+    variables = {}
+    for name, (dims, a, parts) in per_sample.items():
+        variables[name] = xr.Variable(dims, np.concatenate(parts), attrs=a)
+    for name, (dims, a, values) in shared.items():
+        variables[name] = xr.Variable(dims, values, attrs=a)
+    out = xr.Dataset({n: v for n, v in variables.items() if n not in ("sample_id", "positions", "token_label")},
+                     attrs=attrs)
+    if "sample_id" in variables:
+        out = out.assign_coords(sample_id=variables["sample_id"])
+        out = out.assign_coords(sample=("sample", variables["sample_id"].values))
+    if "positions" in variables:
+        out = out.assign_coords(position=variables["positions"])
+    if "token_label" in variables:
+        out = out.assign_coords(token_label=variables["token_label"])
+    if "time" in out.dims:
+        step = attrs.get("tr_s", attrs.get("record_dt"))
+        if step is not None:
+            unit = "s" if "tr_s" in attrs else "model time units"
+            out = out.assign_coords(time=("time", np.arange(out.sizes["time"]) * float(step), {"units": unit}))
+    return out
+
+
+class Run:
+    """A run folder: its resolved config, identity, summary, metrics (a DataFrame), every saved PE and attention map
+    (xarray, with an `epoch` coordinate) and robustness test."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.summary = self._json("summary.json")
+        self.identity = self._json("identity.json")
+        self.metrics = self._csv("metrics.csv")
+        self.robustness = self._csv("robustness.csv")
+        self.pe = self._h5("pe.h5")
+        self.attention = self._h5("attention.h5")
+
+    def _json(self, name):
+        path = os.path.join(self.folder, name)
+        if not os.path.exists(path):
+            return None
+        with open(path) as f:
+            return json.load(f)
+
+    def _csv(self, name):
+        path = os.path.join(self.folder, name)
+        return pd.read_csv(path) if os.path.exists(path) else None
+
+    def _h5(self, name):
+        path = os.path.join(self.folder, name)
+        if not os.path.exists(path):
+            return None
+        with xr.open_dataset(path, engine="h5netcdf") as ds:
+            ds = ds.load()
+        # Every array over `evaluation` gets the epoch (and step) of each evaluation as coordinates.
+        return ds.set_coords([c for c in ("epoch", "step", "positions") if c in ds])
+
+    @property
+    def config(self):
+        """The resolved config (config.yaml) as a dict; needs PyYAML, else its text."""
+        path = os.path.join(self.folder, "config.yaml")
+        with open(path) as f:
+            text = f.read()
+        try:
+            import yaml
+        except ImportError:
+            return text
+        return yaml.safe_load(text)
+
+    def pe_tables(self):
+        """The [token, dim] PE of each placement at each evaluation, as DataArrays named placement_<p>."""
+        if self.pe is None:
+            return {}
+        return {n: self.pe[n] for n in self.pe.data_vars if n.startswith("placement_")}
+
+    def __repr__(self):
+        return f"loci.Run({self.folder!r})"
+
+
+def open_run(folder):
+    """A run folder made by `loci train` (config.yaml, metrics, pe.h5, ...)."""
+    if not os.path.exists(os.path.join(folder, "config.yaml")):
+        raise FileNotFoundError(f"{folder}: not a loci run (no config.yaml)")
+    return Run(folder)
+
+
+def open_sweep(folder):
+    """One row per run below `folder`: the settings that vary between runs (from each run's identity), its final
+    metrics per split (from summary.json) and its final probes (from analysis.json when `loci analyze` ran)."""
+    rows = []
+    for root, dirs, files in os.walk(folder):
+        if "config.yaml" in files and "summary.json" in files:
+            dirs[:] = []  # a run's own subfolders hold no runs
+            run = Run(root)
+            row = {"folder": root}
+            keys = (run.identity or {}).get("keys", {})
+            row.update({f"setting.{k}": v for k, v in keys.items()})
+            for split, m in (run.summary or {}).get("final", {}).items():
+                for key, value in m.items():
+                    if isinstance(value, (int, float)):
+                        row[f"{split}.{key}"] = value
+            analysis = run._json("analysis.json")
+            if analysis and isinstance(analysis.get("final"), dict):
+                row.update({f"probe.{k}": v for k, v in analysis["final"].items()})
+            rows.append(row)
+    if not rows:
+        raise FileNotFoundError(f"{folder}: holds no finished loci run")
+    table = pd.DataFrame(rows)
+    settings = [c for c in table.columns if c.startswith("setting.")]
+    varying = [c for c in settings if table[c].nunique(dropna=False) > 1]
+    table = table.drop(columns=[c for c in settings if c not in varying])
+    table.columns = [c[len("setting."):] if c.startswith("setting.") else c for c in table.columns]
+    return table.sort_values("folder").reset_index(drop=True)

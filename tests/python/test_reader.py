@@ -1,0 +1,71 @@
+"""loci.open_dataset / open_run / open_sweep against the files read by hand with h5py.
+Usage: test_reader.py LOCI_BIN WORKDIR (run by ctest; exits non-zero on the first failure)."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+loci_bin, work = sys.argv[1], sys.argv[2]
+shutil.rmtree(work, ignore_errors=True)  # a fresh folder each run: the datasets and runs below are made anew
+os.makedirs(work)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
+import loci  # noqa: E402
+
+
+def run(*args):
+    subprocess.run([loci_bin, *args], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "configs")
+data = os.path.join(work, "data")
+# A 3-shard train split (96 samples, 32 per shard) of the LST.
+run("generate", "-q", os.path.join(source, "lst.yaml"), f"out={data}", "splits.train=96", "splits.test=16",
+    "samples_per_shard=32")
+
+ds = loci.open_dataset(data, "train")
+files = sorted(s["file"] for s in json.load(open(os.path.join(data, "index.json")))["shards"] if s["split"] == "train")
+assert len(files) == 3, files
+by_hand = np.concatenate([h5py.File(os.path.join(data, f))["tokens"][()] for f in files])
+assert ds["tokens"].dims == ("sample", "token", "channel"), ds["tokens"].dims
+assert np.array_equal(ds["tokens"].values, by_hand)
+assert list(ds["sample_id"].values) == list(range(96))
+assert ds["position"].dims == ("token", "axis") and ds["position"].shape == (16, 2)
+assert np.array_equal(ds["position"].values, h5py.File(os.path.join(data, files[0]))["positions"][()])
+assert "sample" not in ds.data_vars and "token" not in ds.data_vars  # no dimension scales as variables
+assert ds["label"].attrs["doc"].startswith("answer symbol")
+assert ds.attrs["generator"] == "lst_grid"
+try:
+    loci.open_dataset(data, "nope")
+    raise AssertionError("an unknown split was accepted")
+except KeyError as e:
+    assert "train" in str(e)
+
+# Network data: time in its unit.
+net = os.path.join(work, "net")
+run("generate", "-q", os.path.join(source, "network.yaml"), f"out={net}", "splits.train=8", "splits.test=4",
+    "splits.test_noise=4", "graph.nodes=16", "windows.length=5")
+n = loci.open_dataset(net, "test")
+assert n["activity"].dims == ("sample", "token", "time")
+assert n["time"].attrs["units"] == "model time units" and np.allclose(np.diff(n["time"].values), n.attrs["record_dt"])
+
+# A run and a sweep.
+cfg = os.path.join(work, "t.yaml")
+with open(cfg, "w") as f:
+    f.write(f"trainer: torch_trainer\ndata: {data}\nout: {work}/x\nmodel: {{d_model: 8, blocks: 1}}\n"
+            "train: {epochs: 2, eval_every: 1, batch_size: 32, threads: 1, progress: false}\n")
+run("train", "-q", cfg, "-m", "model.pe.init.std=0.2,2.0", f"out={work}/sweep")
+run("analyze", "-q", f"{work}/sweep")
+r = loci.open_run(f"{work}/sweep/model.pe.init.std=0.2")
+assert set(r.metrics.split) == {"train", "test", "human"}
+pe = r.pe_tables()["placement_0"]
+assert pe.dims == ("evaluation", "token", "dim") and list(pe["epoch"].values) == [0, 1, 2]
+assert r.summary["status"] == "finished" and r.identity["keys"]["model.pe.init.std"] == "0.2"
+sweep = loci.open_sweep(f"{work}/sweep")
+assert len(sweep) == 2 and "model.pe.init.std" in sweep.columns, sweep.columns
+assert "model.d_model" not in sweep.columns  # the same in both runs: not a varying setting
+assert sweep["human.accuracy"].between(0, 1).all() and "probe.rsa_spearman" in sweep.columns
+print("loci python reader: 1 passed, 0 failed")
