@@ -4,6 +4,9 @@
 #include "plugins/api/config/identity.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/provenance.hpp"
+#include "datasets/atomic_file.hpp"
+#include "datasets/checksum.hpp"
 
 namespace loci::app {
 
@@ -70,7 +73,17 @@ data::GenerateReport generate_from_config(const config::Node& resolved, const Pl
   // "now" leaves the choice to the driver: SOURCE_DATE_EPOCH when set, else the clock.
   const std::string& created = resolved.at("created").text();
   opt.created = created == "now" ? "" : created;
-  return data::generate_dataset(*generator, opt);
+  const std::string started = utc_now();
+  data::GenerateReport report = data::generate_dataset(*generator, opt);
+  // Beside the dataset, never in it: the shards and index.json stay the same bytes for the same config.
+  if (report.complete && flags.rank == 0) {
+    nlohmann::ordered_json p = provenance(false);
+    p["started"] = started;
+    p["ended"] = utc_now();
+    p["index_sha256"] = data::sha256_file(opt.out / "index.json");
+    data::write_file_atomically(opt.out / "provenance.json", p.dump(2) + "\n");
+  }
+  return report;
 }
 
 }  // namespace loci::app

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -12,6 +13,7 @@
 #include "checkpoint_state.hpp"
 #include "data_parallel.hpp"
 #include "datasets/atomic_file.hpp"
+#include "datasets/checksum.hpp"
 #include "datasets/folder_lock.hpp"
 #include "datasets/progress.hpp"
 #include "lr_schedule.hpp"
@@ -25,6 +27,7 @@
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/blas_kernel.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/provenance.hpp"
 #include "plugins/api/launch.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/random/stream.hpp"
@@ -106,6 +109,7 @@ struct Session {
   std::int64_t per_epoch = 0, total_steps = 0, total_epochs = 0;
   bool progress_shown = false;  // the bar (train.progress, on a terminal or as lines in a log)
   bool say = true;              // one line per evaluation: everywhere but under -q
+  std::string started_at;       // this invocation's start, for provenance.json
 };
 
 class TorchTrainer final : public Trainer {
@@ -122,6 +126,7 @@ class TorchTrainer final : public Trainer {
     claim_run_folder(s);
     open_data(s);
     const ResumePlan resume = check_identity(s, resolved, request);
+    s.started_at = utc_now();
     if (resume.finished && !resume.extend) {
       std::cerr << "loci: " << s.run.string() << " has finished already (summary.json); nothing to do\n";
       return;
@@ -136,6 +141,7 @@ class TorchTrainer final : public Trainer {
       write_robustness(s);
       write_summary(s, status);
     }
+    if (s.lead) write_provenance(s, status);
   }
 
  private:
@@ -461,6 +467,31 @@ class TorchTrainer final : public Trainer {
     state.pe_history.push_back(snapshot(model, ds, plan, opt, attention_split, state));
     if (say) std::cerr << line << "\n";
     return stop;
+  }
+
+  // How this invocation ran (provenance.json, one entry per start: a resumed run keeps its earlier ones), apart
+  // from what decides the result, so identical runs keep identical result files.
+  static void write_provenance(const Session& s, const std::string& status) {
+    nlohmann::ordered_json all = nlohmann::ordered_json::array();
+    if (std::ifstream in(s.run / "provenance.json"); in) {
+      try {
+        all = nlohmann::ordered_json::parse(in);
+        if (!all.is_array()) all = nlohmann::ordered_json::array();
+      } catch (const std::exception&) {
+        all = nlohmann::ordered_json::array();  // unreadable: start the record anew rather than stop a run
+      }
+    }
+    nlohmann::ordered_json p = provenance(true);
+    p["started"] = s.started_at;
+    p["ended"] = utc_now();
+    p["status"] = status;
+    p["epochs_done"] = s.state.epoch;
+    p["data"] = s.recorded.at("data").text();
+    const fs::path index = fs::path(s.recorded.at("data").text()) / "index.json";
+    std::error_code ec;
+    if (fs::is_regular_file(index, ec)) p["data_index_sha256"] = data::sha256_file(index);
+    all.push_back(p);
+    data::write_file_atomically(s.run / "provenance.json", all.dump(2) + "\n");
   }
 
   // The trained model under Gaussian noise on its token embeddings, each split at each sd (train.robustness_noise).

@@ -107,6 +107,9 @@ TEST_CASE("lst_grid: the same seed gives identical shards for 1 and 2 threads an
       INFO(e.path().filename());
       CHECK(loci::test::slurp(e.path()) == loci::test::slurp(dir.path() / "b" / e.path().filename()));
     }
+  // Provenance sits beside the data (its command names the config, so a and b differ there), never in it.
+  CHECK(loci::test::slurp(dir.path() / "a" / "provenance.json").find("a.yaml") != std::string::npos);
+  CHECK(loci::test::slurp(dir.path() / "b" / "provenance.json").find("b.yaml") != std::string::npos);
   // So a dataset made on one thread count resumes on another.
   const auto resumed = run_loci("generate -q --resume " + config(dir, "a", "splits: {train: 90, test: 30}\nsamples_per_shard: 50\nthreads: 2\n"));
   INFO(resumed.output);

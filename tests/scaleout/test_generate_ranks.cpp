@@ -17,8 +17,10 @@ namespace {
 std::map<std::string, std::string> files_of(const fs::path& dir) {
   std::map<std::string, std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(dir))
-    // A writer's claim on the folder (.loci-lock, one per rank) is the process's, not the dataset's.
-    if (e.is_regular_file() && e.path().filename().string().rfind(".loci-lock", 0) != 0) {
+    // A writer's claim on the folder (.loci-lock, one per rank) and how it ran (provenance.json) are the
+    // process's, not the dataset's.
+    if (e.is_regular_file() && e.path().filename().string().rfind(".loci-lock", 0) != 0 &&
+        e.path().filename() != "provenance.json") {
       std::ifstream in(e.path(), std::ios::binary);
       std::ostringstream s;
       s << in.rdbuf();

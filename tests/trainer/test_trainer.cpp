@@ -39,6 +39,14 @@ TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a s
   REQUIRE(r.exit_code == 0);
   CHECK(r.output.find("loci: epoch") == std::string::npos);  // -q is quiet: no evaluation lines
   const fs::path run = dir.path() / "run";
+  // How it was made, apart from what it is: version, command, host, CPU, BLAS kernel, times, the data's index.
+  const auto prov = slurp(run / "provenance.json");
+  for (const char* key : {"\"loci_version\"", "\"command\"", "\"host\"", "\"cpu\"", "\"blas_kernel\"",
+                          "\"started\"", "\"ended\"", "\"data_index_sha256\""}) {
+    INFO(key);
+    CHECK(prov.find(key) != std::string::npos);
+  }
+  CHECK(prov.find(" train -q ") != std::string::npos);
   for (const char* f : {"config.yaml", "metrics.csv", "metrics.jsonl", "pe.h5", "summary.json", "checkpoints/last.pt"})
     CHECK(fs::exists(run / f));
   const auto csv = slurp(run / "metrics.csv");
