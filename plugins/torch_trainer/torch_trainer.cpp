@@ -214,8 +214,8 @@ class TorchTrainer final : public Trainer {
       s.model = models::make_model(s.mopt, s.positions, s.opt.seed);
     } catch (const std::invalid_argument& e) {
       // The options passed their schema; what is left is a combination this dataset or model cannot take.
-      throw UserError(resolved.at("model.pe.type").mark().str() + ": model (pe.type " + s.mopt.encoder().pe().type() +
-                      ") on " + s.ds->path().string() + ": " + e.what());
+      throw UserError(resolved.at("model.pe.type").mark().str() + ": model.pe.type '" + s.mopt.encoder().pe().type() +
+                      "' with these model keys cannot be built on " + s.ds->path().string() + ": " + e.what());
     }
     s.model->to(s.device);
     s.optimizer = make_optimizer(s.opt, s.model->parameters());

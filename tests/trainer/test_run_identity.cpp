@@ -93,6 +93,17 @@ TEST_CASE("config mistakes the model finds are one-line user errors naming the k
   const auto inf = run_loci("train -q " + cfg + " train.lr=.inf");
   CHECK(inf.exit_code == 1);
   CHECK(contains(inf.output, "train.lr"));
+  // A PE the data cannot take: the 2-D sinusoid on 15 nodes of a ring (1-D positions, not a square grid).
+  loci::test::TempDir ring;
+  const auto data = (ring.path() / "ring").string();
+  REQUIRE(run_loci("generate -q " + std::string(LOCI_SOURCE_DIR) + "/configs/network.yaml out=" + data +
+                   " graph.topology=watts_strogatz graph.dims=1 graph.nodes=15 splits.train=8 splits.test=4 "
+                   "splits.test_noise=4 windows.length=5").exit_code == 0);
+  const auto pe = run_loci("train -q " + cfg + " data=" + data + " model.pe.type=sinusoidal_2d");
+  INFO(pe.output);
+  CHECK(pe.exit_code == 1);
+  CHECK(contains(pe.output, "model.pe.type 'sinusoidal_2d'"));
+  CHECK(contains(pe.output, "square number of tokens"));
 }
 
 TEST_CASE("a resumed run with other settings is refused, naming the keys that differ") {
