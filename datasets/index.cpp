@@ -3,6 +3,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "datasets/checksum.hpp"
 #include "datasets/error.hpp"
 #include "datasets/format.hpp"
 
@@ -58,6 +59,9 @@ ojson Index::identity() const {
 
 ojson Index::to_json() const {
   ojson j = identity();
+  // The dataset's identity as one hash: what decides its bytes (runs record their data by its shards' checksums).
+  const std::string text = identity().dump();
+  j["identity_sha256"] = sha256_hex(text.data(), text.size());
   // Provenance that does not change the data: kept out of identity() so a resumed run need not match it.
   j["plugin_abi"] = plugin_abi;
   j["loci_version"] = loci_version;
