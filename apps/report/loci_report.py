@@ -332,6 +332,13 @@ def position_order(a):
     return sorted(range(len(pos)), key=lambda t: tuple(round(v, 9) for v in pos[t]))
 
 
+def first_of_group(a, runs):
+    """The legend label of a run: its group's name for the group's first run among `runs`, else None (one entry per
+    group)."""
+    first = next(b for b in runs if b["run"]["group"] == a["run"]["group"])
+    return a["run"]["group"] if first is a else None
+
+
 def spearman(x, y):
     """Spearman's rho with average ranks for ties; NaN when either side is constant or too short."""
     def ranks(v):
@@ -372,7 +379,7 @@ def plot_procrustes_vs_accuracy(figs, analyses):
                 continue
             i = groups.index(a["run"]["group"])
             ax.scatter([x], [100 * y], color=f"C{i % 10}", s=22,
-                       label=a["run"]["group"] if a is next(b for b in drawn if b["run"]["group"] == a["run"]["group"]) else None)
+                       label=first_of_group(a, drawn))
             xs.append(x)
             ys.append(100 * y)
         rho = spearman(xs, ys)
@@ -607,8 +614,7 @@ def plot_robustness(figs, analyses, chance=None):
             if pts:
                 x, y = zip(*pts)
                 i = groups.index(a["run"]["group"])
-                first = a is next(b for b in analyses if b["run"]["group"] == a["run"]["group"])
-                ax.plot(x, y, marker="o", color=f"C{i % 10}", alpha=0.8, label=a["run"]["group"] if first else None)
+                ax.plot(x, y, marker="o", color=f"C{i % 10}", alpha=0.8, label=first_of_group(a, analyses))
                 shown += y
         if chance is not None and accuracy:
             chance_line(ax, chance)
@@ -641,8 +647,7 @@ def plot_probes_over_training(figs, analyses):
             if pts:
                 x, y = zip(*pts)
                 i = groups.index(a["run"]["group"])
-                first = a is next(b for b in have if b["run"]["group"] == a["run"]["group"])
-                ax.plot(x, y, color=f"C{i % 10}", alpha=0.8, label=a["run"]["group"] if first else None)
+                ax.plot(x, y, color=f"C{i % 10}", alpha=0.8, label=first_of_group(a, have))
                 shown += y
         ax.axhline(0, color="0.6", linewidth=0.8)
         ax.set_title(title)

@@ -19,7 +19,7 @@ namespace {
 const std::vector<std::string>& not_identity() {
   static const std::vector<std::string> keys{"out",          "data",          "plugin_path", "jobs",
                                              "train.threads", "train.progress", "train.dist_timeout",
-                                             "train.epochs"};
+                                             "train.epochs", "train.on_other_settings"};
   return keys;
 }
 
@@ -33,12 +33,24 @@ nlohmann::json read_json(const fs::path& file) {
   }
 }
 
+config::FlatConfig recorded_keys(const fs::path& run) {
+  const auto had = read_json(run / "identity.json");
+  config::FlatConfig keys;
+  if (had.contains("keys") && had["keys"].is_object())
+    for (const auto& [k, v] : had["keys"].items()) keys[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  return keys;
+}
+
 }  // namespace
+
+bool made_otherwise(const fs::path& run, const config::Identity& identity) {
+  return fs::exists(run / "identity.json") && recorded_keys(run) != identity.keys;
+}
 
 config::Node recorded_config(const config::Node& resolved, const TrainOptions& options) {
   config::Node out = with_effective_init(resolved, options);
   for (const char* key : {"data", "out"}) {
-    const fs::path p = out.at(key).text();
+    const fs::path p = std::string(key) == "out" ? options.out : options.data;  // out may be a new folder's
     out.set(key, config::Node::scalar(fs::absolute(p).lexically_normal().string(), out.at(key).mark()));
   }
   return out;
@@ -68,16 +80,10 @@ ResumePlan plan_resume(const fs::path& run, const config::Identity& identity, co
   if (plan.fresh) return plan;
   if (!resume)
     throw UserError(run.string() + ": holds a run already; pass --resume to continue it, or choose another `out`");
-  if (fs::exists(run / "identity.json")) {
-    const auto had = read_json(run / "identity.json");
-    config::FlatConfig keys;
-    if (had.contains("keys") && had["keys"].is_object())
-      for (const auto& [k, v] : had["keys"].items()) keys[k] = v.is_string() ? v.get<std::string>() : v.dump();
-    if (keys != identity.keys)
-      throw UserError(run.string() + ": holds a run made with other settings: " +
-                      config::describe_difference(keys, identity.keys) +
-                      "; choose another `out` for these settings (or delete the run to remake it)");
-  }
+  if (made_otherwise(run, identity))
+    throw UserError(run.string() + ": holds a run made with other settings: " +
+                    config::describe_difference(recorded_keys(run), identity.keys) +
+                    "; choose another `out`, or train.on_other_settings=new_folder (or delete the run to remake it)");
   if (!plan.finished) return plan;
   const auto summary = read_json(run / "summary.json");
   plan.done_epochs = summary.value("epochs", std::int64_t{0});

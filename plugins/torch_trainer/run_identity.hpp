@@ -24,6 +24,9 @@ config::Identity run_identity(const config::Node& recorded, const data::Dataset&
 
 void write_identity(const std::filesystem::path& run, const config::Identity& identity);
 
+// True when `run` holds a run (identity.json) made with other settings than `identity`.
+bool made_otherwise(const std::filesystem::path& run, const config::Identity& identity);
+
 // What an existing run folder means for this request.
 struct ResumePlan {
   bool fresh = true;          // nothing there yet

@@ -191,13 +191,27 @@ class TorchTrainer final : public Trainer {
   static ResumePlan check_identity(Session& s, const config::Node& resolved, const TrainRequest& request) {
     s.recorded = recorded_config(resolved, s.opt);
     const config::Identity identity = run_identity(s.recorded, *s.ds);
-    const ResumePlan plan = plan_resume(s.run, identity, s.opt, request.resume);
-    if (s.lead && !(plan.finished && !plan.extend)) {
-      data::write_file_atomically(s.run / "config.yaml", config::to_yaml(s.recorded));
-      write_identity(s.run, identity);
-      if (plan.extend) fs::remove(s.run / "summary.json");  // running again until it finishes anew
+    if (s.opt.on_other_settings == "new_folder" && made_otherwise(s.run, identity)) {
+      // Asked for: these settings get a folder of their own beside the other run, found again on a rerun.
+      s.opt.out = s.run.string() + "@" + identity.hash.substr(0, 8);
+      if (s.lead) std::cerr << "loci: " << s.run.string() << " holds a run made otherwise; training into " << s.opt.out << "\n";
+      claim_run_folder(s);
+      s.recorded = recorded_config(resolved, s.opt);
+      const ResumePlan plan = plan_resume(s.run, identity, s.opt, true);
+      write_record(s, identity, plan);
+      return plan;
     }
+    const ResumePlan plan = plan_resume(s.run, identity, s.opt, request.resume);
+    write_record(s, identity, plan);
     return plan;
+  }
+
+  // A new or continued run records what it is made from.
+  static void write_record(Session& s, const config::Identity& identity, const ResumePlan& plan) {
+    if (!s.lead || (plan.finished && !plan.extend)) return;
+    data::write_file_atomically(s.run / "config.yaml", config::to_yaml(s.recorded));
+    write_identity(s.run, identity);
+    if (plan.extend) fs::remove(s.run / "summary.json");  // running again until it finishes anew
   }
 
   // Every shard's size and checksum against index.json, once, before anything trains on it.

@@ -186,6 +186,10 @@ void declare_train(Table& t) {
       .min(0)
       .doc("the paper's robustness test: when training ends, every evaluated split again with Gaussian noise of each "
            "of these sds added to the token embeddings; robustness.csv (split, noise_std, accuracy or mse). [] = off");
+  t.add("train.on_other_settings", [](O& o) -> std::string& { return o.on_other_settings; })
+      .choices({"refuse", "new_folder"})
+      .doc("when `out` holds a run made with other settings: refuse, naming the keys that differ, or train into "
+           "<out>@<first 8 hex of this run's identity hash> instead (resumed there when it exists)");
   t.add("train.blas_kernel", [](O& o) -> std::string& { return o.blas_kernel; })
       .doc("OpenBLAS kernel: auto (loci replaces OpenBLAS's choice when it is a fallback older than the CPU, e.g. "
            "Prescott on an AVX-512 CPU, after checking the new one), openblas (OpenBLAS's own choice), or a kernel "

@@ -46,7 +46,8 @@ struct TrainOptions {
   std::string device = "cpu";
   std::vector<double> eval_mask_ratios{0.5};
   std::vector<double> robustness_noise;  // sds of embedding noise evaluated once training ends (robustness.csv)  // masked regression: extra evaluations, rows named <split>@<ratio>
-  std::string blas_kernel = "auto";  // plugins/api/blas_kernel.hpp; settled by the `loci` process before training
+  std::string blas_kernel = "auto";
+  std::string on_other_settings = "refuse";  // or new_folder: <out>@<identity hash> (run_identity.hpp)  // plugins/api/blas_kernel.hpp; settled by the `loci` process before training
   std::string precision = "fp32";  // or bf16: autocast in the training step (precision.hpp)
   bool save_attention = false, progress = true;
   std::string attention_split;  // "" = human, else test, else the first evaluated split

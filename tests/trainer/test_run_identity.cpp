@@ -121,6 +121,22 @@ TEST_CASE("a resumed run with other settings is refused, naming the keys that di
   CHECK(contains(seed.output, "seed (0 -> 1)"));
   // What does not change the result may change: the thread count.
   CHECK(run_loci("train -q --resume " + cfg + " train.threads=2").exit_code == 0);
+  // Asked for, other settings train into a folder of their own beside it, which a rerun finds again.
+  const auto fork = run_loci("train -q " + cfg + " train.lr=0.01 train.on_other_settings=new_folder");
+  INFO(fork.output);
+  CHECK(fork.exit_code == 0);
+  CHECK(contains(fork.output, "training into " + (dir.path() / "run@").string()));
+  std::vector<fs::path> forks;
+  for (const auto& e : fs::directory_iterator(dir.path()))
+    if (e.path().filename().string().rfind("run@", 0) == 0) forks.push_back(e.path());
+  REQUIRE(forks.size() == 1);
+  CHECK(contains(slurp(forks[0] / "config.yaml"), "lr: 0.01"));
+  CHECK(contains(slurp(forks[0] / "config.yaml"), forks[0].string()));  // its config says where it is
+  CHECK(fs::exists(forks[0] / "summary.json"));
+  const auto again = run_loci("train -q " + cfg + " train.lr=0.01 train.on_other_settings=new_folder");
+  CHECK(again.exit_code == 0);
+  CHECK(contains(again.output, "finished already"));
+  CHECK(contains(slurp(dir.path() / "run/config.yaml"), "lr: 0.001"));  // the first run is untouched
 }
 
 TEST_CASE("train.epochs may grow on a finished run, which then equals a run asked for that many from the start") {
