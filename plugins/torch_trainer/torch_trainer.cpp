@@ -469,11 +469,15 @@ class TorchTrainer final : public Trainer {
           stop = true;
         }
       }
+      const SplitMetrics at_default = row.metrics;
       state.rows.push_back(std::move(row));
       if (plan.task != Task::masked_regression) continue;
       for (const double ratio : opt.eval_mask_ratios) {
+        // The default ratio again draws the same masks: the same numbers, so they are copied, not recomputed.
+        const bool same = ratio == model->masked_regression->options().mask_ratio_eval();
         MetricsRow extra{state.epoch, state.step, state.seconds, lr, norm,
-                         evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed, micro, ratio, means)};
+                         same ? at_default
+                              : evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed, micro, ratio, means)};
         extra.metrics.split = split + "@" + config::default_text(ratio);
         state.rows.push_back(std::move(extra));
       }
