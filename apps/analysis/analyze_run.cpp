@@ -10,6 +10,8 @@
 #include "apps/analysis/dataset_truth.hpp"
 #include "datasets/checksum.hpp"
 #include "datasets/error.hpp"
+#include "models/probe/communities.hpp"
+#include "models/probe/correlation.hpp"
 #include "models/probe/oracle.hpp"
 #include "models/probe/permutation.hpp"
 #include "models/probe/probe.hpp"
@@ -46,24 +48,46 @@ Eigen::MatrixXd slice(const data::NumericArray& a, std::int64_t index, const fs:
   return m;
 }
 
-// Communities for modularity: the rows of a grid (few distinct values on axis 0), else the two halves of axis 0
-// split at its median (the hemispheres of a brain centred at x = 0 mm; the two halves of a network's square).
-std::pair<std::vector<int>, std::string> partition_of(const Eigen::MatrixXd& positions) {
+// The rows of a grid (few distinct values on axis 0), or an empty partition.
+std::vector<int> grid_rows(const Eigen::MatrixXd& positions) {
   const Eigen::Index t = positions.rows();
-  if (t < 4 || positions.cols() == 0) return {{}, "none"};
+  if (t < 4 || positions.cols() == 0) return {};
   std::set<double> values(positions.col(0).data(), positions.col(0).data() + t);
+  if (values.size() < 2 || static_cast<Eigen::Index>(values.size()) * 2 > t) return {};
+  std::map<double, int> id;
+  for (double v : values) id.emplace(v, static_cast<int>(id.size()));
   std::vector<int> labels(static_cast<std::size_t>(t));
-  if (values.size() >= 2 && static_cast<Eigen::Index>(values.size()) * 2 <= t) {
-    std::map<double, int> id;
-    for (double v : values) id.emplace(v, static_cast<int>(id.size()));
-    for (Eigen::Index i = 0; i < t; ++i) labels[static_cast<std::size_t>(i)] = id[positions(i, 0)];
-    return {labels, "rows (distinct values of axis 0)"};
-  }
+  for (Eigen::Index i = 0; i < t; ++i) labels[static_cast<std::size_t>(i)] = id[positions(i, 0)];
+  return labels;
+}
+
+// The two halves of axis 0 split at its median: the last resort, when the data offer nothing better.
+std::vector<int> halves(const Eigen::MatrixXd& positions) {
+  const Eigen::Index t = positions.rows();
   std::vector<double> x(positions.col(0).data(), positions.col(0).data() + t);
   std::nth_element(x.begin(), x.begin() + t / 2, x.end());
   const double median = x[static_cast<std::size_t>(t / 2)];
+  std::vector<int> labels(static_cast<std::size_t>(t));
   for (Eigen::Index i = 0; i < t; ++i) labels[static_cast<std::size_t>(i)] = positions(i, 0) < median ? 0 : 1;
-  return {labels, "halves of axis 0 (split at its median)"};
+  return labels;
+}
+
+// Communities for modularity, the most meaningful the data allow: the rows of a grid; the dataset's own labels
+// (hemispheres of parcels, blocks of a block-model graph); the communities of the training split's functional
+// connectivity (Newman's leading eigenvector); else the halves of axis 0.
+std::pair<std::vector<int>, std::string> partition_of(const Eigen::MatrixXd& positions, const DatasetTruth& truth) {
+  const Eigen::Index t = positions.rows();
+  if (t < 4 || positions.cols() == 0) return {{}, "none"};
+  if (auto rows = grid_rows(positions); !rows.empty()) return {rows, "rows (distinct values of axis 0)"};
+  if (static_cast<Eigen::Index>(truth.partition.size()) == t) return {truth.partition, truth.partition_name};
+  if (truth.fc.size() > 0) {
+    auto fc = probe::leading_eigenvector_communities(truth.fc);
+    const int count = *std::max_element(fc.begin(), fc.end()) + 1;
+    if (count > 1)
+      return {fc, std::to_string(count) + " communities of the functional connectivity of the " + truth.fc_split +
+                      " split (leading eigenvector)"};
+  }
+  return {halves(positions), "halves of axis 0 (split at its median)"};
 }
 
 ordered_json probe_json(const probe::ProbeReport& r) {
@@ -168,9 +192,14 @@ struct ProbeSetup {
 ProbeSetup probe_setup(const RunFolder& run, const Eigen::MatrixXd& positions, const AnalyzeOptions& options) {
   ProbeSetup s;
   const Eigen::Index tokens = positions.rows();
-  auto [partition, partition_name] = partition_of(positions);
+  TruthRequest request;
+  request.data = run.config.at("data").text();
+  request.tokens = tokens;
+  if (const auto* split = run.config.find_path("task.train_split")) request.train_split = split->text();
+  if (const auto* input = run.config.find_path("task.input")) request.input = input->text();
+  s.truth = dataset_truth(request);
+  auto [partition, partition_name] = partition_of(positions, s.truth);
   s.partition_name = partition_name;
-  s.truth = dataset_truth(run.config.at("data").text(), tokens);
   auto& po = s.options;
   po.true_distance = s.truth.distance;  // empty: euclidean distance of the positions
   po.rsa.pe_metric = options.pe_metric;
@@ -187,6 +216,7 @@ ProbeSetup probe_setup(const RunFolder& run, const Eigen::MatrixXd& positions, c
   c.oracle = probe::sinusoidal_oracle(positions, d_model, oo);
   c.true_distance = s.truth.distance.size() > 0 ? s.truth.distance : probe::pairwise_distance(positions);
   c.hops = s.truth.hops;
+  c.fc = s.truth.fc;
   c.pe_metric = options.pe_metric;
   return s;
 }
@@ -214,6 +244,46 @@ ordered_json robustness_of(const RunFolder& run) {
   return rows;
 }
 
+// Spearman between the upper triangles of two T x T matrices, NaN pairs left out.
+double upper_spearman(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  std::vector<double> x, y;
+  for (Eigen::Index i = 0; i < a.rows(); ++i)
+    for (Eigen::Index j = i + 1; j < a.cols(); ++j)
+      if (std::isfinite(a(i, j)) && std::isfinite(b(i, j))) x.push_back(a(i, j)), y.push_back(b(i, j));
+  if (x.size() < 3) return std::nan("");
+  return probe::spearman(Eigen::Map<Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size())),
+                         Eigen::Map<Eigen::VectorXd>(y.data(), static_cast<Eigen::Index>(y.size())));
+}
+
+// How identifiable the positions are from the activity (a property of the dataset, the same for every run on it):
+// the Spearman between the training split's pairwise correlation and the true distance (and graph hops), and the
+// mean correlation of all pairs and of graph neighbours.
+ordered_json identifiability(const ProbeSetup& s) {
+  const auto& t = s.truth;
+  ordered_json j;
+  j["fc_distance_spearman"] = number(upper_spearman(t.fc, s.context.true_distance));
+  j["fc_hops_spearman"] = number(t.hops.size() > 0 ? upper_spearman(t.fc, t.hops) : std::nan(""));
+  double all = 0, near = 0;
+  std::int64_t n_all = 0, n_near = 0;
+  for (Eigen::Index i = 0; i < t.fc.rows(); ++i)
+    for (Eigen::Index k = i + 1; k < t.fc.cols(); ++k) {
+      if (!std::isfinite(t.fc(i, k))) continue;
+      all += t.fc(i, k), ++n_all;
+      if (t.hops.size() > 0 && t.hops(i, k) == 1) near += t.fc(i, k), ++n_near;
+    }
+  j["fc_mean"] = number(n_all ? all / static_cast<double>(n_all) : std::nan(""));
+  j["fc_mean_neighbours"] = number(n_near ? near / static_cast<double>(n_near) : std::nan(""));
+  return j;
+}
+
+ordered_json fc_summary(const ProbeSetup& s) {
+  ordered_json j = {{"split", s.truth.fc_split},
+                    {"what", "Pearson correlation of every two tokens' activity over all time points of the split"}};
+  j.update(identifiability(s));
+  j["matrix"] = matrix_json(s.truth.fc);
+  return j;
+}
+
 // What the analysis is of: the run, its final metrics and curves, and the truths it was scored against.
 ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, const ProbeSetup& s) {
   ordered_json out;
@@ -235,6 +305,7 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
   out["true_distance_source"] = s.truth.distance.size() > 0 ? "the dataset's /distance"
                                                               : "euclidean distance between the positions";
   if (!s.truth.note.empty()) out["dataset_note"] = s.truth.note;
+  if (s.truth.fc.size() > 0) out["functional_connectivity"] = fc_summary(s);
   out["oracle"] = "sinusoids of the true positions, d_model columns split over the axes (models/probe/oracle.hpp)";
   return out;
 }
@@ -302,6 +373,10 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
     distances.push_back(probe::pairwise_distance(slice(*array, last, run.folder / "pe.h5", "placement"), s.context.pe_metric));
   const probe::MantelResult m = probe::mantel_test(distances, s.context.true_distance, 1000, 0);
   f["rsa_p_value"] = number(m.p_value);
+  if (s.truth.fc.size() > 0) {
+    const ordered_json data = identifiability(s);
+    for (const auto& [key, value] : data.items()) f["data_" + key] = value;
+  }
   return f;
 }
 
@@ -333,7 +408,7 @@ void add_final_views(ordered_json& out, const RunFolder& run,
 // alone say little (bench/RESULTS.md); the displacement shows what training wrote into it.
 const std::vector<std::string>& baseline_probes() {
   static const std::vector<std::string> names{"rsa_spearman",    "rsa_manhattan_spearman", "rsa_same_line_spearman",
-                                              "rsa_hops_spearman", "procrustes_oracle_disparity",
+                                              "rsa_hops_spearman", "rsa_fc_spearman", "procrustes_oracle_disparity",
                                               "procrustes_oracle_residual", "decode_r2", "knn_overlap",
                                               "norm_frobenius"};
   return names;

@@ -33,7 +33,8 @@ const std::vector<std::string>& probe_columns() {
   static const std::vector<std::string> columns = [] {
     std::vector<std::string> c = {"rsa_spearman", "rsa_hops_spearman", "procrustes_oracle_disparity", "procrustes_oracle_residual",
                                   "procrustes_coords_disparity", "decode_r2", "knn_overlap", "modularity",
-                                  "norm_frobenius", "attention_cosine"};
+                                  "norm_frobenius", "attention_cosine", "data_fc_distance_spearman",
+                                  "data_fc_hops_spearman", "data_fc_mean", "data_fc_mean_neighbours"};
     for (const auto& p : probe::ProbeRegistry::all())
       for (const auto& o : p.outputs)
         if (std::find(c.begin(), c.end(), o) == c.end()) c.push_back(o);

@@ -1,9 +1,10 @@
-// `loci train CONFIG [overrides] [-m sweep... [--emit list|slurm]] [--resume] [--until-epoch N]`. Under a
+// `loci train CONFIG [overrides] [-m sweep... [--emit list|slurm]] [--resume] [--until-epoch N] [--dry-run]`. Under a
 // torchrun-style launcher one run trains data-parallel (plugins/torch_trainer/data_parallel.hpp).
 #include <iostream>
 #include <thread>
 
 #include "apps/commands.hpp"
+#include "apps/dry_run.hpp"
 #include "apps/invocation.hpp"
 #include "apps/resolve.hpp"
 #include "apps/sweep.hpp"
@@ -17,7 +18,7 @@ void add_train_command(CLI::App& app) {
   struct Args {
     std::string file;
     std::vector<std::string> overrides;
-    bool multirun = false, resume = false, quiet = false;
+    bool multirun = false, resume = false, quiet = false, dry_run = false;
     std::int64_t until_epoch = 0;
     std::string emit;
   };
@@ -33,6 +34,8 @@ void add_train_command(CLI::App& app) {
       ->check(CLI::IsMember(sweep_emitters()))
       ->needs(multirun);
   cmd->add_flag("--resume", a->resume, "Continue an interrupted run from its last checkpoint");
+  cmd->add_flag("--dry-run", a->dry_run,
+                "Only say what would be trained (new, continued, kept, extended or refused, and why); nothing is written");
   cmd->add_option("--until-epoch", a->until_epoch, "Stop after this many epochs, checkpointed; --resume continues")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
@@ -54,6 +57,10 @@ void add_train_command(CLI::App& app) {
       req.config = a->file;
       req.fixed_overrides = sweep.fixed;
       req.out = first.node.at("out").text();
+      if (a->dry_run) {
+        dry_run_sweep(load_raw(a->file, {}), a->file, sweep, req.out, registry);
+        return;
+      }
       if (!a->emit.empty()) {
         std::cout << emit_sweep(a->emit, req, points) << std::flush;
         return;
@@ -80,6 +87,7 @@ void add_train_command(CLI::App& app) {
     req.resume = a->resume;
     req.progress = !a->quiet;
     req.until_epoch = a->until_epoch;
+    req.dry_run = a->dry_run;
     trainer->train(r.node, req);
   });
 }

@@ -214,7 +214,7 @@ def y_kind(col):
         return "accuracy"
     if col.startswith("rsa_") or col.endswith("_cosine"):
         return "correlation"
-    if col.endswith("_r2"):
+    if col.endswith("_r2") or "_r2_" in col:
         return "r2"
     if col.startswith("procrustes_") or col == "knn_overlap":
         return "unit"
@@ -237,11 +237,11 @@ def pad_y_range(ax, values, kind):
     ax.set_ylim(lo - 0.05 * span, hi + 0.05 * span)
 
 
-def chance_line(ax, level):
-    """A dashed line at chance, labelled just right of the axes, where no data can hide the label (the legend names
-    runs)."""
+def chance_line(ax, level, label="chance"):
+    """A dashed line at chance (or another trivial predictor's level), labelled just right of the axes, where no data
+    can hide the label (the legend names runs)."""
     ax.axhline(level, linestyle="--", linewidth=1, color="0.4", zorder=1)
-    ax.text(1.01, level, "chance", transform=ax.get_yaxis_transform(), ha="left", va="center", fontsize=7,
+    ax.text(1.01, level, label, transform=ax.get_yaxis_transform(), ha="left", va="center", fontsize=7,
             color="0.3", clip_on=False)
 
 
@@ -279,7 +279,8 @@ def by_sigma(summary):
     return drawn, fixed
 
 
-def plot_against_sigma(figs, summary, columns, name, title, caption, ylabel, scale=1.0, chance=None):
+def plot_against_sigma(figs, summary, columns, name, title, caption, ylabel, scale=1.0, chance=None,
+                       chance_label="chance"):
     """One panel per column: drawn PEs against σ, fixed PEs as dash-dotted levels, chance (in the plotted unit) as a
     dashed level where given."""
     drawn, fixed = by_sigma(summary)
@@ -300,7 +301,7 @@ def plot_against_sigma(figs, summary, columns, name, title, caption, ylabel, sca
                 ax.axhline(y, linestyle="-.", color=f"C{(i + len(drawn)) % 10}", label=r["group"])
                 shown.append(y)
         if chance is not None:
-            chance_line(ax, chance)
+            chance_line(ax, chance, chance_label)
         ax.set_title(col.replace("_", " "))
         ax.set_xlabel("init scale σ")
         ax.set_ylabel(ylabel)
@@ -466,7 +467,9 @@ def plot_similarity(figs, analyses):
     shown = [a for a in one_per_group(analyses) if "final_similarity" in a]
     if not shown:
         return
-    n = len(shown) + 1
+    fc = shown[0].get("functional_connectivity", {}).get("matrix")
+    first = 2 if fc else 1
+    n = len(shown) + first
     cols = min(n, 4)
     rows = math.ceil(n / cols)
     fig, axes = plt.subplots(rows, cols, figsize=(3.1 * cols, 3.0 * rows), squeeze=False)
@@ -475,7 +478,12 @@ def plot_similarity(figs, analyses):
     im = axes[0][0].imshow(truth, cmap="viridis_r")
     axes[0][0].set_title("true distance")
     fig.colorbar(im, ax=axes[0][0], fraction=0.046)
-    for k, a in enumerate(shown, start=1):
+    if fc:
+        m = np.array([[math.nan if v is None else v for v in row] for row in fc], dtype=float)[np.ix_(order, order)]
+        im = axes[0][1].imshow(m, cmap="viridis", vmin=-1, vmax=1)
+        axes[0][1].set_title(f"functional connectivity\n({shown[0]['functional_connectivity']['split']} split)", fontsize=8)
+        fig.colorbar(im, ax=axes[0][1], fraction=0.046)
+    for k, a in enumerate(shown, start=first):
         ax = axes[k // cols][k % cols]
         sim = np.array([[math.nan if v is None else v for v in row] for row in a["final_similarity"]], dtype=float)
         sim = sim[np.ix_(order, order)]
@@ -490,8 +498,10 @@ def plot_similarity(figs, analyses):
             ax.set_yticks([])
     figs.save(fig, "pe_similarity", "PE similarity beside the true distances",
               "Cosine similarity between the tokens' PE vectors, centred over tokens (first block, last evaluation), of one run per group, "
-              "beside the true distance matrix, tokens ordered by their true position (axis 0, then 1, ...): a PE that "
-              "learned the geometry shows the same block pattern (similar where the distance is small).")
+              "beside the true distance matrix (and, for activity data, the functional connectivity of the training "
+              "split: the correlation of every two tokens' activity), tokens ordered by their true position (axis 0, "
+              "then 1, ...): a PE that learned the geometry shows the same block pattern (similar where the distance "
+              "is small).")
 
 
 def plot_mds(figs, analyses):
@@ -671,6 +681,9 @@ def chance_caption(chance):
 
 def table_html(summary, columns):
     probes = ["rsa_spearman", "procrustes_oracle_disparity", "decode_r2", "knn_overlap"]
+    if any(number(r.get("rsa_fc_spearman_mean")) == number(r.get("rsa_fc_spearman_mean")) for r in summary):
+        probes = ["rsa_spearman", "rsa_hops_spearman", "rsa_fc_spearman", "disp_rsa_spearman",
+                  "procrustes_oracle_disparity", "decode_r2", "modularity"]
     head = ["PE", "runs"] + [c.replace("_", " ") for c in columns] + [p.replace("_", " ") for p in probes]
     rows = []
     for r in summary:
@@ -712,8 +725,9 @@ def intro_html(analyses, columns, classes):
                  "the training set.")
     else:
         what = ("This page compares transformers trained on masked-token regression with different positional "
-                "encodings (PEs): their held-out MSE, and how closely each PE's geometry matches the tokens' true "
-                "positions.")
+                "encodings (PEs): their held-out MSE and R² against each token's own training mean (0 = no better "
+                "than that trivial predictor), and how closely each PE's geometry matches the tokens' true "
+                "positions and the functional connectivity of the training data.")
         found = ("The paper's claim (arXiv 2406.08272): learned PEs initialised with a small init scale "
                  "(σ ≈ 0.1–0.2) reach a lower held-out MSE and come to mirror the true positions, where a large σ "
                  "does not.")
@@ -764,10 +778,24 @@ def main(argv):
                        "scale of drawn PEs (mean ± sd over seeds); dash-dotted lines: PEs without an init scale." +
                        chance_caption(chance),
                        "accuracy (%)" if accuracy else metric, 100.0 if accuracy else 1.0, chance)
-    plot_against_sigma(figs, summary, ["rsa_spearman", "procrustes_oracle_disparity", "decode_r2"], "probes_vs_sigma",
+    if not accuracy:
+        r2 = [split_of(c) + "_r2_token_mean" for c in columns if split_of(c) + "_r2_token_mean_mean" in summary[0]]
+        if r2:
+            plot_against_sigma(figs, summary, r2, "r2_vs_sigma", "R² against σ",
+                               "R² of the masked tokens against each token's own mean over the training split, per "
+                               "split and mask ratio (split@ratio; a plain split name is model.mask_ratio_eval), at the "
+                               "last evaluation, mean ± sd over seeds; dashed line: that trivial predictor (R² = 0); "
+                               "dash-dotted: PEs without an init scale, the oracle sinusoids of the true positions "
+                               "among them.", "R²", 1.0, 0.0, "node mean")
+    probe_cols = ["rsa_spearman", "procrustes_oracle_disparity", "decode_r2"]
+    if any(number(r.get("rsa_fc_spearman_mean")) == number(r.get("rsa_fc_spearman_mean")) for r in summary):
+        probe_cols = ["rsa_spearman", "rsa_fc_spearman", "disp_rsa_spearman", "decode_r2"]
+    plot_against_sigma(figs, summary, probe_cols, "probes_vs_sigma",
                        "RSA, Procrustes and decoding against σ",
-                       "RSA (Spearman between PE and true distances), Procrustes disparity to the oracle PE "
-                       "(0 = the same shape) and cross-validated R² of the coordinates, averaged over blocks. "
+                       "RSA (Spearman between PE and true distances; rsa_fc: against 1 − the functional "
+                       "connectivity of the training split; disp_: of the displacement PE(t) − PE(0)), Procrustes "
+                       "disparity to the oracle PE (0 = the same shape) and cross-validated R² of the coordinates, "
+                       "averaged over blocks. "
                        "Each y axis spans at least 0.2 (RSA, R²) or 0.1 (disparity), so that differences in the last "
                        "digits do not look like a trend." + same_draw_note(one_per_group(analyses)),
                        "value")

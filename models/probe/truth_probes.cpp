@@ -1,5 +1,5 @@
 // RSA against truths other than euclidean distance, so a PE that organises by another geometry shows it: graph
-// hops on network data, Manhattan distance between coordinates (the grid's own metric), and on a grid whether two
+// hops on network data, the functional connectivity of activity data, Manhattan distance between coordinates (the grid's own metric), and on a grid whether two
 // tokens share a row or a column (the Latin square's constraint).
 #include <cmath>
 #include <limits>
@@ -20,6 +20,13 @@ double rsa_against(const Eigen::MatrixXd& pe, const Eigen::MatrixXd& truth, Metr
 
 ProbeValues rsa_hops(const Eigen::MatrixXd& pe, const ProbeContext& c) {
   return {{"rsa_hops_spearman", c.hops.size() == 0 ? kNaN : rsa_against(pe, c.hops, c.pe_metric)}};
+}
+
+// The paper's comparison of a PE with functional connectivity: PE distances against 1 - FC, so that a PE whose
+// near tokens are the correlated ones scores positive, like RSA against distance.
+ProbeValues rsa_fc(const Eigen::MatrixXd& pe, const ProbeContext& c) {
+  if (c.fc.size() == 0) return {{"rsa_fc_spearman", kNaN}};
+  return {{"rsa_fc_spearman", rsa_against(pe, (1.0 - c.fc.array()).matrix(), c.pe_metric)}};
 }
 
 ProbeValues rsa_manhattan(const Eigen::MatrixXd& pe, const ProbeContext& c) {
@@ -52,6 +59,8 @@ ProbeValues rsa_same_line(const Eigen::MatrixXd& pe, const ProbeContext& c) {
 
 LOCI_REGISTER_PROBE({"rsa_hops", "Spearman between PE distances and graph hops (networks and parcel graphs)",
                      {"rsa_hops_spearman"}, rsa_hops});
+LOCI_REGISTER_PROBE({"rsa_fc", "Spearman between PE distances and 1 - the functional connectivity of the training split",
+                     {"rsa_fc_spearman"}, rsa_fc});
 LOCI_REGISTER_PROBE({"rsa_manhattan", "Spearman between PE distances and Manhattan distances of the coordinates",
                      {"rsa_manhattan_spearman"}, rsa_manhattan});
 LOCI_REGISTER_PROBE({"rsa_same_line", "Spearman between PE distances and 'not on one row or column' (grids only)",

@@ -67,6 +67,9 @@ struct TrainRequest {
   bool progress = true;
   // Stop (checkpointed, as if interrupted) once this many epochs are done; 0 = train to the end. `--resume` goes on.
   std::int64_t until_epoch = 0;
+  // Only say what training would do with this folder (new, continued, kept, extended or refused, and why), one
+  // line on stdout; nothing is read but the config, the dataset's index and the run's records, nothing is written.
+  bool dry_run = false;
 };
 
 // A trainer trains a model on a dataset folder and writes a run folder.

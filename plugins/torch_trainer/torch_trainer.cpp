@@ -117,6 +117,10 @@ class TorchTrainer final : public Trainer {
   void train(const config::Node& resolved, const TrainRequest& request) override {
     Session s;
     s.opt = read_options(resolved);
+    if (request.dry_run) {
+      std::cout << describe_plan(resolved, s.opt, request) << std::endl;
+      return;
+    }
     set_up_process(s, resolved);
     if (s.lead && request.progress) {
       const blas::Choice kernel = blas::current();
@@ -145,6 +149,34 @@ class TorchTrainer final : public Trainer {
   }
 
  private:
+  // `--dry-run`: "<run folder>: <what training would do>", decided as a real start decides it.
+  static std::string describe_plan(const config::Node& resolved, TrainOptions opt, const TrainRequest& request) {
+    fs::path run = opt.out;
+    if (!fs::exists(fs::path(opt.data) / "index.json"))
+      return run.string() + ": " +
+             (fs::exists(run / "summary.json") ? "finished; its data " + opt.data + " are not there to check it against"
+                                               : "new (its data " + opt.data + " are not made yet)");
+    const data::Dataset ds = data::Dataset::open(opt.data);
+    const config::Identity identity = run_identity(recorded_config(resolved, opt), ds);
+    bool resume = request.resume;
+    if (opt.on_other_settings == "new_folder" && made_otherwise(run, identity)) {
+      run = run.string() + "@" + identity.hash.substr(0, 8);
+      opt.out = run.string();
+      resume = true;
+    }
+    try {
+      const ResumePlan p = plan_resume(run, identity, opt, resume);
+      if (p.fresh) return run.string() + ": new, " + std::to_string(opt.epochs) + " epochs";
+      if (!p.finished) return run.string() + ": interrupted; continues from its last checkpoint";
+      if (p.extend)
+        return run.string() + ": finished at epoch " + std::to_string(p.done_epochs) + "; continues to epoch " +
+               std::to_string(opt.epochs);
+      return run.string() + ": finished; kept";
+    } catch (const UserError& e) {
+      return std::string("refused: ") + e.what();
+    }
+  }
+
   // Device, threads, allocator, and the other ranks of a data-parallel launch.
   static void set_up_process(Session& s, const config::Node& resolved) {
     if (s.opt.device == "cuda" && !torch::cuda::is_available())

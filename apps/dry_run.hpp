@@ -1,0 +1,22 @@
+// `loci run --dry-run` and `loci train --dry-run`: every stage and run a command would make or keep, and why,
+// decided by the same records a real start reads (index.json, the journal, identity.json, summary.json and the
+// checkpoints), without writing anything.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "apps/sweep.hpp"
+#include "plugins/api/config/node.hpp"
+#include "plugins/api/plugin_loader.hpp"
+
+namespace loci::app {
+
+// What `loci generate --resume` would do with the folder of a resolved generator config, as one line.
+std::string dry_run_generate(const config::Node& resolved, const PluginRecord& plugin);
+
+// One line per point of a sweep of `stage` (a training config without `sweep:`): "[3/27] <folder>: <what>".
+void dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep, const std::string& out,
+                   PluginRegistry& registry);
+
+}  // namespace loci::app
