@@ -341,13 +341,16 @@ ordered_json probe_evaluations(const RunFolder& run, const std::vector<std::pair
       ordered_json p = {{"placement", index}};
       p.update(probe_one(pe, s));
       per.push_back(std::move(p));
-      if (has_initial && e > 0) moved.push_back(only(probe_one(pe - slice(*array, 0, file, name), s), baseline_probes()));
+      // A fixed PE has no displacement: nothing to probe, rather than the probes of a matrix of zeros.
+      const Eigen::MatrixXd displacement = has_initial && e > 0 ? pe - slice(*array, 0, file, name) : Eigen::MatrixXd();
+      if (displacement.size() > 0 && displacement.norm() > 0)
+        moved.push_back(only(probe_one(displacement, s), baseline_probes()));
     }
     ordered_json row;
     row["epoch"] = e < static_cast<std::int64_t>(epochs.size()) ? epochs[e] : e;
     row["step"] = e < static_cast<std::int64_t>(steps.size()) ? steps[e] : 0;
     row["mean"] = mean_over(per);
-    if (has_initial && e > 0) row["displacement"] = mean_over(moved);
+    if (!moved.empty()) row["displacement"] = mean_over(moved);
     row["placements"] = std::move(per);
     evaluations.push_back(std::move(row));
   }

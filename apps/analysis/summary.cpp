@@ -302,31 +302,54 @@ const std::vector<std::string>& correlated_statistics() {
   static const std::vector<std::string> s{"procrustes_oracle_disparity", "procrustes_oracle_residual",
                                           "control_procrustes_oracle_residual", "disp_procrustes_oracle_disparity",
                                           "disp_procrustes_oracle_residual", "rsa_spearman", "disp_rsa_spearman",
-                                          "attention_cosine", "norm_frobenius"};
+                                          "rsa_fc_spearman", "decode_r2", "attention_cosine", "norm_frobenius"};
   return s;
 }
 
 using GroupMeans = std::map<std::string, std::vector<double>>;  // column -> its mean in each group of drawn PEs
 
-double spearman_of(const std::vector<double>& x, const std::vector<double>& y) {
-  Eigen::VectorXd a = Eigen::Map<const Eigen::VectorXd>(x.data(), static_cast<Eigen::Index>(x.size()));
-  Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(y.data(), static_cast<Eigen::Index>(y.size()));
-  return (a.array().isFinite().all() && b.array().isFinite().all()) ? probe::spearman(a, b) : kNaN;
+// Spearman over the groups where both are defined (a fixed random PE has no displacement), and how many those
+// are; NaN below 3.
+std::pair<double, std::size_t> spearman_of(const std::vector<double>& x, const std::vector<double>& y) {
+  std::vector<double> a, b;
+  for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
+    if (std::isfinite(x[i]) && std::isfinite(y[i])) a.push_back(x[i]), b.push_back(y[i]);
+  if (a.size() < 3) return {kNaN, a.size()};
+  return {probe::spearman(Eigen::Map<const Eigen::VectorXd>(a.data(), static_cast<Eigen::Index>(a.size())),
+                          Eigen::Map<const Eigen::VectorXd>(b.data(), static_cast<Eigen::Index>(b.size()))),
+          a.size()};
 }
 
-// correlations.csv (statistic, accuracy column, groups, rho) and the same as a table for summary.md.
-std::string write_correlations(const GroupMeans& means, const std::vector<std::string>& columns, const fs::path& folder) {
+bool ends_with(const std::string& s, const std::string& tail) {
+  return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// The task columns the statistics are correlated with: every split's accuracy, or for masked regression (no
+// accuracy) the held-out MSE of every split but the training one, at each mask ratio.
+std::vector<std::string> task_metrics(const std::vector<std::string>& columns) {
   std::vector<std::string> task;
   for (const auto& c : columns)
     if (is_percentage(c)) task.push_back(c);
+  if (!task.empty()) return task;
+  for (const auto& c : columns)
+    if (ends_with(c, "_mse") && c.rfind("train_", 0) != 0 && c.rfind("train@", 0) != 0) task.push_back(c);
+  return task;
+}
+
+// correlations.csv (statistic, task column, groups, rho) and the same as a table for summary.md.
+std::string write_correlations(const GroupMeans& means, const std::vector<std::string>& columns, const fs::path& folder) {
+  const std::vector<std::string> task = task_metrics(columns);
+  const bool accuracy = !task.empty() && is_percentage(task.front());
   const std::size_t groups = means.count(columns.front()) ? means.at(columns.front()).size() : 0;
   std::ostringstream csv, md;
   csv << "statistic,against,groups,spearman\n";
   if (groups >= 3 && !task.empty()) {
     md << "\nAcross the " << groups
        << " groups of drawn PEs (learned / random, one per init scale), Spearman ρ of each statistic's group mean "
-          "with accuracy (the paper: Procrustes disparity −0.98, attention cosine 0.96; `control_` is a random PE of "
-          "the same norm, `disp_` the displacement PE(t) − PE(0)):\n\n| statistic |";
+       << (accuracy ? "with accuracy (the paper: Procrustes disparity −0.98, attention cosine 0.96"
+                    : "with held-out MSE (lower is better, so a PE whose shape helps gives ρ > 0 for Procrustes "
+                      "disparity and ρ < 0 for RSA")
+       << "; `control_` is a random PE of the same norm, `disp_` the displacement PE(t) − PE(0)):\n\n| statistic |";
     for (const auto& t : task) md << " " << t << " |";
     md << "\n|---|";
     for (std::size_t i = 0; i < task.size(); ++i) md << "---|";
@@ -336,8 +359,8 @@ std::string write_correlations(const GroupMeans& means, const std::vector<std::s
     if (!means.count(stat)) continue;
     if (groups >= 3 && !task.empty()) md << "| " << stat << " |";
     for (const auto& t : task) {
-      const double rho = groups >= 3 ? spearman_of(means.at(stat), means.at(t)) : kNaN;
-      csv << stat << "," << t << "," << groups << "," << csv_number(rho) << "\n";
+      const auto [rho, used] = spearman_of(means.at(stat), means.at(t));
+      csv << stat << "," << t << "," << used << "," << csv_number(rho) << "\n";
       if (groups >= 3) md << " " << (std::isfinite(rho) ? csv_number(std::round(rho * 1000) / 1000) : "n/a") << " |";
     }
     if (groups >= 3 && !task.empty()) md << "\n";

@@ -1,4 +1,4 @@
-// `loci train CONFIG [overrides] [-m sweep... [--emit list|slurm]] [--resume] [--until-epoch N] [--dry-run]`. Under a
+// `loci train CONFIG [overrides] [-m sweep... [--emit list|slurm]] [--resume] [--until-epoch N] [--from CHECKPOINT] [--dry-run]`. Under a
 // torchrun-style launcher one run trains data-parallel (plugins/torch_trainer/data_parallel.hpp).
 #include <iostream>
 #include <thread>
@@ -20,6 +20,7 @@ void add_train_command(CLI::App& app) {
     std::vector<std::string> overrides;
     bool multirun = false, resume = false, quiet = false, dry_run = false;
     std::int64_t until_epoch = 0;
+    std::string from;
     std::string emit;
   };
   auto a = std::make_shared<Args>();
@@ -36,6 +37,8 @@ void add_train_command(CLI::App& app) {
   cmd->add_flag("--resume", a->resume, "Continue an interrupted run from its last checkpoint");
   cmd->add_flag("--dry-run", a->dry_run,
                 "Only say what would be trained (new, continued, kept, extended or refused, and why); nothing is written");
+  cmd->add_option("--from", a->from,
+                  "Continue from this checkpoint (e.g. RUN/checkpoints/best.pt or epoch_20.pt) instead of the last one");
   cmd->add_option("--until-epoch", a->until_epoch, "Stop after this many epochs, checkpointed; --resume continues")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
@@ -88,6 +91,8 @@ void add_train_command(CLI::App& app) {
     req.progress = !a->quiet;
     req.until_epoch = a->until_epoch;
     req.dry_run = a->dry_run;
+    req.from = a->from;
+    if (!a->from.empty()) req.resume = true;
     trainer->train(r.node, req);
   });
 }

@@ -70,6 +70,8 @@ struct TrainRequest {
   // Only say what training would do with this folder (new, continued, kept, extended or refused, and why), one
   // line on stdout; nothing is read but the config, the dataset's index and the run's records, nothing is written.
   bool dry_run = false;
+  // Continue from this checkpoint (checkpoints/epoch_<E>.pt, best.pt, ...) instead of last.pt; implies resume.
+  std::string from;
 };
 
 // A trainer trains a model on a dataset folder and writes a run folder.

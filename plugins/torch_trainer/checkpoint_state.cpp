@@ -23,6 +23,7 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
   j["seconds"] = state.seconds;
   j["best_loss"] = state.best_loss;
   j["evals_without_improvement"] = state.evals_without_improvement;
+  j["best_checkpoint_loss"] = state.best_checkpoint_loss;
   j["rows"] = nlohmann::ordered_json::array();
   for (const auto& r : state.rows) j["rows"].push_back(to_json(r, condition_names));
   j["pe_epochs"] = nlohmann::ordered_json::array();
@@ -79,6 +80,7 @@ RunState load_checkpoint(const std::filesystem::path& file, models::Model& model
   s.seconds = j.at("seconds").get<double>();
   s.best_loss = j.at("best_loss").get<double>();
   s.evals_without_improvement = j.at("evals_without_improvement").get<std::int64_t>();
+  s.best_checkpoint_loss = j.value("best_checkpoint_loss", 1e300);
   for (const auto& r : j.at("rows")) s.rows.push_back(row_from_json(r));
   const std::size_t placements = model->pe_matrices().size();
   const std::size_t attention_blocks = j.value("attention_blocks", std::size_t{0});

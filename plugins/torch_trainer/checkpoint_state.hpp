@@ -17,6 +17,7 @@ struct RunState {
   double seconds = 0;      // training time so far, across resumptions
   double best_loss = 1e300;
   std::int64_t evals_without_improvement = 0;
+  double best_checkpoint_loss = 1e300;  // train.checkpoint.best: the loss of the evaluation kept in best.pt
   std::vector<MetricsRow> rows;
   std::vector<PeSnapshot> pe_history;
 };

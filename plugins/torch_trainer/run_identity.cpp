@@ -19,7 +19,7 @@ namespace {
 const std::vector<std::string>& not_identity() {
   static const std::vector<std::string> keys{"out",          "data",          "plugin_path", "jobs",
                                              "train.threads", "train.progress", "train.dist_timeout",
-                                             "train.epochs", "train.on_other_settings"};
+                                             "train.epochs", "train.on_other_settings", "train.checkpoint"};
   return keys;
 }
 

@@ -93,7 +93,7 @@ struct Session {
   std::unique_ptr<DataParallel> dp;
   int rank = 0, ranks = 1;
   bool lead = true;  // the one rank that evaluates and writes; the run folder must be shared by all
-  fs::path run, last;
+  fs::path run, last, last_source;  // last_source: the checkpoint `--from` names
   std::unique_ptr<data::FolderLock> claim;
   std::optional<data::Dataset> ds;
   FeedPlan plan;
@@ -131,13 +131,14 @@ class TorchTrainer final : public Trainer {
     open_data(s);
     const ResumePlan resume = check_identity(s, resolved, request);
     s.started_at = utc_now();
-    if (resume.finished && !resume.extend) {
+    if (!request.from.empty()) use_checkpoint(s, request.from);
+    else if (resume.finished && !resume.extend) {
       std::cerr << "loci: " << s.run.string() << " has finished already (summary.json); nothing to do\n";
       return;
     }
     verify_data(s);
     build_model(s, resolved);
-    restore(s, resume);
+    restore(s, resume, !request.from.empty());
     plan_epochs(s, resolved, request);
     record_initial_pe(s);
     const std::string status = run_epochs(s, request);
@@ -269,8 +270,20 @@ class TorchTrainer final : public Trainer {
     s.micro = std::make_unique<models::MicroBatches>(models::MicroBatchOptions(s.opt.micro_batches, at::get_num_threads()));
   }
 
-  static void restore(Session& s, const ResumePlan& resume) {
-    if (!resume.fresh && fs::exists(s.last)) {
+  // `--from FILE`: that checkpoint, not last.pt, is where the run goes on; a finished run runs again from it.
+  static void use_checkpoint(Session& s, const std::string& from) {
+    if (!fs::is_regular_file(from)) throw UserError("--from " + from + ": no such checkpoint file");
+    s.last_source = from;
+    if (s.lead) fs::remove(s.run / "summary.json");
+  }
+
+  static void restore(Session& s, const ResumePlan& resume, bool from_file) {
+    if (from_file) {
+      s.state = load_checkpoint(s.last_source, s.model, *s.optimizer);
+      if (s.lead)
+        std::cerr << "loci: continuing " << s.run.string() << " from " << s.last_source.string() << " (epoch "
+                  << s.state.epoch << ", step " << s.state.step << ")\n";
+    } else if (!resume.fresh && fs::exists(s.last)) {
       s.state = load_checkpoint(s.last, s.model, *s.optimizer);
       if (resume.extend) drop_final_evaluation(s);
       if (s.lead)
@@ -300,6 +313,10 @@ class TorchTrainer final : public Trainer {
   static void plan_epochs(Session& s, const config::Node& resolved, const TrainRequest& request) {
     s.eval_splits = s.opt.eval_splits.empty() ? s.ds->splits() : s.opt.eval_splits;
     for (const auto& split : s.eval_splits) s.ds->samples(split);  // an unknown split is an error now, not at the first eval
+    if (!s.opt.checkpoint_best.empty() &&
+        std::find(s.eval_splits.begin(), s.eval_splits.end(), s.opt.checkpoint_best) == s.eval_splits.end())
+      throw UserError(resolved.at("train.checkpoint.best").mark().str() + ": train.checkpoint.best: split '" +
+                      s.opt.checkpoint_best + "' is not evaluated (see task.eval_splits)");
     s.attention_split = s.opt.save_attention ? attention_split_of(s.opt, *s.ds, s.eval_splits,
                                                                   resolved.at("train.attention_split").mark().str())
                                              : "";
@@ -465,8 +482,32 @@ class TorchTrainer final : public Trainer {
       write_attention_file(s.run, s.state.pe_history, s.attention_split, s.ds->samples(s.attention_split));
     const auto& pe = s.mopt.encoder().pe();
     write_pe_file(s.run, s.state.pe_history, s.positions, pe.type(), pe.init() ? pe.init()->std() : 0.0, pe.placement());
+    const bool best = improves_best(s);
     save_checkpoint(s.last, s.model, *s.optimizer, s.state, s.plan.condition_names);
+    keep_checkpoints(s, best);
     return stop;
+  }
+
+  // train.checkpoint.best: whether this evaluation's loss on that split is the lowest so far (recorded in the state).
+  static bool improves_best(Session& s) {
+    if (s.opt.checkpoint_best.empty()) return false;
+    for (const auto& row : s.state.rows)
+      if (row.epoch == s.state.epoch && row.metrics.split == s.opt.checkpoint_best && row.metrics.loss < s.state.best_checkpoint_loss) {
+        s.state.best_checkpoint_loss = row.metrics.loss;
+        return true;
+      }
+    return false;
+  }
+
+  // Copies of last.pt (just written): best.pt, and epoch_<E>.pt every train.checkpoint.every epochs.
+  static void keep_checkpoints(const Session& s, bool best) {
+    const bool every = s.opt.checkpoint_every > 0 && s.state.epoch % s.opt.checkpoint_every == 0;
+    if (!best && !every) return;
+    std::ifstream in(s.last, std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const fs::path dir = s.run / "checkpoints";
+    if (best) data::write_file_atomically(dir / "best.pt", bytes);
+    if (every) data::write_file_atomically(dir / ("epoch_" + std::to_string(s.state.epoch) + ".pt"), bytes);
   }
 
  private:

@@ -195,6 +195,13 @@ void declare_train(Table& t) {
            "Prescott on an AVX-512 CPU, after checking the new one), openblas (OpenBLAS's own choice), or a kernel "
            "name (SkylakeX, Cooperlake, Haswell, ...); a user's OPENBLAS_CORETYPE always wins. Speed only: results "
            "differ in the last bits between kernels");
+  t.add("train.checkpoint.every", [](O& o) -> std::int64_t& { return o.checkpoint_every; })
+      .min(0)
+      .doc("besides checkpoints/last.pt, keep checkpoints/epoch_<E>.pt at each evaluation whose epoch is a multiple "
+           "of this (0 = none); `loci train CONFIG --from FILE` continues from any of them");
+  t.add("train.checkpoint.best", [](O& o) -> std::string& { return o.checkpoint_best; })
+      .doc("keep checkpoints/best.pt, the model at the evaluation with the lowest loss on this split so far "
+           "('' = none)");
   t.add("train.save_attention", [](O& o) -> bool& { return o.save_attention; })
       .doc("write attention.h5: each block's attention maps averaged over the samples of attention_split, at every "
            "evaluation");

@@ -51,6 +51,8 @@ struct TrainOptions {
   std::string precision = "fp32";  // or bf16: autocast in the training step (precision.hpp)
   bool save_attention = false, progress = true;
   std::string attention_split;  // "" = human, else test, else the first evaluated split
+  std::int64_t checkpoint_every = 0;  // also keep checkpoints/epoch_<E>.pt every this many epochs (0 = off)
+  std::string checkpoint_best;        // split whose loss picks checkpoints/best.pt ("" = off)
   std::int64_t jobs = 1;  // sweeps (apps/sweep.cpp): processes at a time
 
   models::ModelOptions model;  // task-dependent sizes (channels, classes) are filled in from the dataset

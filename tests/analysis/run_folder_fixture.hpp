@@ -26,6 +26,7 @@ struct FakeRun {
   int d_model = 8;
   std::vector<Eigen::MatrixXd> pe_per_eval;  // one placement, T x d_model per evaluation
   std::vector<double> human_accuracy;        // one per evaluation
+  std::vector<double> test_mse;              // masked regression instead: the test split's MSE per evaluation
 };
 
 inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
@@ -40,6 +41,9 @@ inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
   for (std::size_t e = 0; e < r.human_accuracy.size(); ++e)
     metrics << "{\"epoch\":" << (e + 1) * 10 << ",\"step\":" << (e + 1) * 100 << ",\"split\":\"human\",\"loss\":1.0,"
             << "\"accuracy\":" << r.human_accuracy[e] << "}\n";
+  for (std::size_t e = 0; e < r.test_mse.size(); ++e)
+    metrics << "{\"epoch\":" << (e + 1) * 10 << ",\"step\":" << (e + 1) * 100 << ",\"split\":\"test\",\"loss\":"
+            << r.test_mse[e] << ",\"mse\":" << r.test_mse[e] << "}\n";
   const Eigen::MatrixXd pos = grid4();
   const auto evals = static_cast<std::int64_t>(r.pe_per_eval.size());
   std::vector<float> pe, positions;

@@ -116,3 +116,29 @@ TEST_CASE("The paper's correlation across sigma: Spearman of each statistic's gr
   const std::string md = read_text(dir.path() / "out" / "summary.md");
   CHECK(md.find("| procrustes_oracle_disparity | -1 |") != std::string::npos);
 }
+
+TEST_CASE("For masked regression the correlation across sigma is with held-out MSE") {
+  test::TempDir dir;
+  // As above, but the groups' test MSE rises with the noise in their PE: RSA falls as MSE rises (rho = -1).
+  Eigen::MatrixXd coords = Eigen::MatrixXd::Zero(16, 4);
+  coords.leftCols(2) = test::grid4();
+  Eigen::MatrixXd noise(16, 4);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 4; ++j) noise(i, j) = std::sin(1.7 * i + 0.9 * j + 0.3 * i * j);
+  for (const auto& [sigma, mse] : std::vector<std::pair<double, double>>{{0.1, 0.2}, {0.5, 0.4}, {2.0, 0.9}}) {
+    test::FakeRun run;
+    run.sigma = sigma;
+    run.d_model = 4;
+    run.pe_per_eval = {coords + 2.0 * sigma * noise};
+    run.test_mse = {mse};
+    test::write_run(dir.path() / "sweep" / ("s" + std::to_string(sigma)), run);
+  }
+  analysis::analyze_all({dir.path() / "sweep"}, dir.path() / "out", {}, false);
+  const std::string csv = read_text(dir.path() / "out" / "correlations.csv");
+  INFO(csv);
+  CHECK(csv.find("rsa_spearman,test_mse,3,-1\n") != std::string::npos);
+  CHECK(csv.find("procrustes_oracle_disparity,test_mse,3,1\n") != std::string::npos);
+  // pe.h5 has no epoch-0 PE here, so there is no displacement: its rows are undefined over 0 groups.
+  CHECK(csv.find("disp_rsa_spearman,test_mse,0,\n") != std::string::npos);
+  CHECK(read_text(dir.path() / "out" / "summary.md").find("with held-out MSE") != std::string::npos);
+}
