@@ -42,6 +42,20 @@ std::string cell(const std::string& csv, const std::string& key, const std::stri
   return "<absent>";
 }
 
+// A learned run whose PE is the grid with 2 sigma times one fixed noise pattern: more sigma, less grid.
+test::FakeRun noisy_grid_run(double sigma) {
+  Eigen::MatrixXd coords = Eigen::MatrixXd::Zero(16, 4);
+  coords.leftCols(2) = test::grid4();
+  Eigen::MatrixXd noise(16, 4);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 4; ++j) noise(i, j) = std::sin(1.7 * i + 0.9 * j + 0.3 * i * j);
+  test::FakeRun run;
+  run.sigma = sigma;
+  run.d_model = 4;
+  run.pe_per_eval = {coords + 2.0 * sigma * noise};
+  return run;
+}
+
 }  // namespace
 
 TEST_CASE("The summary groups seeds and reports mean and sd of each split and probe") {
@@ -92,17 +106,8 @@ TEST_CASE("The paper's correlation across sigma: Spearman of each statistic's gr
   test::TempDir dir;
   // Three learned groups whose PE is the grid with more and more of one fixed noise pattern, and whose accuracy
   // falls as the noise grows: RSA falls with accuracy (rho = +1), the disparity to the oracle rises (rho = -1).
-  Eigen::MatrixXd coords = Eigen::MatrixXd::Zero(16, 4);
-  coords.leftCols(2) = test::grid4();
-  Eigen::MatrixXd noise(16, 4);
-  for (int i = 0; i < 16; ++i)
-    for (int j = 0; j < 4; ++j) noise(i, j) = std::sin(1.7 * i + 0.9 * j + 0.3 * i * j);
-  const std::vector<std::pair<double, double>> groups{{0.1, 0.95}, {0.5, 0.6}, {2.0, 0.3}};
-  for (const auto& [sigma, accuracy] : groups) {
-    test::FakeRun run;
-    run.sigma = sigma;
-    run.d_model = 4;
-    run.pe_per_eval = {coords + 2.0 * sigma * noise};
+  for (const auto& [sigma, accuracy] : std::vector<std::pair<double, double>>{{0.1, 0.95}, {0.5, 0.6}, {2.0, 0.3}}) {
+    test::FakeRun run = noisy_grid_run(sigma);
     run.human_accuracy = {accuracy};
     test::write_run(dir.path() / "sweep" / ("s" + std::to_string(sigma)), run);
   }
@@ -120,16 +125,8 @@ TEST_CASE("The paper's correlation across sigma: Spearman of each statistic's gr
 TEST_CASE("For masked regression the correlation across sigma is with held-out MSE") {
   test::TempDir dir;
   // As above, but the groups' test MSE rises with the noise in their PE: RSA falls as MSE rises (rho = -1).
-  Eigen::MatrixXd coords = Eigen::MatrixXd::Zero(16, 4);
-  coords.leftCols(2) = test::grid4();
-  Eigen::MatrixXd noise(16, 4);
-  for (int i = 0; i < 16; ++i)
-    for (int j = 0; j < 4; ++j) noise(i, j) = std::sin(1.7 * i + 0.9 * j + 0.3 * i * j);
   for (const auto& [sigma, mse] : std::vector<std::pair<double, double>>{{0.1, 0.2}, {0.5, 0.4}, {2.0, 0.9}}) {
-    test::FakeRun run;
-    run.sigma = sigma;
-    run.d_model = 4;
-    run.pe_per_eval = {coords + 2.0 * sigma * noise};
+    test::FakeRun run = noisy_grid_run(sigma);
     run.test_mse = {mse};
     test::write_run(dir.path() / "sweep" / ("s" + std::to_string(sigma)), run);
   }
