@@ -26,7 +26,10 @@ from scipy.stats import spearmanr
 
 def load(folder, split):
     arrays = []
-    for path in sorted(glob.glob(f"{folder}/{split}-*.h5")):
+    paths = sorted(glob.glob(f"{folder}/{split}-*.h5"))
+    if not paths:
+        sys.exit(f"{folder}: no {split}-*.h5 shards (a dataset folder of network_dynamics or volumetric_parcels?)")
+    for path in paths:
         with h5py.File(path) as f:
             arrays.append(f["activity"][:])
             adjacency, distance = f["adjacency"][:], f["distance"][:]

@@ -44,6 +44,8 @@ void add_train_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
     PluginRegistry registry;
+    if (a->multirun && !a->from.empty())
+      throw UserError("--from continues one run from one checkpoint; it cannot be combined with -m (a sweep)");
     if (a->multirun) {
       // Resolve one point first: a bad key or value stops the sweep before any process starts.
       const Sweep sweep = plan_sweep(a->overrides);

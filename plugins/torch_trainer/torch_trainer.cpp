@@ -273,6 +273,11 @@ class TorchTrainer final : public Trainer {
   // `--from FILE`: that checkpoint, not last.pt, is where the run goes on; a finished run runs again from it.
   static void use_checkpoint(Session& s, const std::string& from) {
     if (!fs::is_regular_file(from)) throw UserError("--from " + from + ": no such checkpoint file");
+    // Another run's checkpoint would continue that run's state under this run's identity: a silent mix-up.
+    std::error_code ec;
+    if (fs::weakly_canonical(fs::path(from).parent_path(), ec) != fs::weakly_canonical(s.run / "checkpoints", ec))
+      throw UserError("--from " + from + ": not a checkpoint of this run (" + (s.run / "checkpoints").string() +
+                      "); continue a run from its own checkpoints");
     s.last_source = from;
     if (s.lead) fs::remove(s.run / "summary.json");
   }
