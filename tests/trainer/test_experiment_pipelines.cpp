@@ -52,7 +52,8 @@ void check_pipeline(const std::string& config, const std::string& data_overrides
   const std::string summary = read_file(out / "analysis" / "summary.csv");
   CHECK(column_values(summary, "pe_type") ==
         std::set<std::string>{"learned", "none", "random_fixed", "rope_axial", "sinusoidal_nd"});
-  CHECK(column_values(summary, "sigma").size() >= 5);  // the five sigmas of the learned PE at least
+  // The five sigmas of the learned PE (random_fixed is drawn at 1), and none for the fixed PEs.
+  CHECK(column_values(summary, "sigma") == std::set<std::string>{"", "0.01", "0.2", "0.5", "1", "3"});
   // The FC comparison and the dataset's identifiability reach the summary.
   CHECK(summary.find("rsa_fc_spearman_mean") != std::string::npos);
   CHECK(summary.find("data_fc_distance_spearman_mean") != std::string::npos);
