@@ -16,7 +16,7 @@ namespace loci::app {
 
 namespace fs = std::filesystem;
 
-std::string dry_run_generate(const config::Node& resolved, const PluginRecord& plugin) {
+std::string dry_run_generate(const config::Node& resolved, const PluginRecord& plugin, const PluginRegistry& registry) {
   const fs::path out = resolved.at("out").text();
   std::string made = "new (";
   for (const auto& [name, count] : resolved.at("splits").entries())
@@ -32,7 +32,7 @@ std::string dry_run_generate(const config::Node& resolved, const PluginRecord& p
     return out.string() + ": refused: index.json is not readable JSON";
   }
   // The same comparison a resumed generation makes: what decides the bytes, as the dataset recorded it.
-  const std::string wanted = config::to_yaml(config::without(resolved, generator_identity_drop()));
+  const std::string wanted = recorded_config(resolved, *registry.make_generator(plugin.name));
   if (index.value("generator", "") != plugin.name || index.value("generator_version", "") != plugin.version ||
       index.value("config_yaml", "") != wanted)
     return out.string() + ": refused: it holds a dataset made with other settings (generate into another `out`)";

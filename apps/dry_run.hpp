@@ -13,7 +13,7 @@
 namespace loci::app {
 
 // What `loci generate --resume` would do with the folder of a resolved generator config, as one line.
-std::string dry_run_generate(const config::Node& resolved, const PluginRecord& plugin);
+std::string dry_run_generate(const config::Node& resolved, const PluginRecord& plugin, const PluginRegistry& registry);
 
 // One line per point of a sweep of `stage` (a training config without `sweep:`): "[3/27] <folder>: <what>".
 void dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep, const std::string& out,

@@ -27,11 +27,31 @@ std::string regenerate_command(const std::string& command) {
   return out;
 }
 
+// The size and SHA-256 of each file the generator reads; a file that cannot be read was already named by
+// configure(), so this only meets files that vanished since.
+std::vector<data::InputFile> checksum_inputs(const std::vector<std::string>& files) {
+  std::vector<data::InputFile> out;
+  for (const auto& f : files) {
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(f, ec);
+    if (ec) throw UserError(f + ": cannot read (" + ec.message() + ")");
+    out.push_back({f, static_cast<std::int64_t>(bytes), data::sha256_file(f)});
+  }
+  return out;
+}
+
 }  // namespace
 
+// `license` is the card's, not the samples': changing it rewrites the card of a finished dataset, never its shards.
 const std::vector<std::string>& generator_identity_drop() {
-  static const std::vector<std::string> keys{"out", "threads", "plugin_path"};
+  static const std::vector<std::string> keys{"out", "threads", "plugin_path", "license"};
   return keys;
+}
+
+std::string recorded_config(const config::Node& resolved, const Generator& generator) {
+  std::vector<std::string> drop = generator_identity_drop();
+  for (const auto& k : generator.unused_keys(resolved)) drop.push_back(k);
+  return config::to_yaml(config::without(resolved, drop));
 }
 
 data::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
@@ -55,7 +75,10 @@ data::GenerateReport generate_from_config(const config::Node& resolved, const Pl
   opt.generator_version = plugin.version;
   // What decides the bytes, and nothing else: the same dataset made into another folder, on another thread count,
   // is the same bytes (and its --resume is accepted whatever those keys say).
-  opt.config_yaml = config::to_yaml(config::without(resolved, generator_identity_drop()));
+  opt.config_yaml = recorded_config(resolved, *generator);
+  opt.inputs = checksum_inputs(generator->input_files());
+  const std::string& license = resolved.at("license").text();
+  opt.license = license == "auto" ? generator->default_license() : license;
   opt.card_prose = generator->card_prose();
   opt.regenerate_command = regenerate_command(invocation());
   opt.plugin_abi = kPluginAbi;

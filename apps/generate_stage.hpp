@@ -19,6 +19,8 @@ struct GenerateFlags {
 
 // Keys of a generator config that never change the data, left out of what the dataset stores and compares.
 const std::vector<std::string>& generator_identity_drop();
+// The config a dataset records (config_yaml): without those keys and without the ones the generator does not use.
+std::string recorded_config(const config::Node& resolved, const Generator& generator);
 
 data::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
                                           const PluginRegistry& registry, const GenerateFlags& flags);

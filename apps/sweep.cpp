@@ -142,7 +142,7 @@ std::string headline(const fs::path& run) {
 int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
   std::map<pid_t, std::size_t> running;
   std::map<std::size_t, std::optional<fs::file_time_type>> finished_before;
-  std::size_t next = 0, finished = 0, skipped = 0;
+  std::size_t next = 0, finished = 0;
   int failed = 0;
   const std::size_t total = points.size();
   const auto start = std::chrono::steady_clock::now();
@@ -162,13 +162,14 @@ int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
     const bool kept = ok && before && finished_at(run) == before;
     ++finished;
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started[it->second]).count();
-    std::cerr << "loci: [" << finished + skipped << "/" << total << "] " << (kept ? "kept   " : ok ? "done   " : "FAILED ")
+    // The run's own number, as on its start line: runs of a parallel sweep end out of order.
+    std::cerr << "loci: [" << it->second + 1 << "/" << total << "] " << (kept ? "kept   " : ok ? "done   " : "FAILED ")
               << p.name;
     if (ok && !kept) {
       made_seconds += took, ++made;
       const std::string h = headline(run);
       std::cerr << ": " << (h.empty() ? "" : h + " ") << "in " << clock_text(took);
-      const std::size_t left = total - finished - skipped;
+      const std::size_t left = total - finished;
       if (left > 0) {
         // Runs go r.jobs at a time: what is left takes about its share of the mean run, per slot.
         const double eta = made_seconds / static_cast<double>(made) * static_cast<double>(left) / static_cast<double>(r.jobs);

@@ -23,10 +23,10 @@ std::string flow_list(const std::vector<std::int64_t>& items) {
 
 // Shapes and dims are per example, as Hugging Face's features are; `per_sample` says the file adds a leading
 // "sample" axis.
-void feature_yaml(std::ostringstream& o, const ArraySpec& s, bool per_sample) {
+void feature_yaml(std::ostringstream& o, const ArraySpec& s, bool per_sample, const char* dtype = nullptr) {
   const std::vector<std::string>& dims = s.dims;
   o << "  - name: " << s.name << "\n"
-    << "    dtype: " << dtype_name(s.dtype) << "\n"
+    << "    dtype: " << (dtype ? dtype : dtype_name(s.dtype)) << "\n"
     << "    shape: " << flow_list(s.shape) << "\n"
     << "    dims: " << flow_list(dims) << "\n"
     << "    per_sample: " << (per_sample ? "true" : "false") << "\n";
@@ -66,6 +66,7 @@ std::string dataset_card(const Index& x, const CardText& text) {
     << "  features:\n";
   for (const auto& f : x.features) feature_yaml(o, f, true);
   for (const auto& f : x.dataset_arrays) feature_yaml(o, f, false);
+  for (const auto& f : x.text_arrays) feature_yaml(o, f, false, "string");
   o << "  splits:\n";
   for (const auto& s : x.splits) {
     std::int64_t bytes = 0;
@@ -90,6 +91,8 @@ std::string dataset_card(const Index& x, const CardText& text) {
     o << "| `" << f.name << "` | " << dtype_name(f.dtype) << " | " << dims_text(f, true) << " | " << f.doc << " |\n";
   for (const auto& f : x.dataset_arrays)
     o << "| `" << f.name << "` | " << dtype_name(f.dtype) << " | " << dims_text(f, false) << " | " << f.doc << " |\n";
+  for (const auto& f : x.text_arrays)
+    o << "| `" << f.name << "` | string (UTF-8) | " << dims_text(f, false) << " | " << f.doc << " |\n";
   o << "\n## Splits\n\n| split | samples | shards |\n|---|---|---|\n";
   for (const auto& s : x.splits) {
     int shards = 0;
@@ -98,6 +101,11 @@ std::string dataset_card(const Index& x, const CardText& text) {
   }
   o << "\nShard files, sizes and SHA-256 checksums are listed in `index.json`; `loci inspect <folder> --verify` checks "
        "them.\n";
+  if (!x.inputs.empty()) {
+    o << "\n## Inputs\n\nThe samples were made from these files (also in `index.json`; a `--resume` after one changed is "
+         "refused):\n\n| file | bytes | SHA-256 |\n|---|---:|---|\n";
+    for (const auto& i : x.inputs) o << "| `" << i.file << "` | " << i.bytes << " | `" << i.sha256 << "` |\n";
+  }
   if (!text.regenerate_command.empty())
     o << "\n## Regenerate\n\nThe same command and seed give the same samples:\n\n```sh\n" << text.regenerate_command
       << "\n```\n";

@@ -92,6 +92,10 @@ void validate_layout(const DatasetLayout& layout) {
     positions = positions || a.spec.name == "positions";
   }
   if (!positions) throw std::invalid_argument("layout: no dataset array 'positions' (token x coordinate)");
+  for (const auto& t : layout.text_arrays) {
+    if (t.values.empty()) throw std::invalid_argument("text array '" + t.name + "': no values");
+    claim(t.shape(), "text");
+  }
   for (const auto& [dim, size] : dims)
     if (names.count(dim))
       throw std::invalid_argument("layout: '" + dim + "' names both an array and a dimension");
@@ -112,6 +116,7 @@ std::vector<std::pair<std::string, std::int64_t>> dimension_sizes(const DatasetL
   };
   for (const auto& s : layout.sample_arrays) add(s);
   for (const auto& a : layout.dataset_arrays) add(a.spec);
+  for (const auto& t : layout.text_arrays) add(t.shape());
   return out;
 }
 

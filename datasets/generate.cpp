@@ -65,6 +65,8 @@ Index wanted_index(const GenerateOptions& o, const DatasetLayout& layout) {
   for (const auto& [name, count] : o.splits) x.splits.push_back({name, count});
   x.features = layout.sample_arrays;
   for (const auto& a : layout.dataset_arrays) x.dataset_arrays.push_back(a.spec);
+  for (const auto& t : layout.text_arrays) x.text_arrays.push_back(t.shape());
+  x.inputs = o.inputs;
   return x;
 }
 

@@ -56,6 +56,9 @@ struct GenerateOptions {
   std::string created;
   std::int64_t chunk_samples = 0;  // samples per HDF5 chunk; 0 = about 256 KiB of the widest array
   std::string pretty_name;         // dataset card title; "" = generator name
+  // Files outside loci the samples are made from, checksummed by the caller: part of the dataset's identity, so a
+  // --resume after one of them changed is refused rather than mixing shards of two inputs.
+  std::vector<InputFile> inputs;
 };
 
 struct GenerateReport {

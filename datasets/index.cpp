@@ -54,6 +54,21 @@ ojson Index::identity() const {
   for (const auto& s : dataset_arrays) d.push_back(spec_to_json(s));
   j["features"] = f;
   j["dataset_arrays"] = d;
+  // Only when present, so that datasets without them keep the identity (and index bytes) they always had.
+  if (!text_arrays.empty()) {
+    ojson t = ojson::array();
+    for (const auto& s : text_arrays) {
+      ojson e = spec_to_json(s);
+      e["dtype"] = "string";
+      t.push_back(e);
+    }
+    j["text_arrays"] = t;
+  }
+  if (!inputs.empty()) {
+    ojson in = ojson::array();
+    for (const auto& i : inputs) in.push_back(ojson{{"file", i.file}, {"bytes", i.bytes}, {"sha256", i.sha256}});
+    j["inputs"] = in;
+  }
   return j;
 }
 
@@ -103,6 +118,14 @@ Index Index::from_json(const nlohmann::json& j, const fs::path& file) {
     for (const auto& s : j.at("splits")) x.splits.push_back({s.at("name").get<std::string>(), s.at("samples").get<std::int64_t>()});
     for (const auto& s : j.at("features")) x.features.push_back(spec_from_json(s));
     for (const auto& s : j.value("dataset_arrays", nlohmann::json::array())) x.dataset_arrays.push_back(spec_from_json(s));
+    for (const auto& s : j.value("text_arrays", nlohmann::json::array())) {
+      nlohmann::json e = s;
+      if (e.value("dtype", "") != "string") throw std::invalid_argument("text array " + e.value("name", "?") + ": dtype is not \"string\"");
+      e["dtype"] = dtype_name(DType::u8);
+      x.text_arrays.push_back(spec_from_json(e));
+    }
+    for (const auto& s : j.value("inputs", nlohmann::json::array()))
+      x.inputs.push_back({s.at("file").get<std::string>(), s.at("bytes").get<std::int64_t>(), s.at("sha256").get<std::string>()});
     for (const auto& s : j.value("shards", nlohmann::json::array())) {
       ShardEntry e;
       e.file = s.at("file").get<std::string>();
@@ -150,9 +173,11 @@ std::optional<std::string> identity_difference(const ojson& had, const ojson& wa
   };
   for (const auto& [key, value] : want.items()) {
     const auto it = had.find(key);
+    if (key == "inputs" && (it == had.end() || *it != value))
+      return "the input files (inputs in index.json: their sizes or SHA-256) differ";
     if (it == had.end()) return key + " missing vs " + shorten(value);
     if (*it != value) {
-      if (key == "config_yaml" || key == "features" || key == "dataset_arrays") return key + " differs";
+      if (key == "config_yaml" || key == "features" || key == "dataset_arrays" || key == "text_arrays") return key + " differs";
       return key + " " + shorten(*it) + " vs " + shorten(value);
     }
   }

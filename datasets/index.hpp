@@ -40,6 +40,8 @@ struct Index {
   std::vector<SplitEntry> splits;
   std::vector<ArraySpec> features;        // per-sample arrays; shapes exclude the sample axis
   std::vector<ArraySpec> dataset_arrays;  // stored whole in every shard
+  std::vector<ArraySpec> text_arrays;     // dataset-level text (TextArray::shape(); "dtype": "string" in the file)
+  std::vector<InputFile> inputs;          // files outside loci the samples were made from, with their checksums
   std::vector<ShardEntry> shards;
 
   nlohmann::ordered_json to_json() const;

@@ -122,6 +122,14 @@ std::string describe(const std::filesystem::path& path, const InspectOptions& op
     pad(o, a.name, width);
     o << describe_type(a) << (a.doc.empty() ? "" : "  " + a.doc) << "\n";
   }
+  for (const auto& t : x.text_arrays) {
+    const auto values = ds.read_text(t.name);
+    std::string first;
+    for (std::size_t i = 0; i < values.size() && i < 3; ++i) first += (i ? ", " : "") + values[i];
+    o << "  ";
+    pad(o, t.name, width);
+    o << "string [" << t.dims[0] << " " << t.shape[0] << "]  " << t.doc << (values.size() > 3 ? " (" + first + ", ...)" : " (" + first + ")") << "\n";
+  }
 
   o << (ds.is_folder() ? "\nattributes (of the first shard)\n" : "\nattributes\n");
   const Attributes attrs = ds.attributes();

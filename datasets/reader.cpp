@@ -232,6 +232,16 @@ Array Dataset::read_dataset_array(const std::string& name) const {
   return Array{a.spec(), impl_->shard(0).read_all(name)};
 }
 
+std::vector<std::string> Dataset::read_text(const std::string& name) const {
+  const Impl& m = *impl_;
+  if (m.index.shards.empty()) return {};
+  std::lock_guard<std::mutex> lock(m.mutex);
+  const ShardFile& f = m.shard(0);
+  const auto names = f.text_arrays();
+  if (std::find(names.begin(), names.end(), name) == names.end()) return {};
+  return f.read_text(name);
+}
+
 VerifyReport Dataset::verify() const {
   const Impl& m = *impl_;
   VerifyReport r;
@@ -242,6 +252,7 @@ VerifyReport Dataset::verify() const {
     f.read_all(kSampleIdArray);
     for (const auto& a : m.arrays) f.read_all(a.name);
     for (const auto& a : m.dataset_arrays) f.read_all(a.name);
+    for (const auto& t : f.text_arrays()) f.read_text(t);
     r.shards = 1;
     r.bytes = m.index.shards[0].bytes;
     return r;

@@ -60,6 +60,8 @@ class Dataset {
   }
 
   Array read_dataset_array(const std::string& name) const;
+  // A dataset-level text array (e.g. "token_label"), or {} when the dataset has none of that name.
+  std::vector<std::string> read_text(const std::string& name) const;
 
   // Checks every shard's size and SHA-256 against index.json; the first mismatch throws, e.g.
   // "data/lst/train-00003-of-00008.h5: checksum mismatch (index.json says 3f2a…, file has 9b01…)".

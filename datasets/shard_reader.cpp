@@ -67,6 +67,29 @@ struct ShardFile::Impl {
     return names;
   }
 
+  // The file's datasets but /sample_id and the dimension scales: the text arrays, or the numeric ones.
+  std::vector<std::string> dataset_names(bool text) const {
+    h5::quiet();
+    std::vector<std::string> names;
+    auto visit = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
+      static_cast<std::vector<std::string>*>(out)->emplace_back(name);
+      return 0;
+    };
+    hsize_t idx = 0;
+    H5Literate(file, H5_INDEX_NAME, H5_ITER_INC, &idx, visit, &names);
+    std::vector<std::string> out;
+    for (const auto& name : names) {
+      H5O_info_t oi;
+      if (H5Oget_info_by_name(file, name.c_str(), &oi, H5P_DEFAULT) < 0 || oi.type != H5O_TYPE_DATASET) continue;
+      if (name == kSampleIdArray) continue;
+      hid_t d = open_dataset(name);
+      if (H5DSis_scale(d) > 0) continue;
+      Handle t = h5::type(H5Dget_type(d));
+      if ((H5Tget_class(t) == H5T_STRING) == text) out.push_back(name);
+    }
+    return out;
+  }
+
   ArrayInfo info(const std::string& name) const {
     hid_t d = open_dataset(name);
     Handle t = h5::type(H5Dget_type(d));
@@ -134,21 +157,31 @@ Attributes ShardFile::attributes() const {
 }
 
 std::vector<ArrayInfo> ShardFile::arrays() const {
-  h5::quiet();
-  std::vector<std::string> names;
-  auto visit = [](hid_t, const char* name, const H5L_info_t*, void* out) -> herr_t {
-    static_cast<std::vector<std::string>*>(out)->emplace_back(name);
-    return 0;
-  };
-  hsize_t idx = 0;
-  H5Literate(impl_->file, H5_INDEX_NAME, H5_ITER_INC, &idx, visit, &names);
   std::vector<ArrayInfo> out;
-  for (const auto& name : names) {
-    H5O_info_t oi;
-    if (H5Oget_info_by_name(impl_->file, name.c_str(), &oi, H5P_DEFAULT) < 0 || oi.type != H5O_TYPE_DATASET) continue;
-    if (name == kSampleIdArray || H5DSis_scale(impl_->open_dataset(name)) > 0) continue;
-    out.push_back(impl_->info(name));
-  }
+  for (const auto& name : impl_->dataset_names(false)) out.push_back(impl_->info(name));
+  return out;
+}
+
+std::vector<std::string> ShardFile::text_arrays() const { return impl_->dataset_names(true); }
+
+std::vector<std::string> ShardFile::read_text(const std::string& name) const {
+  h5::quiet();
+  hid_t d = impl_->open_dataset(name);
+  Handle type = h5::type(H5Dget_type(d));
+  if (H5Tget_class(type) != H5T_STRING || H5Tis_variable_str(type) <= 0)
+    throw DataError(impl_->path, "array '" + name + "' is not text");
+  Handle sp = h5::space(H5Dget_space(d));
+  hsize_t n = 0;
+  if (H5Sget_simple_extent_ndims(sp) != 1 || H5Sget_simple_extent_dims(sp, &n, nullptr) < 0)
+    throw DataError(impl_->path, "text array '" + name + "' is not one-dimensional");
+  Handle memory = h5::type(H5Tcopy(H5T_C_S1));
+  H5Tset_size(memory, H5T_VARIABLE);
+  H5Tset_cset(memory, H5T_CSET_UTF8);
+  std::vector<char*> raw(static_cast<std::size_t>(n), nullptr);
+  if (n > 0 && H5Dread(d, memory, H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0) impl_->fail("reading '" + name + "'");
+  std::vector<std::string> out;
+  for (char* s : raw) out.emplace_back(s ? s : "");
+  if (n > 0) H5Dvlen_reclaim(memory, sp, H5P_DEFAULT, raw.data());
   return out;
 }
 

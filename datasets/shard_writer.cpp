@@ -40,6 +40,7 @@ class ShardBuilder {
     }
     for (const Array& a : c_.layout->dataset_arrays)
       write_array(a.spec.name, a.spec.dtype, a.spec.dims, a.spec.shape, a.bytes.data(), a.spec.doc, false);
+    for (const TextArray& t : c_.layout->text_arrays) write_text(t);
     write_root_attributes();
     scales_.clear();
     if (H5Fflush(fid_, H5F_SCOPE_GLOBAL) < 0) fail("flush");
@@ -66,6 +67,8 @@ class ShardBuilder {
     std::size_t raw = 1 << 20;
     for (const auto& s : c_.layout->sample_arrays) raw += s.bytes() * static_cast<std::size_t>(c_.samples);
     for (const auto& a : c_.layout->dataset_arrays) raw += a.bytes.size();
+    for (const auto& t : c_.layout->text_arrays)
+      for (const auto& v : t.values) raw += v.size() + 32;
     Handle fapl = h5::plist(H5Pcreate(H5P_FILE_ACCESS));
     H5Pset_fapl_core(fapl, raw, false);
     Handle fcpl = creation_plist(H5P_FILE_CREATE);
@@ -135,6 +138,25 @@ class ShardBuilder {
     } else if (bytes > 0 && H5Dwrite(d, h5::memory_type(dtype), H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
       fail("writing array '" + name + "'");
     }
+    finish_array(d, name, dims, doc);
+  }
+
+  // Variable-length UTF-8 strings: netCDF-4's `string` type, so xarray and netCDF-C read them as text.
+  void write_text(const TextArray& t) {
+    const hsize_t n = t.values.size();
+    Handle sp = h5::space(H5Screate_simple(1, &n, nullptr));
+    Handle type = h5::type(H5Tcopy(H5T_C_S1));
+    if (H5Tset_size(type, H5T_VARIABLE) < 0 || H5Tset_cset(type, H5T_CSET_UTF8) < 0) fail("text type of '" + t.name + "'");
+    Handle dcpl = creation_plist(H5P_DATASET_CREATE);
+    Handle d = h5::dataset(H5Dcreate2(fid_, t.name.c_str(), type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT));
+    if (!d.valid()) fail("text array '" + t.name + "'");
+    std::vector<const char*> values;
+    for (const auto& v : t.values) values.push_back(v.c_str());
+    if (H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) fail("writing text array '" + t.name + "'");
+    finish_array(d, t.name, {t.dim}, t.doc);
+  }
+
+  void finish_array(Handle& d, const std::string& name, const std::vector<std::string>& dims, const std::string& doc) {
     h5::write_attribute(d, "doc", AttrValue{doc});
     for (std::size_t i = 0; i < dims.size(); ++i)
       // The label is what h5py shows as `dims[i].label`; the attached scale is what xarray and netCDF read.

@@ -86,6 +86,25 @@ struct Array {
   }
 };
 
+// A dataset-level array of text along one dimension (e.g. /token_label: each parcel's region name), stored as
+// UTF-8 variable-length strings, which h5py, xarray (h5netcdf) and netCDF-C read as strings.
+struct TextArray {
+  std::string name;
+  std::string dim;                  // e.g. "token"; its size is values.size()
+  std::vector<std::string> values;
+  std::string doc;
+
+  // Its name, dimension and size as an array spec (the dtype means nothing here), for the checks arrays share.
+  ArraySpec shape() const { return {name, DType::u8, {dim}, {static_cast<std::int64_t>(values.size())}, doc}; }
+};
+
+// A file outside loci whose contents decide a dataset's bytes (an atlas, a subject's series), with its checksum.
+struct InputFile {
+  std::string file;  // as the config names it
+  std::int64_t bytes = 0;
+  std::string sha256;
+};
+
 using AttrValue = std::variant<std::int64_t, double, std::string>;
 using Attributes = std::map<std::string, AttrValue>;
 
@@ -93,6 +112,7 @@ using Attributes = std::map<std::string, AttrValue>;
 struct DatasetLayout {
   std::vector<ArraySpec> sample_arrays;  // per sample; the shard prepends the "sample" axis
   std::vector<Array> dataset_arrays;     // must include "positions" (token x coordinate)
+  std::vector<TextArray> text_arrays;    // dataset-level text, each along a dimension the arrays use
   Attributes attributes;                 // written as root attributes of every shard
 };
 

@@ -36,7 +36,7 @@ struct RunFlags {
 void generate_stage(const config::Node& gen, PluginRegistry& registry, const RunFlags& f) {
   const auto& plugin = registry.find(gen.at("generator").text(), LOCI_PLUGIN_GENERATOR);
   if (f.dry_run) {
-    std::cout << "[generate] " << dry_run_generate(gen, plugin) << "\n";
+    std::cout << "[generate] " << dry_run_generate(gen, plugin, registry) << "\n";
     return;
   }
   GenerateFlags flags;

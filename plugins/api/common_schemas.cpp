@@ -15,6 +15,7 @@ compression: {type: enum, values: [gzip, none], default: gzip, doc: "shard compr
 compression_level: {type: int, default: 4, min: 0, max: 9, doc: "gzip level"}
 threads: {type: int, default: 0, min: 0, doc: "generation threads; 0 = all cores"}
 plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins, before the default ones"}
+license: {type: string, default: auto, doc: "the dataset card's licence (a Hugging Face / SPDX id such as cc-by-4.0 or other); auto = cc-by-4.0 for data loci simulates, unknown for imported data (name your data's own)"}
 created: {type: string, default: unrecorded, doc: "the shards' `created` attribute: unrecorded (the same config gives identical bytes), now (or SOURCE_DATE_EPOCH), or a timestamp of your own"}
 )yaml";
 

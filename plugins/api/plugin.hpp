@@ -60,6 +60,18 @@ class Generator : public Plugin, public data::SampleSource {
 
   // A readable rendering of one sample for `loci inspect --show`, or "" to let the host print raw values.
   virtual std::string render_sample(const data::SampleSlots& sample) const { return {}; }
+
+  // Files outside loci whose contents the samples are made from (an atlas, imported series): the host records
+  // their sizes and SHA-256 in index.json and the card, and refuses a --resume after one changed.
+  virtual std::vector<std::string> input_files() const { return {}; }
+
+  // Top-level keys of a resolved config that it does not use (a simulation's keys when the data are imported):
+  // left out of the dataset's recorded config, so it says only what made the data. Needs no configure().
+  virtual std::vector<std::string> unused_keys(const config::Node& resolved) const { return {}; }
+
+  // The card's licence when the config's `license` is auto: loci's own for data it simulates; an import's is the
+  // user's to name.
+  virtual std::string default_license() const { return "cc-by-4.0"; }
 };
 
 struct TrainRequest {

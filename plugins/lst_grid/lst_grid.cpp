@@ -66,6 +66,15 @@ class LstGrid final : public Generator {
 
   const data::DatasetLayout& layout() const override { return layout_; }
 
+  // The users' puzzle files; the builtin human puzzles are part of loci, so they are not an outside input.
+  std::vector<std::string> input_files() const override {
+    std::vector<std::string> files;
+    if (!opt_.exclude_source.empty() && opt_.exclude_source != kBuiltinHuman) files.push_back(opt_.exclude_source);
+    for (const auto& imp : opt_.imports)
+      if (imp.source != kBuiltinHuman) files.push_back(imp.source);
+    return files;
+  }
+
   std::vector<std::pair<std::string, std::int64_t>> fixed_splits() const override {
     std::vector<std::pair<std::string, std::int64_t>> out;
     for (const auto& imp : opt_.imports) out.emplace_back(imp.split, static_cast<std::int64_t>(imp.rows.size()));

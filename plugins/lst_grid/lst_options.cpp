@@ -126,6 +126,7 @@ LstGridOptions read_options(const config::Node& r) {
                       std::to_string(rows.front().puzzle.n) + " puzzles but lst.n is " + std::to_string(n) +
                       " (set lst.exclude: none)");
     o.exclude = std::make_shared<const sim::lst::ReferenceSet>(sim::lst::puzzles_of(rows));
+    o.exclude_source = k.exclude;
   }
   o.generate.min_jaccard(k.min_jaccard);
 

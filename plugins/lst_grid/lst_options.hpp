@@ -24,6 +24,7 @@ struct ImportedSplit {
 struct LstGridOptions {
   sim::lst::GenerateOptions generate;  // without a reference: the plugin checks distance after balancing labels
   std::shared_ptr<const sim::lst::ReferenceSet> exclude;  // null when exclusion is off
+  std::string exclude_source;          // the CSV it came from, or kBuiltinHuman; "" when off
   std::vector<double> class_weights;   // Binary, Ternary, Quaternary
   bool balance_labels = true;
   std::vector<ImportedSplit> imports;

@@ -115,6 +115,15 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
   if (f.has_volume)
     s << ", `/adjacency` (1 where two parcels share a voxel face; " << f.edges << " pairs), `/volumes` (mm^3), "
       << "`/labels` (the label volume, indexed [x, y, z] like nibabel's array) with `/affine` (voxel (i, j, k, 1) to mm)";
+  if (!f.token_labels.empty()) {
+    s << ", `/atlas_label` (the atlas's own label of each parcel) and `/token_label` (its region name, from `"
+      << o.label_file << "`: ";
+    for (std::size_t i = 0; i < f.token_labels.size() && i < 4; ++i) s << (i ? ", " : "") << f.token_labels[i];
+    s << (f.token_labels.size() > 4 ? ", ...)" : ")");
+  }
+  if (o.imported)
+    s << ".\n\nThe licence of imported data is its owner's: the card says `unknown` unless the config's `license` names "
+         "it";
   s << ".\n\nTask: masked-region regression as in the paper: mask a share of the parcels (50% in training, 90% at test "
        "on held-out subjects), predict their values from the others, score MSE; compare the learned positional "
        "encoding with `/positions` and `/distance`.";

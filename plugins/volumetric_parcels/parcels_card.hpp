@@ -3,6 +3,7 @@
 
 #include <Eigen/Dense>
 #include <string>
+#include <vector>
 
 #include "datasets/spec.hpp"
 #include "parcels_options.hpp"
@@ -20,6 +21,7 @@ struct CardFacts {
   bool atlas_parcels = false;     // the labels of a NIfTI atlas are the parcels
   bool has_volume = true;         // import with a centroid table: no label volume
   std::string grid;               // "nx x ny x nz voxels of a x b x c mm"
+  std::vector<std::string> token_labels;  // region names from the atlas's label file, by token; empty = none
 };
 
 std::string card_prose(const ParcelsOptions& o, const CardFacts& facts);

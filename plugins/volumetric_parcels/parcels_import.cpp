@@ -12,14 +12,6 @@ namespace loci::volumetric_parcels {
 
 namespace {
 
-bool is_nifti(std::string name) {
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  for (const char* e : {".nii", ".nii.gz", ".hdr", ".hdr.gz", ".img", ".img.gz"})
-    if (name.size() > std::string(e).size() && name.compare(name.size() - std::string(e).size(), std::string::npos, e) == 0)
-      return true;
-  return false;
-}
-
 // The columns named x, y, z (any case) when the table has a header that names them, else the only three columns.
 std::array<std::int64_t, 3> xyz_columns(const data::Matrix& m, const std::string& file) {
   if (!m.header.empty()) {
@@ -42,7 +34,7 @@ std::array<std::int64_t, 3> xyz_columns(const data::Matrix& m, const std::string
 Atlas read_atlas(const ParcelsOptions& o) {
   Atlas a;
   try {
-    if (is_nifti(o.atlas)) {
+    if (is_nifti_name(o.atlas)) {
       a.labels = sim::volume::read_nifti_labels(o.atlas);
       a.original = sim::volume::relabel_consecutive(a.labels);
       if (a.original.empty()) throw data::DataError(o.atlas, "holds no labelled voxel");

@@ -1,5 +1,8 @@
 #include "parcels_options.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <sstream>
 
 #include "plugins/api/config/options.hpp"
@@ -7,6 +10,7 @@
 #include "plugins/api/error.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
+#include "sim/volume/label_names.hpp"
 
 namespace loci::volumetric_parcels {
 
@@ -27,6 +31,7 @@ struct ParcelsKeys {
   std::string nifti;
   double resample_mm = 0;
   std::string atlas_labels = "parcels";
+  std::string volume_label_file = "auto";
   std::int64_t count = 100, lloyd_steps = 30;
   double size_spread = 0.25;
   bool mirror = true;
@@ -46,7 +51,12 @@ struct ParcelsKeys {
   std::int64_t length = 50, stride = 0;
   config::Node import_subjects;
   std::string import_dataset, atlas;
+  std::string import_label_file = "auto";
 };
+
+constexpr const char* kLabelFileDoc =
+    "region names of the atlas's labels, one per token in /token_label: auto = the file beside the NIfTI by "
+    "mricron's convention (aal.nii.gz -> aal.nii.txt) when there is one; none; or a file of '<label> <name>' lines";
 
 using K = ParcelsKeys;
 
@@ -82,6 +92,8 @@ void declare_volume(config::OptionTable<K>& t) {
       .choices({"parcels", "mask", "hemispheres"})
       .doc("nifti: its labels are the parcels; or their union is parcellated (mask), or their union split at x = 0 "
            "(hemispheres)");
+  t.add("volume.label_file", [](K& k) -> std::string& { return k.volume_label_file; })
+      .doc(std::string("nifti with atlas_labels: parcels: ") + kLabelFileDoc);
   t.add("parcels.count", [](K& k) -> std::int64_t& { return k.count; })
       .within(1, 20000)
       .doc("parcels P (tokens); even when mirrored; unused when the atlas labels are the parcels");
@@ -169,6 +181,8 @@ void declare_windows_and_import(config::OptionTable<K>& t) {
   t.add("import.atlas", [](K& k) -> std::string& { return k.atlas; })
       .doc("the parcels of the columns: a NIfTI label volume (ascending labels) or a table of centroids in mm (one row "
            "per parcel: columns x, y, z named in a header, or the only three)");
+  t.add("import.label_file", [](K& k) -> std::string& { return k.import_label_file; })
+      .doc(std::string("a NIfTI import.atlas: ") + kLabelFileDoc);
 }
 
 const config::OptionTable<K>& table() {
@@ -188,6 +202,18 @@ const config::OptionTable<K>& table() {
 }
 
 // A bound the schema cannot state (> 0), reported at the value's own position.
+// The label file a key names: auto finds the one beside the atlas, if any; "" = none. A file named outright must be
+// one, and only where the atlas's labels are the tokens.
+std::string label_file(const config::Node& r, const std::string& key, const std::string& value, const std::string& nifti,
+                       bool applies, const std::string& why_not) {
+  if (value == "none" || (value == "auto" && !applies)) return "";
+  if (value == "auto") return sim::volume::label_file_beside(nifti);
+  if (!applies) fail(r.at(key), "'" + key + "' names regions of an atlas's own labels: " + why_not);
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(value, ec)) fail(r.at(key), "'" + key + "': " + value + ": not a readable file");
+  return value;
+}
+
 double positive(const config::Node& r, const std::string& key, double v) {
   if (!(v > 0)) fail(r.at(key), "'" + key + "' must be > 0");
   return v;
@@ -208,6 +234,10 @@ void read_volume(const config::Node& r, const K& k, ParcelsOptions& o) {
   if (o.mask == "nifti" && o.nifti.empty()) fail(r.at("volume.nifti"), "mask: nifti needs 'volume.nifti', a label volume");
   o.atlas_labels = k.atlas_labels;
   o.resample_mm = k.resample_mm;
+  o.label_file = label_file(r, "volume.label_file", k.volume_label_file, o.nifti,
+                            o.mask == "nifti" && o.atlas_labels == "parcels",
+                            "it needs volume.mask: nifti with volume.atlas_labels: parcels");
+  o.label_file_mark = r.at("volume.label_file").mark();
 
   o.parcellation.parcels(k.count)
       .lloyd_steps(static_cast<int>(k.lloyd_steps))
@@ -305,9 +335,19 @@ void read_import(const config::Node& r, const K& k, ParcelsOptions& o) {
   o.atlas = k.atlas;
   o.atlas_mark = r.at("import.atlas").mark();
   if (o.atlas.empty()) fail(r.at("import.atlas"), "source: import needs import.atlas (NIfTI labels or centroid CSV)");
+  o.label_file = label_file(r, "import.label_file", k.import_label_file, o.atlas, is_nifti_name(o.atlas),
+                            "import.atlas is a table of centroids, not a NIfTI label volume");
+  o.label_file_mark = r.at("import.label_file").mark();
 }
 
 }  // namespace
+
+bool is_nifti_name(std::string name) {
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const std::string e : {".nii", ".nii.gz", ".hdr", ".hdr.gz", ".img", ".img.gz"})
+    if (name.size() > e.size() && name.compare(name.size() - e.size(), std::string::npos, e) == 0) return true;
+  return false;
+}
 
 const char* schema_text() {
   static const std::string text = table().schema();

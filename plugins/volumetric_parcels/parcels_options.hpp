@@ -53,11 +53,18 @@ struct ParcelsOptions {
   std::vector<SubjectPlan> splits;
   std::int64_t subjects = 0;  // simulated, all splits
 
+  // The atlas's region names (volume.label_file or import.label_file, resolved); "" = none.
+  std::string label_file;
+  config::Mark label_file_mark;
+
   std::vector<ImportedSplit> imports;
   std::string import_dataset;
   std::string atlas;
   config::Mark atlas_mark;
 };
+
+// Whether a file name is a NIfTI volume's (.nii, .nii.gz, .hdr, .img and their .gz), by its ending, any case.
+bool is_nifti_name(std::string name);
 
 // Reads and checks every key; a problem is a UserError at the offending key's position.
 ParcelsOptions read_options(const config::Node& resolved);

@@ -21,6 +21,7 @@
 #include "plugins/api/error.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/volume/activity.hpp"
+#include "sim/volume/label_names.hpp"
 #include "sim/volume/mask.hpp"
 #include "sim/volume/nifti.hpp"
 #include "sim/volume/parcel_facts.hpp"
@@ -112,6 +113,27 @@ class VolumetricParcels final : public Generator {
     return render_window(sample, centroids_, opt_.window);
   }
 
+  std::vector<std::string> input_files() const override {
+    std::vector<std::string> files;
+    if (opt_.imported) {
+      files.push_back(opt_.atlas);
+      for (const auto& s : opt_.imports) files.insert(files.end(), s.files.begin(), s.files.end());
+    } else if (opt_.mask == "nifti") {
+      files.push_back(opt_.nifti);
+    }
+    if (!opt_.label_file.empty()) files.push_back(opt_.label_file);
+    return files;
+  }
+
+  // A simulation keeps import.* (empty) in its recorded config, so that datasets made before this existed keep
+  // their bytes; an import drops the simulation's keys, which would only mislead a reader of its card.
+  std::vector<std::string> unused_keys(const config::Node& resolved) const override {
+    if (resolved.at("source").text() != "import") return {};
+    return {"subjects", "volume", "parcels", "activity"};
+  }
+
+  std::string default_license() const override { return opt_.imported ? "unknown" : "cc-by-4.0"; }
+
  private:
   struct SplitState {
     explicit SplitState(SubjectPlan p) : plan(std::move(p)) {}
@@ -156,6 +178,7 @@ class VolumetricParcels final : public Generator {
         outside_team([&] { parcels_ = vol::parcellate(mask, p, opt_.seed); });
       }
       const auto count = atlas_parcels_ ? static_cast<std::int64_t>(original_labels_.size()) : opt_.parcellation.parcels();
+      if (atlas_parcels_) name_tokens(opt_.nifti);
       parcel_facts_ = vol::describe_parcels(parcels_.labels, count);
       centroids_ = parcel_facts_.centroids;
       if (opt_.jitter_mm > 0) {
@@ -191,6 +214,7 @@ class VolumetricParcels final : public Generator {
       parcels_.labels = std::move(atlas.labels);
       parcel_facts_ = std::move(atlas.facts);
       original_labels_ = std::move(atlas.original);
+      name_tokens(opt_.atlas);
       facts_.mask_voxels = parcels_.labels.count_nonzero();
       describe_grid(parcels_.labels.grid);
     }
@@ -199,6 +223,24 @@ class VolumetricParcels final : public Generator {
     for (const auto& s : imported_) {
       first_imported_subject_[s.name] = next;
       next += static_cast<std::int64_t>(s.subjects.size());
+    }
+  }
+
+  // Each token's region name from the label file, by the atlas's own label; every label must have one.
+  void name_tokens(const std::string& atlas) {
+    if (opt_.label_file.empty()) return;
+    std::map<std::int32_t, std::string> names;
+    try {
+      names = vol::read_label_names(opt_.label_file);
+    } catch (const std::exception& e) {
+      throw UserError(opt_.label_file_mark.str() + ": " + e.what());
+    }
+    for (const std::int32_t label : original_labels_) {
+      const auto it = names.find(label);
+      if (it == names.end())
+        throw UserError(opt_.label_file_mark.str() + ": " + opt_.label_file + " has no name for label " +
+                        std::to_string(label) + " of " + atlas + " (is it that atlas's label file?)");
+      facts_.token_labels.push_back(it->second);
     }
   }
 
@@ -287,6 +329,9 @@ class VolumetricParcels final : public Generator {
     if (!original_labels_.empty())
       d.push_back(data::Array::of({"atlas_label", DType::i32, {"token"}, {n}, "the atlas's own label of each parcel"},
                                   original_labels_));
+    if (!facts_.token_labels.empty())
+      layout_.text_arrays.push_back({"token_label", "token", facts_.token_labels,
+                                     "region name of each parcel, from the atlas's label file " + opt_.label_file});
     if (!subject_centroids_.empty()) {
       std::vector<float> own;
       for (const auto& c : subject_centroids_)

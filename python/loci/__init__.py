@@ -74,7 +74,8 @@ def open_dataset(folder, split):
                 if dims and dims[0] == "sample":
                     per_sample.setdefault(name, (dims, _attrs(a), []))[2].append(a[()])
                 elif k == 0:
-                    shared[name] = (dims, _attrs(a), a[()])
+                    text = h5py.check_string_dtype(a.dtype) is not None
+                    shared[name] = (dims, _attrs(a), a.asstr()[()] if text else a[()])
     variables = {}
     for name, (dims, a, parts) in per_sample.items():
         variables[name] = xr.Variable(dims, np.concatenate(parts), attrs=a)

@@ -73,6 +73,10 @@ def check_h5py(path, shard):
         check(np.array_equal(ids, np.arange(shard["first_sample"], shard["first_sample"] + samples)),
               "sample_id is not the index within the split")
         check(np.array_equal(f["index"][()], ids), "the synthetic 'index' array disagrees with sample_id")
+        names = f["token_name"]
+        check(names.dims[0].label == "token" and len(names.dims[0]) == 1, "h5py: /token_name has no token scale")
+        check(list(names.asstr()[()]) == ["left", "right", "Précentral_G", "", "a b", "x"],
+              "h5py: /token_name read back wrong")
         pos = f["positions"][()]
         check(np.array_equal(pos[:, 0], np.arange(TOKENS) % 3), "positions read back wrong")
 
@@ -90,7 +94,10 @@ def check_xarray(path, shard):
         check(ds.sizes["sample"] == shard["samples"], "xarray: sample dimension size")
         for dim, size in SIZES.items():
             check(ds.sizes[dim] == size, f"xarray: dimension {dim} has size {ds.sizes[dim]}, expected {size}")
-        extra = set(ds.variables) - set(EXPECTED)
+        check(ds["token_name"].dims == ("token",), "xarray: token_name dims")
+        check([str(v) for v in ds["token_name"].values] == ["left", "right", "Précentral_G", "", "a b", "x"],
+              "xarray: token_name read back wrong")
+        extra = set(ds.variables) - set(EXPECTED) - {"token_name"}
         check(not extra, f"xarray: unexpected variables {sorted(extra)} (dimension scales must not show as data)")
         check(ds.attrs["generator"] == "synthetic", "xarray: generator attribute")
         check(ds["tokens"].isel(sample=0).values.shape == (TOKENS, 3), "xarray: selecting by named dim")

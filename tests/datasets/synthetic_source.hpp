@@ -52,10 +52,14 @@ class SyntheticSource : public data::SampleSource {
     for (int i = 0; i < kTokens * kTokens; ++i) w[static_cast<std::size_t>(i)] = 0.25 * i;
     layout_.dataset_arrays.push_back(
         data::Array::of(ArraySpec{"weights", DType::f64, {"token", "token2"}, {kTokens, kTokens}, "coupling"}, w));
+    layout_.text_arrays.push_back({"token_name", "token", names(), "a name per token (UTF-8)"});
     layout_.attributes = {{"grid_size", std::int64_t{3}}, {"rate", 0.5}, {"kind", std::string("synthetic")}};
   }
 
   const data::DatasetLayout& layout() const override { return layout_; }
+
+  // Non-ASCII and empty names too: the reader must hand back every byte.
+  static std::vector<std::string> names() { return {"left", "right", "Précentral_G", "", "a b", "x"}; }
 
   void fill(const data::SampleKey& key, const data::SampleSlots& out) const override {
     if (o_.delay_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(o_.delay_us));

@@ -85,6 +85,9 @@ TEST_CASE("every dtype and dataset array and attribute reads back as written", "
     CHECK(got.bytes == a.bytes);
   }
 
+  CHECK(ds.read_text("token_name") == test::SyntheticSource::names());
+  CHECK(ds.read_text("no_such_text").empty());
+
   const auto attrs = ds.attributes();
   CHECK(std::get<std::int64_t>(attrs.at("loci_schema_version")) == 1);
   CHECK(std::get<std::string>(attrs.at("generator")) == "synthetic");
@@ -110,6 +113,11 @@ TEST_CASE("every dtype and dataset array and attribute reads back as written", "
   CHECK(index_json["shards"][5]["file"] == "test-00001-of-00002.h5");
   CHECK(index_json["shards"][5]["samples"] == 3);
   CHECK(index_json["shards"][0]["sha256"].get<std::string>().size() == 64);
+  REQUIRE(index_json["text_arrays"].size() == 1);
+  CHECK(index_json["text_arrays"][0]["name"] == "token_name");
+  CHECK(index_json["text_arrays"][0]["dtype"] == "string");
+  CHECK(index_json["text_arrays"][0]["shape"] == nlohmann::json::array({6}));
+  CHECK(data::Index::load(dir / "ds" / "index.json").text_arrays.size() == 1);
 
   const std::string card = test::slurp(dir / "ds" / "dataset_card.md");
   CHECK(card.rfind("---\npretty_name:", 0) == 0);
@@ -120,6 +128,7 @@ TEST_CASE("every dtype and dataset array and attribute reads back as written", "
   CHECK_THAT(card, Catch::Contains(o.card_prose));
   CHECK_THAT(card, Catch::Contains("loci_test_generate OUT"));
   CHECK_THAT(card, Catch::Contains("true grid coordinates"));
+  CHECK_THAT(card, Catch::Contains("  - name: token_name\n    dtype: string\n    shape: [6]"));
 
   // Nothing but the dataset is left behind: no journal, no temporaries.
   CHECK(test::files_in(dir / "ds") ==

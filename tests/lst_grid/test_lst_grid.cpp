@@ -6,6 +6,7 @@
 
 #include "../cli/run_command.hpp"
 #include "../config/temp_files.hpp"
+#include "datasets/checksum.hpp"
 #include "datasets/reader.hpp"
 #include "sim/lst/classify.hpp"
 #include "sim/lst/csv.hpp"
@@ -177,6 +178,10 @@ TEST_CASE("lst_grid: a CSV row whose stated class disagrees is reported and flag
   const auto ds = loci::data::Dataset::open(dir.path() / "w");
   CHECK(ds.read<std::uint8_t>("mine", "label_verified", 0, 1)[0] == 0);
   CHECK(ds.read<std::uint8_t>("mine", "condition", 0, 1)[0] == 2);
+  // The user's file is an input with its checksum; the builtin human puzzles (part of loci) are not.
+  REQUIRE(ds.index().inputs.size() == 1);
+  CHECK(ds.index().inputs[0].file == csv);
+  CHECK(ds.index().inputs[0].sha256 == loci::data::sha256_file(csv));
 }
 
 TEST_CASE("lst_grid: inspect --show draws puzzles as grids with class and answer") {

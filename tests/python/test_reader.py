@@ -52,6 +52,19 @@ n = loci.open_dataset(net, "test")
 assert n["activity"].dims == ("sample", "token", "time")
 assert n["time"].attrs["units"] == "model time units" and np.allclose(np.diff(n["time"].values), n.attrs["record_dt"])
 
+# Parcels of a real atlas: each token's region name as the coordinate `token_label` (mricron-data's AAL).
+aal = "/usr/share/mricron/templates/aal.nii.gz"
+if os.path.exists(aal) and os.path.exists("/usr/share/mricron/templates/aal.nii.txt"):
+    par = os.path.join(work, "aal")
+    run("generate", "-q", os.path.join(source, "parcels.yaml"), f"out={par}", "volume.mask=nifti", f"volume.nifti={aal}",
+        "volume.resample_mm=6", "splits={train: 2, test: 1}", "subjects={train: 1, test: 1}", "activity.field.fwhm_mm=12")
+    p = loci.open_dataset(par, "train")
+    assert p["token_label"].dims == ("token",) and "token_label" not in p.data_vars
+    assert [str(v) for v in p["token_label"].values[:2]] == ["Precentral_L", "Precentral_R"], p["token_label"].values[:2]
+    assert p["token_label"].sizes["token"] == p["position"].sizes["token"]
+else:
+    print("test_reader: mricron-data not installed; the atlas labels were not read")
+
 # A run and a sweep.
 cfg = os.path.join(work, "t.yaml")
 with open(cfg, "w") as f:

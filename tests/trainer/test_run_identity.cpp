@@ -248,6 +248,15 @@ TEST_CASE("loci analyze groups runs by every setting that differs except the see
   };
   CHECK(lines_with("] start  ") == 4);
   CHECK(lines_with("] done   ") == 4);
+  // A run ends under the number it started with (runs of a parallel sweep end out of order).
+  for (int k = 1; k <= 4; ++k) {
+    const std::string tag = "[" + std::to_string(k) + "/4] ";
+    const auto at = r.output.find(tag + "start  ");
+    REQUIRE(at != std::string::npos);
+    const auto from = at + tag.size() + 7;
+    const std::string name = r.output.substr(from, r.output.find('\n', from) - from);
+    CHECK(contains(r.output, tag + "done   " + name + ": "));
+  }
   CHECK(contains(r.output, "3 to go, about "));
   CHECK(contains(r.output, ": human "));
   // Each run's train.log holds its own evaluation lines (the sweep's children are not quiet, only without a bar).
