@@ -15,6 +15,7 @@
 #include "network_card.hpp"
 #include "network_options.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/param_attributes.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
@@ -150,7 +151,7 @@ class NetworkDynamics final : public Generator {
     }
     auto& a = layout_.attributes;
     a["topology"] = opt_.topology;
-    for (const auto& [name, value] : opt_.topology_params) a["topology." + name] = value;
+    add_param_attributes(a, "topology.", sim::graph::topology(opt_.topology).params, opt_.topology_params);
     a["nodes"] = n;
     a["dims"] = static_cast<std::int64_t>(graph_.dims());
     a["periodic"] = static_cast<std::int64_t>(graph_.periodic);
@@ -158,7 +159,7 @@ class NetworkDynamics final : public Generator {
     a["mean_degree"] = facts_.mean_degree;
     a["components"] = static_cast<std::int64_t>(facts_.components);
     a["model"] = opt_.model;
-    for (const auto& [name, value] : opt_.model_params) a["model." + name] = value;
+    add_param_attributes(a, "model.", sim::dynamics::model_info(opt_.model).params, opt_.model_params);
     a["observed_variable"] = model_->variable_names().at(static_cast<std::size_t>(model_->observed()));
     a["integrator"] = opt_.integrator;
     a["coupling"] = opt_.coupling_name;

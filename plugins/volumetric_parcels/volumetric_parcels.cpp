@@ -19,7 +19,9 @@
 #include "parcels_import.hpp"
 #include "parcels_options.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/param_attributes.hpp"
 #include "plugins/api/plugin.hpp"
+#include "sim/dynamics/model.hpp"
 #include "sim/volume/activity.hpp"
 #include "sim/volume/label_names.hpp"
 #include "sim/volume/mask.hpp"
@@ -379,7 +381,7 @@ class VolumetricParcels final : public Generator {
     a["network.weight"] = act.network_weight;
     if (act.network_weight != 0) {
       a["network.model"] = act.network.model;
-      for (const auto& [name, value] : act.network.params) a["network." + name] = value;
+      add_param_attributes(a, "network.", sim::dynamics::model_info(act.network.model).params, act.network.params);
       a["network.integrator"] = act.network.integrator;
       a["network.coupling_mm"] = act.network.coupling_mm;
       a["network.dt"] = act.network.simulation.dt();

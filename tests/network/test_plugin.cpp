@@ -100,6 +100,8 @@ TEST_CASE("loci generate: network_dynamics shards hold windows - graph arrays an
   CHECK(std::get<std::string>(attrs.at("topology")) == "lattice");
   CHECK(std::get<std::string>(attrs.at("model")) == "rate");
   CHECK(std::get<double>(attrs.at("model.g")) == 4.0);
+  // A flag is stored as the integer it is (h5py shows 1, not 1.0).
+  CHECK(std::get<std::int64_t>(attrs.at("topology.periodic")) == 1);
   CHECK(std::get<double>(attrs.at("dt")) == 0.1);
   CHECK(std::get<std::int64_t>(attrs.at("noise_seed.test_noise")) == 1);
 
