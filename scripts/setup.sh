@@ -23,6 +23,8 @@ packages=(
   python3-matplotlib chromium
   # The numpy/scipy reference of the smooth-field simulation (bench/parcels/).
   python3-scipy
+  # libFuzzer harnesses of the readers (tests/fuzz): clang's fuzzer runtime and sanitizers; a short run is a test.
+  clang-14 libfuzzer-14-dev
 )
 
 missing=()

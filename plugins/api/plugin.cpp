@@ -1,13 +1,10 @@
 #include "plugins/api/plugin.hpp"
 
-#include "plugins/api/error.hpp"
-
 namespace loci {
 
 // Out-of-line destructors: the key functions that pin each interface's type information to libloci_core.
 Plugin::~Plugin() = default;
 Generator::~Generator() = default;
 Trainer::~Trainer() = default;
-UserError::~UserError() = default;
 
 }  // namespace loci

@@ -42,16 +42,34 @@ void convert(const nifti_image& nim, const std::string& path, std::vector<std::i
   }
 }
 
+// The voxels a header claims must be in the image file: as many bytes, or for a gzip file at most deflate's
+// largest ratio (about 1032:1) of its size.
+void check_claimed_size(const nifti_image& nim, const std::string& path) {
+  const std::string image = nim.iname ? nim.iname : path;
+  std::error_code ec;
+  const auto on_disk = std::filesystem::file_size(image, ec);
+  if (ec) fail(path, "its image file " + image + " cannot be read");
+  const double claimed = static_cast<double>(nim.nvox) * static_cast<double>(std::max(nim.nbyper, 1));
+  const double most = nifti_is_gzfile(image.c_str()) ? 1032.0 * static_cast<double>(on_disk) : static_cast<double>(on_disk);
+  if (claimed > most)
+    fail(path, "its header claims " + std::to_string(nim.nx) + " x " + std::to_string(nim.ny) + " x " +
+                   std::to_string(nim.nz) + " voxels of " + std::to_string(nim.nbyper) + " bytes, more than " + image +
+                   " holds (" + std::to_string(on_disk) + " bytes)");
+}
+
 }  // namespace
 
 LabelVolume read_nifti_labels(const std::string& path) {
   quiet();
   if (!std::filesystem::is_regular_file(path)) fail(path, "no such file");
-  Image nim(nifti_image_read(path.c_str(), 1));
-  if (!nim || !nim->data) fail(path, "not a readable NIfTI-1/NIfTI-2 image");
+  // The header first: it can claim any size, and nothing is allocated before the claim is checked.
+  Image nim(nifti_image_read(path.c_str(), 0));
+  if (!nim) fail(path, "not a readable NIfTI-1/NIfTI-2 image");
   if (nim->nx < 1 || nim->ny < 1 || nim->nz < 1 || nim->nvox != nim->nx * nim->ny * nim->nz)
     fail(path, "not a 3-D volume (dimensions " + std::to_string(nim->nx) + " x " + std::to_string(nim->ny) + " x " +
                    std::to_string(nim->nz) + " x " + std::to_string(nim->nvox / std::max<int64_t>(1, nim->nx * nim->ny * nim->nz)) + ")");
+  check_claimed_size(*nim, path);
+  if (nifti_image_load(nim.get()) != 0 || !nim->data) fail(path, "its voxels could not be read (truncated?)");
   LabelVolume out;
   out.grid.dims = {nim->nx, nim->ny, nim->nz};
   const nifti_dmat44& m = nim->sform_code > 0 ? nim->sto_xyz : nim->qto_xyz;

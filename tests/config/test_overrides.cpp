@@ -46,6 +46,15 @@ TEST_CASE("sweeps expand to the cartesian product - the last key fastest") {
   CHECK(points[5] == std::vector<std::string>{"model.pe.init.std=0.2", "seed=2"});
 }
 
+TEST_CASE("a sweep bounded in runs: long lists that multiply past memory are one error, not a hang") {
+  // The fuzzer's find: many short lists multiplied to 2^N points; here two ranges would ask for 10^6.
+  const std::vector<std::string> huge{"a=range(0,1000)", "b=range(0,1000)", "c=range(0,1000)", "d=range(0,1000)"};
+  CHECK_THROWS_WITH(expand_sweep(huge), Catch::Contains("'b=range(0,1000)': the sweep would make more than 100000 runs"));
+  CHECK(expand_sweep({"a=range(0,1000)", "b=range(0,100)"}).size() == 100000);
+  CHECK_THROWS_WITH(sweep_values("k", "range(0,inf)"), Catch::Contains("finite"));
+  CHECK_THROWS_WITH(sweep_values("k", "range(nan,1)"), Catch::Contains("finite"));
+}
+
 TEST_CASE("sweep values: brackets and quotes keep their commas - range takes a step and floats") {
   CHECK(sweep_values("k", "[1,2],[3,4]") == std::vector<std::string>{"[1,2]", "[3,4]"});
   CHECK(sweep_values("k", "'a,b',c") == std::vector<std::string>{"'a,b'", "c"});

@@ -1,7 +1,9 @@
 // Grids, the ellipsoid mask and NIfTI label volumes (sim/volume).
 #include <catch2/catch.hpp>
 
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 
 #include "../config/temp_files.hpp"
 #include "sim/volume/mask.hpp"
@@ -60,6 +62,32 @@ TEST_CASE("NIfTI label volumes round-trip through libnifti2 with their affine", 
                     Catch::Contains("none.nii: no such file"));
   const auto junk = dir.write("junk.nii", "not a nifti file at all");
   CHECK_THROWS_WITH(vol::read_nifti_labels(junk), Catch::Contains("junk.nii: not a readable NIfTI"));
+}
+
+TEST_CASE("a NIfTI header that claims more voxels than its file holds is refused before anything is allocated",
+          "[parcels][volume][nifti]") {
+  const loci::test::TempDir dir;
+  vol::LabelVolume v;
+  v.grid.dims = {4, 3, 2};
+  v.grid.affine.setIdentity();
+  v.labels.assign(24, 1);
+  const auto path = (dir.path() / "small.nii").string();
+  vol::write_nifti_labels(path, v);
+  std::string bytes;
+  {
+    std::ifstream in(path, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  SECTION("dimensions of 30000 x 30000 x 30000 (a fuzzer's find: 147 GB asked of calloc)") {
+    const std::int16_t big = 30000;  // NIfTI-1 dim[1..3] at byte 42, little-endian
+    for (int k = 0; k < 3; ++k) std::memcpy(&bytes[42 + 2 * k], &big, 2);
+    const auto huge = dir.write("huge.nii", bytes);
+    CHECK_THROWS_WITH(vol::read_nifti_labels(huge), Catch::Contains("huge.nii: its header claims 30000 x 30000 x 30000 voxels"));
+  }
+  SECTION("voxels cut off") {
+    const auto cut = dir.write("cut.nii", bytes.substr(0, bytes.size() - 10));
+    CHECK_THROWS_WITH(vol::read_nifti_labels(cut), Catch::Contains("cut.nii: "));
+  }
 }
 
 TEST_CASE("the AAL atlas of mricron-data reads as 116 regions in MNI millimetres", "[parcels][volume][nifti]") {

@@ -45,6 +45,8 @@ std::string format_fixed(double v, int decimals) {
   return s == "-0.0" ? "0.0" : s;
 }
 
+constexpr double kMaxSweepPoints = 100000;
+
 std::vector<std::string> expand_range(std::string_view key, std::string_view inner, std::string_view arg) {
   std::vector<double> args;
   bool all_int = true;
@@ -74,7 +76,8 @@ std::vector<std::string> expand_range(std::string_view key, std::string_view inn
   std::vector<std::string> out;
   // Like Python's range: stop is excluded. Count steps to avoid accumulating float error.
   const double n = std::ceil((hi - lo) / step - 1e-9);
-  if (n > 100000) throw UserError(where(arg) + ": range() gives more than 100000 values");
+  if (!std::isfinite(n)) throw UserError(where(arg) + ": range() needs finite numbers");
+  if (n > kMaxSweepPoints) throw UserError(where(arg) + ": range() gives more than 100000 values");
   for (long i = 0; i < static_cast<long>(n); ++i) {
     const double v = lo + static_cast<double>(i) * step;
     if (all_int) out.push_back(std::to_string(static_cast<long long>(std::llround(v))));
@@ -153,6 +156,9 @@ std::vector<std::vector<std::string>> expand_sweep(const std::vector<std::string
     if (eq == std::string::npos) throw UserError(where(arg) + ": a sweep is written key=v1,v2 or key=range(a,b)");
     const std::string key = arg.substr(0, eq);
     const auto values = sweep_values(key, std::string_view(arg).substr(eq + 1));
+    // Found by fuzzing: a few long lists multiply to more runs than memory holds.
+    if (static_cast<double>(points.size()) * static_cast<double>(values.size()) > kMaxSweepPoints)
+      throw UserError(where(arg) + ": the sweep would make more than 100000 runs");
     std::vector<std::vector<std::string>> next;
     next.reserve(points.size() * values.size());
     for (const auto& p : points)

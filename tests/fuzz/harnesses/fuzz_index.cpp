@@ -1,0 +1,56 @@
+// A dataset folder's index.json as the reader meets it: parsed, checked against the shards beside it (sizes,
+// dtypes, shapes, splits), then samples read through the index. The shards are a real tiny dataset copied into a
+// folder of this process's own; only index.json is fuzzed. Seeds: the index.json of those datasets.
+#include <unistd.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "datasets/reader.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// LOCI_FUZZ_DATASET names the dataset whose shards stand beside the fuzzed index (make_seeds.sh makes one).
+const fs::path& folder() {
+  static const fs::path dir = [] {
+    const char* from = std::getenv("LOCI_FUZZ_DATASET");
+    if (!from) {
+      std::fprintf(stderr, "fuzz_index: set LOCI_FUZZ_DATASET to a dataset folder\n");
+      std::abort();
+    }
+    const fs::path d = fs::temp_directory_path() / ("loci-fuzz-index-" + std::to_string(getpid()));
+    fs::remove_all(d);
+    fs::create_directories(d);
+    for (const auto& e : fs::directory_iterator(from))
+      if (e.path().extension() == ".h5") fs::copy_file(e.path(), d / e.path().filename());
+    return d;
+  }();
+  return dir;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const fs::path& dir = folder();
+  std::ofstream(dir / "index.json", std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
+                                                                              static_cast<std::streamsize>(size));
+  try {
+    const auto ds = loci::data::Dataset::open(dir);
+    for (const auto& split : ds.splits()) {
+      const auto n = std::min<std::int64_t>(ds.samples(split), 3);
+      for (const auto& a : ds.arrays()) {
+        std::vector<std::uint8_t> out(a.bytes() * static_cast<std::size_t>(n));
+        ds.read(split, a.name, 0, n, out.data(), a.dtype);
+      }
+    }
+    for (const auto& a : ds.dataset_arrays()) (void)ds.read_dataset_array(a.name);
+    for (const auto& t : ds.index().text_arrays) (void)ds.read_text(t.name);
+  } catch (const std::exception&) {
+  }
+  return 0;
+}
