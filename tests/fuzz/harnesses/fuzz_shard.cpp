@@ -1,32 +1,85 @@
-// The shard reader on a file that claims to be a shard: open, list, read every array and text array, attributes,
-// and the same file opened as a lone-shard dataset. A malformed file must be a DataError, never a crash or an
-// unbounded allocation. Seeds: shards of tiny datasets of each generator (bench/fuzz/make_seeds.sh).
+// Shards as the reader meets them. By default, as a shard of a dataset folder: the input replaces one shard of a
+// copy of a real tiny dataset (LOCI_FUZZ_DATASET), the index unchanged, and the dataset is opened, read and
+// verified: whatever the bytes, a DataError or the data, never a crash. (HDF5 1.10 can crash on a damaged file, so
+// the reader checks a shard's SHA-256 against index.json before HDF5 opens it.)
+// With LOCI_FUZZ_LONE_SHARD=1, the input is opened as a lone shard instead (`loci inspect FILE.h5`: no index, no
+// checksum): the HDF5 library itself is then under test, and its crashes are its own (bench/fuzz/run.sh).
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 
 #include "datasets/reader.hpp"
 #include "datasets/shard_reader.hpp"
 #include "fuzz_file.hpp"
 
-extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  const std::string path = loci::fuzz::input_file(data, size, ".h5");
-  try {
-    const loci::data::ShardFile f(path);
-    (void)f.attributes();
-    for (const auto& a : f.arrays()) {
-      if (a.per_sample) {
-        std::vector<std::uint8_t> out(a.bytes() * static_cast<std::size_t>(std::min<std::int64_t>(f.samples(), 4)));
-        f.read(a.name, 0, std::min<std::int64_t>(f.samples(), 4), out.data(), a.dtype);
-      } else {
-        (void)f.read_all(a.name);
-      }
+namespace fs = std::filesystem;
+
+namespace {
+
+void read_everything(const loci::data::Dataset& ds) {
+  for (const auto& split : ds.splits()) {
+    const auto n = std::min<std::int64_t>(ds.samples(split), 4);
+    for (const auto& a : ds.arrays()) {
+      std::vector<std::uint8_t> out(a.bytes() * static_cast<std::size_t>(n));
+      ds.read(split, a.name, 0, n, out.data(), a.dtype);
     }
-    for (const auto& t : f.text_arrays()) (void)f.read_text(t);
-  } catch (const std::exception&) {
   }
+  for (const auto& a : ds.dataset_arrays()) (void)ds.read_dataset_array(a.name);
+  for (const auto& t : ds.index().text_arrays) (void)ds.read_text(t.name);
+  (void)ds.verify();
+}
+
+void lone_shard(const std::string& path) {
+  const loci::data::ShardFile f(path);
+  (void)f.attributes();
+  for (const auto& a : f.arrays()) {
+    if (a.per_sample) {
+      const auto n = std::min<std::int64_t>(f.samples(), 4);
+      std::vector<std::uint8_t> out(a.bytes() * static_cast<std::size_t>(n));
+      f.read(a.name, 0, n, out.data(), a.dtype);
+    } else {
+      (void)f.read_all(a.name);
+    }
+  }
+  for (const auto& t : f.text_arrays()) (void)f.read_text(t);
+}
+
+// A copy of the seed dataset of this process's own, and the shard the input replaces.
+const fs::path& folder() {
+  static const fs::path dir = [] {
+    const char* from = std::getenv("LOCI_FUZZ_DATASET");
+    if (!from) {
+      std::fprintf(stderr, "fuzz_shard: set LOCI_FUZZ_DATASET to a dataset folder\n");
+      std::abort();
+    }
+    const fs::path d = fs::temp_directory_path() / ("loci-fuzz-shard-" + std::to_string(getpid()));
+    fs::remove_all(d);
+    fs::copy(from, d, fs::copy_options::recursive);
+    return d;
+  }();
+  return dir;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const bool lone = std::getenv("LOCI_FUZZ_LONE_SHARD") && std::string(std::getenv("LOCI_FUZZ_LONE_SHARD")) == "1";
   try {
-    const auto ds = loci::data::Dataset::open(path);
-    (void)ds.verify();
+    if (lone) {
+      lone_shard(loci::fuzz::input_file(data, size, ".h5"));
+      return 0;
+    }
+    const fs::path& dir = folder();
+    const auto index = loci::data::Index::load(dir / "index.json");
+    const fs::path target = dir / index.shards.front().file;
+    std::FILE* f = std::fopen(target.c_str(), "wb");
+    if (!f) __builtin_trap();
+    if (size > 0 && std::fwrite(data, 1, size, f) != size) __builtin_trap();
+    std::fclose(f);
+    read_everything(loci::data::Dataset::open(dir));
   } catch (const std::exception&) {
   }
   return 0;
