@@ -35,12 +35,21 @@ inline int free_port() {
   return 20000 + static_cast<int>(::getpid() % 2000) * 16 + (launches++ % 16);
 }
 
+// Where a rank runs: by default this host's loopback; or, say, inside a network namespace (`ip netns exec NS`) that
+// reaches rank 0 at another address, with more environment (GLOO_SOCKET_IFNAME=...).
+struct RankHost {
+  std::string prefix;                   // a command the rank runs under, e.g. "ip netns exec loci_a"
+  std::string master_addr = "127.0.0.1";
+  std::string env;                      // extra "KEY=value ..." for the rank
+};
+
 // Runs `loci ARGS` as rank `rank` of `world` in the background, in folder `cwd` when given.
 inline RankProcess start_rank(int rank, int world, int port, const std::string& args, const std::filesystem::path& log,
-                              const std::filesystem::path& cwd = {}) {
-  const std::string cmd = (cwd.empty() ? "" : "cd '" + cwd.string() + "' && ") + "exec env RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(world) +
-                          " LOCAL_RANK=" + std::to_string(rank) + " MASTER_ADDR=127.0.0.1 MASTER_PORT=" +
-                          std::to_string(port) + " " + LOCI_BIN + " " + args + " > '" + log.string() +
+                              const std::filesystem::path& cwd = {}, const RankHost& host = {}) {
+  const std::string cmd = (cwd.empty() ? "" : "cd '" + cwd.string() + "' && ") + "exec " + host.prefix + " env RANK=" +
+                          std::to_string(rank) + " WORLD_SIZE=" + std::to_string(world) + " LOCAL_RANK=" +
+                          std::to_string(rank) + " MASTER_ADDR=" + host.master_addr + " MASTER_PORT=" +
+                          std::to_string(port) + " " + host.env + " " + LOCI_BIN + " " + args + " > '" + log.string() +
                           "' 2>&1";
   RankProcess p;
   p.log = log;
@@ -68,13 +77,14 @@ inline int wait_rank(const RankProcess& p, std::chrono::seconds limit = std::chr
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-// Runs every rank of a world at once and returns their exit codes in rank order.
+// Runs every rank of a world at once and returns their exit codes in rank order; rank r runs on hosts[r] when given.
 inline std::vector<int> run_ranks(int world, const std::string& args, const std::filesystem::path& logs,
-                                  const std::filesystem::path& cwd = {}) {
+                                  const std::filesystem::path& cwd = {}, const std::vector<RankHost>& hosts = {}) {
   const int port = free_port();
   std::vector<RankProcess> ps;
   for (int r = 0; r < world; ++r)
-    ps.push_back(start_rank(r, world, port, args, logs / ("rank" + std::to_string(r) + ".log"), cwd));
+    ps.push_back(start_rank(r, world, port, args, logs / ("rank" + std::to_string(r) + ".log"), cwd,
+                            hosts.empty() ? RankHost{} : hosts[static_cast<std::size_t>(r)]));
   std::vector<int> codes;
   for (const auto& p : ps) codes.push_back(wait_rank(p));
   return codes;

@@ -9,63 +9,13 @@
 #include "../cli/run_command.hpp"
 #include "../config/temp_files.hpp"
 #include "ranks.hpp"
+#include "train_fixture.hpp"
 
 namespace fs = std::filesystem;
 using loci::test::run_loci;
 using loci::test::slurp;
 
-namespace {
-
-// One small dataset per generator for the whole file (generation is deterministic, so sharing is safe).
-const fs::path& dataset(const std::string& config, const std::string& extra) {
-  static loci::test::TempDir dir;
-  static std::map<std::string, fs::path> made;
-  auto& data = made[config];
-  if (data.empty()) {
-    data = dir.path() / fs::path(config).stem();
-    const auto cfg = dir.write(fs::path(config).filename().string(), "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/" +
-                                                                          config + "\nout: " + data.string() + "\n" + extra);
-    const auto r = run_loci("generate -q " + cfg);
-    INFO(r.output);
-    REQUIRE(r.exit_code == 0);
-  }
-  return data;
-}
-
-const fs::path& lst() { return dataset("lst.yaml", "splits: {train: 96, test: 24}\nsamples_per_shard: 64\n"); }
-
-// Masked-token regression: 12 nodes, one token each.
-const fs::path& network() {
-  return dataset("network.yaml",
-                 "splits: {train: 60, test: 12, test_noise: 12}\nsamples_per_shard: 40\ngraph: {nodes: 12}\n"
-                 "dynamics: {burn_in: 50}\nwindows: {length: 8, stride: 8, runs: {train: 2, test: 1, test_noise: 1}}\n");
-}
-
-std::string train_config(const loci::test::TempDir& dir, const fs::path& data, const std::string& train,
-                         const std::string& extra = "") {
-  return dir.write("train.yaml", "trainer: torch_trainer\ndata: " + data.string() + "\nout: unused\n"
-                                 "model: {d_model: 16, blocks: 2, pe: {type: learned, init: {std: 0.2}}}\n"
-                                 "train: {threads: 1, lr: 0.003, progress: false, dist_timeout: 60, " + train + "}\n" + extra);
-}
-
-// Every `loss` (or `mse`) of metrics.csv, in order.
-std::vector<double> column(const fs::path& csv, const std::string& name) {
-  std::istringstream in(slurp(csv));
-  std::string line, cell;
-  std::getline(in, line);
-  std::size_t at = 0, k = 0;
-  for (std::istringstream h(line); std::getline(h, cell, ','); ++k)
-    if (cell == name) at = k;
-  std::vector<double> out;
-  while (std::getline(in, line)) {
-    std::istringstream row(line);
-    for (k = 0; std::getline(row, cell, ','); ++k)
-      if (k == at) out.push_back(cell.empty() ? NAN : std::stod(cell));
-  }
-  return out;
-}
-
-}  // namespace
+using namespace loci::test::scaleout;
 
 TEST_CASE("two ranks give the loss curve of one process with the same global batch") {
   struct Case {
