@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
@@ -20,6 +21,24 @@ inline std::string input_file(const std::uint8_t* data, std::size_t size, const 
   if (size > 0 && std::fwrite(data, 1, size, f) != size) __builtin_trap();
   std::fclose(f);
   return path;
+}
+
+// A copy, of this process's own, of the dataset LOCI_FUZZ_DATASET names (bench/fuzz/make_seeds.sh makes one): its
+// shards, and its index.json too unless the harness writes its own.
+inline std::filesystem::path dataset_copy(const std::string& harness, bool with_index) {
+  namespace fs = std::filesystem;
+  const char* from = std::getenv("LOCI_FUZZ_DATASET");
+  if (!from) {
+    std::fprintf(stderr, "%s: set LOCI_FUZZ_DATASET to a dataset folder\n", harness.c_str());
+    std::abort();
+  }
+  const fs::path d = fs::temp_directory_path() / ("loci-" + harness + "-" + std::to_string(getpid()));
+  fs::remove_all(d);
+  fs::create_directories(d);
+  for (const auto& e : fs::directory_iterator(from))
+    if (e.path().extension() == ".h5" || (with_index && e.path().filename() == "index.json"))
+      fs::copy_file(e.path(), d / e.path().filename());
+  return d;
 }
 
 }  // namespace loci::fuzz

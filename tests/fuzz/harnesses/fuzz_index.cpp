@@ -10,26 +10,14 @@
 #include <fstream>
 
 #include "datasets/reader.hpp"
+#include "fuzz_file.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-// LOCI_FUZZ_DATASET names the dataset whose shards stand beside the fuzzed index (make_seeds.sh makes one).
 const fs::path& folder() {
-  static const fs::path dir = [] {
-    const char* from = std::getenv("LOCI_FUZZ_DATASET");
-    if (!from) {
-      std::fprintf(stderr, "fuzz_index: set LOCI_FUZZ_DATASET to a dataset folder\n");
-      std::abort();
-    }
-    const fs::path d = fs::temp_directory_path() / ("loci-fuzz-index-" + std::to_string(getpid()));
-    fs::remove_all(d);
-    fs::create_directories(d);
-    for (const auto& e : fs::directory_iterator(from))
-      if (e.path().extension() == ".h5") fs::copy_file(e.path(), d / e.path().filename());
-    return d;
-  }();
+  static const fs::path dir = loci::fuzz::dataset_copy("fuzz-index", false);
   return dir;
 }
 

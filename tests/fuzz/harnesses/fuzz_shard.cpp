@@ -47,19 +47,9 @@ void lone_shard(const std::string& path) {
   for (const auto& t : f.text_arrays()) (void)f.read_text(t);
 }
 
-// A copy of the seed dataset of this process's own, and the shard the input replaces.
+// A copy of the seed dataset, of this process's own; the input replaces its first shard.
 const fs::path& folder() {
-  static const fs::path dir = [] {
-    const char* from = std::getenv("LOCI_FUZZ_DATASET");
-    if (!from) {
-      std::fprintf(stderr, "fuzz_shard: set LOCI_FUZZ_DATASET to a dataset folder\n");
-      std::abort();
-    }
-    const fs::path d = fs::temp_directory_path() / ("loci-fuzz-shard-" + std::to_string(getpid()));
-    fs::remove_all(d);
-    fs::copy(from, d, fs::copy_options::recursive);
-    return d;
-  }();
+  static const fs::path dir = loci::fuzz::dataset_copy("fuzz-shard", true);
   return dir;
 }
 
