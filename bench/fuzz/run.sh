@@ -21,5 +21,5 @@ for h in "${harnesses[@]}"; do
   echo "== fuzz_$h for $seconds s ($(date -u +%FT%TZ))"
   (cd "$work" && LOCI_FUZZ_DATASET=$seeds/data/lst ASAN_OPTIONS=detect_leaks=1 "$build/fuzz/fuzz_$h" \
      -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=1024 -print_final_stats=1 \
-     corpus "$seeds/$h" 2>&1 | grep -E "^stat::|ERROR|SUMMARY|Test unit written" || true)
+     corpus "$seeds/$h" 2>&1 | grep -E "^stat::|==[0-9]+==ERROR|SUMMARY|Test unit written" || true)
 done
