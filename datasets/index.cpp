@@ -2,6 +2,7 @@
 
 #include <fstream>
 #include <sstream>
+#include <type_traits>
 
 #include "datasets/checksum.hpp"
 #include "datasets/error.hpp"
@@ -19,6 +20,19 @@ std::optional<DType> dtype_from_name(const std::string& name) {
   return std::nullopt;
 }
 
+// A whole number where the index promises one. nlohmann converts a float such as 5.5e91 to an integer by a cast
+// whose result is undefined (the index fuzzer's find), so anything but a JSON integer is refused first.
+template <class T = std::int64_t> T whole(const nlohmann::json& j, const char* key) {
+  const auto& v = j.at(key);
+  if (!v.is_number_integer() || (std::is_unsigned_v<T> && v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0))
+    throw std::invalid_argument(std::string("'") + key + "' is not a whole number" + (std::is_unsigned_v<T> ? " >= 0" : ""));
+  return v.get<T>();
+}
+
+template <class T> T whole_or(const nlohmann::json& j, const char* key, T fallback) {
+  return j.contains(key) ? whole<T>(j, key) : fallback;
+}
+
 ojson spec_to_json(const ArraySpec& s) {
   return ojson{{"name", s.name}, {"dtype", dtype_name(s.dtype)}, {"dims", s.dims}, {"shape", s.shape}, {"doc", s.doc}};
 }
@@ -30,7 +44,10 @@ ArraySpec spec_from_json(const nlohmann::json& j) {
   if (!t) throw std::invalid_argument("array '" + s.name + "': unknown dtype " + j.at("dtype").dump());
   s.dtype = *t;
   s.dims = j.at("dims").get<std::vector<std::string>>();
-  s.shape = j.at("shape").get<std::vector<std::int64_t>>();
+  for (const auto& v : j.at("shape")) {
+    if (!v.is_number_integer()) throw std::invalid_argument("array '" + s.name + "': a shape entry is not a whole number");
+    s.shape.push_back(v.get<std::int64_t>());
+  }
   s.doc = j.value("doc", "");
   if (s.dims.size() != s.shape.size()) throw std::invalid_argument("array '" + s.name + "': dims and shape differ in length");
   return s;
@@ -94,7 +111,7 @@ Index Index::from_json(const nlohmann::json& j, const fs::path& file) {
   if (!j.contains("loci_schema_version")) throw DataError(file, "not a loci index (no loci_schema_version)");
   Index x;
   try {
-    x.schema_version = j.at("loci_schema_version").get<std::int64_t>();
+    x.schema_version = whole(j, "loci_schema_version");
   } catch (const std::exception&) {
     throw DataError(file, "loci_schema_version is not an integer");
   }
@@ -107,15 +124,15 @@ Index Index::from_json(const nlohmann::json& j, const fs::path& file) {
     x.loci_version = j.value("loci_version", "");
     x.config_yaml = j.value("config_yaml", "");
     x.created = j.value("created", "");
-    x.plugin_abi = j.value("plugin_abi", std::int64_t{1});
-    x.seed = j.at("seed").get<std::uint64_t>();
-    x.samples_per_shard = j.value("samples_per_shard", std::int64_t{0});
-    x.chunk_samples = j.value("chunk_samples", std::int64_t{0});
+    x.plugin_abi = whole_or(j, "plugin_abi", std::int64_t{1});
+    x.seed = whole<std::uint64_t>(j, "seed");
+    x.samples_per_shard = whole_or(j, "samples_per_shard", std::int64_t{0});
+    x.chunk_samples = whole_or(j, "chunk_samples", std::int64_t{0});
     if (j.contains("compression")) {
       const auto& c = j.at("compression");
       x.compression = {c.value("gzip", true), c.value("level", 4), c.value("shuffle", true)};
     }
-    for (const auto& s : j.at("splits")) x.splits.push_back({s.at("name").get<std::string>(), s.at("samples").get<std::int64_t>()});
+    for (const auto& s : j.at("splits")) x.splits.push_back({s.at("name").get<std::string>(), whole(s, "samples")});
     for (const auto& s : j.at("features")) x.features.push_back(spec_from_json(s));
     for (const auto& s : j.value("dataset_arrays", nlohmann::json::array())) x.dataset_arrays.push_back(spec_from_json(s));
     for (const auto& s : j.value("text_arrays", nlohmann::json::array())) {
@@ -125,14 +142,14 @@ Index Index::from_json(const nlohmann::json& j, const fs::path& file) {
       x.text_arrays.push_back(spec_from_json(e));
     }
     for (const auto& s : j.value("inputs", nlohmann::json::array()))
-      x.inputs.push_back({s.at("file").get<std::string>(), s.at("bytes").get<std::int64_t>(), s.at("sha256").get<std::string>()});
+      x.inputs.push_back({s.at("file").get<std::string>(), whole(s, "bytes"), s.at("sha256").get<std::string>()});
     for (const auto& s : j.value("shards", nlohmann::json::array())) {
       ShardEntry e;
       e.file = s.at("file").get<std::string>();
       e.split = s.at("split").get<std::string>();
-      e.first_sample = s.at("first_sample").get<std::int64_t>();
-      e.samples = s.at("samples").get<std::int64_t>();
-      e.bytes = s.at("bytes").get<std::int64_t>();
+      e.first_sample = whole(s, "first_sample");
+      e.samples = whole(s, "samples");
+      e.bytes = whole(s, "bytes");
       e.sha256 = s.at("sha256").get<std::string>();
       if (e.file.empty() || e.file.find('/') != std::string::npos || e.file[0] == '.')
         throw std::invalid_argument("shard file '" + e.file + "' is not a plain file name");

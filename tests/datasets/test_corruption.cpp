@@ -137,6 +137,13 @@ TEST_CASE("an unknown schema version is refused in index.json or in a shard", "[
   REQUIRE_THROWS_WITH(data::Dataset::open(shard),
                       shard.string() + ": unknown schema version 2 (this loci reads version 1)");
 
+  // A float where a count belongs (the index fuzzer's find: converting 5.5e91 to an integer is undefined) is refused.
+  j["loci_schema_version"] = 1;
+  j["shards"][0]["samples"] = 5.55556e91;
+  std::ofstream(ds / "index.json") << j.dump(2);
+  REQUIRE_THROWS_WITH(data::Dataset::open(ds), Contains((ds / "index.json").string() +
+                                                        ": malformed index: 'samples' is not a whole number"));
+
   std::ofstream(ds / "index.json") << "{ not json";
   REQUIRE_THROWS_WITH(data::Dataset::open(ds), Contains((ds / "index.json").string() + ": not valid JSON"));
 }

@@ -7,9 +7,13 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <vector>
+
+#include "datasets/reader.hpp"
 
 namespace loci::fuzz {
 
@@ -39,6 +43,19 @@ inline std::filesystem::path dataset_copy(const std::string& harness, bool with_
     if (e.path().extension() == ".h5" || (with_index && e.path().filename() == "index.json"))
       fs::copy_file(e.path(), d / e.path().filename());
   return d;
+}
+
+// Every split's first samples of every array, the dataset arrays and text: what a trainer or analysis would read.
+inline void read_everything(const loci::data::Dataset& ds) {
+  for (const auto& split : ds.splits()) {
+    const auto n = std::min<std::int64_t>(ds.samples(split), 4);
+    for (const auto& a : ds.arrays()) {
+      std::vector<std::uint8_t> out(a.bytes() * static_cast<std::size_t>(n));
+      ds.read(split, a.name, 0, n, out.data(), a.dtype);
+    }
+  }
+  for (const auto& a : ds.dataset_arrays()) (void)ds.read_dataset_array(a.name);
+  for (const auto& t : ds.index().text_arrays) (void)ds.read_text(t.name);
 }
 
 }  // namespace loci::fuzz

@@ -28,16 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::ofstream(dir / "index.json", std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
                                                                               static_cast<std::streamsize>(size));
   try {
-    const auto ds = loci::data::Dataset::open(dir);
-    for (const auto& split : ds.splits()) {
-      const auto n = std::min<std::int64_t>(ds.samples(split), 3);
-      for (const auto& a : ds.arrays()) {
-        std::vector<std::uint8_t> out(a.bytes() * static_cast<std::size_t>(n));
-        ds.read(split, a.name, 0, n, out.data(), a.dtype);
-      }
-    }
-    for (const auto& a : ds.dataset_arrays()) (void)ds.read_dataset_array(a.name);
-    for (const auto& t : ds.index().text_arrays) (void)ds.read_text(t.name);
+    loci::fuzz::read_everything(loci::data::Dataset::open(dir));
   } catch (const std::exception&) {
   }
   return 0;

@@ -19,18 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void read_everything(const loci::data::Dataset& ds) {
-  for (const auto& split : ds.splits()) {
-    const auto n = std::min<std::int64_t>(ds.samples(split), 4);
-    for (const auto& a : ds.arrays()) {
-      std::vector<std::uint8_t> out(a.bytes() * static_cast<std::size_t>(n));
-      ds.read(split, a.name, 0, n, out.data(), a.dtype);
-    }
-  }
-  for (const auto& a : ds.dataset_arrays()) (void)ds.read_dataset_array(a.name);
-  for (const auto& t : ds.index().text_arrays) (void)ds.read_text(t.name);
-  (void)ds.verify();
-}
 
 void lone_shard(const std::string& path) {
   const loci::data::ShardFile f(path);
@@ -69,7 +57,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (!f) __builtin_trap();
     if (size > 0 && std::fwrite(data, 1, size, f) != size) __builtin_trap();
     std::fclose(f);
-    read_everything(loci::data::Dataset::open(dir));
+    const auto ds = loci::data::Dataset::open(dir);
+    loci::fuzz::read_everything(ds);
+    (void)ds.verify();
   } catch (const std::exception&) {
   }
   return 0;
