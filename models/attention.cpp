@@ -2,6 +2,7 @@
 
 #include "models/batched_matmul.hpp"
 #include "models/dropout.hpp"
+#include "models/linear.hpp"
 
 #include <cmath>
 #include <limits>
@@ -33,7 +34,7 @@ torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& 
   const auto B = x.size(0), N = x.size(1), d = options_.d_model(), H = options_.heads(), dh = d / H;
   const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
   // chunk, not select: its backward is one cat, where three selects would each scatter into a zeroed [3d] copy.
-  const auto qkv = (projected.defined() ? projected : in_proj(x)).chunk(3, -1);
+  const auto qkv = (projected.defined() ? projected : linear(in_proj, x)).chunk(3, -1);
   auto split_heads = [&](const torch::Tensor& t) { return t.view({B, N, H, dh}).transpose(1, 2); };  // [B, H, N, dh]
   auto q = split_heads(qkv[0]), k = split_heads(qkv[1]), v = split_heads(qkv[2]);
 
@@ -66,7 +67,7 @@ torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& 
   if (record_) last_map_ = weights.detach();
   if (options_.dropout() > 0.0) weights = models::dropout(weights, options_.dropout(), is_training());
   auto out = batched_matmul(weights, v).transpose(1, 2).reshape({B, rows, d});
-  return out_proj(out);
+  return linear(out_proj, out);
 }
 
 }  // namespace loci::models

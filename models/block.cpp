@@ -3,6 +3,7 @@
 #include "models/choices.hpp"
 #include "models/dropout.hpp"
 #include "models/fused_gelu.hpp"
+#include "models/linear.hpp"
 
 #include <stdexcept>
 
@@ -29,9 +30,9 @@ torch::Tensor EncoderBlockImpl::activate(const torch::Tensor& x) const { return 
 
 torch::Tensor EncoderBlockImpl::mlp(const torch::Tensor& x) {
   const double p = options_.dropout();
-  auto h = activate(fc1(x));
+  auto h = activate(linear(fc1, x));
   if (p > 0.0) h = models::dropout(h, p, is_training());
-  h = fc2(h);
+  h = linear(fc2, h);
   if (options_.activation_after_both()) h = activate(h);
   if (p > 0.0) h = models::dropout(h, p, is_training());
   return h;

@@ -1,6 +1,7 @@
 #include "models/encoder.hpp"
 
 #include "models/init/linear_init.hpp"
+#include "models/linear.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -63,7 +64,7 @@ torch::Tensor EncoderImpl::embed(const torch::Tensor& x) {
   if (x.dim() != 3 || x.size(1) != tokens_ || x.size(2) != options_.in_channels())
     throw std::invalid_argument("encoder: input must be [batch, " + std::to_string(tokens_) + ", " +
                                 std::to_string(options_.in_channels()) + "]");
-  return embedding(x);
+  return linear(embedding, x);
 }
 
 torch::Tensor EncoderImpl::encode(const torch::Tensor& h, int64_t prefix, const torch::Tensor& query_index,

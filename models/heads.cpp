@@ -1,6 +1,7 @@
 #include "models/heads.hpp"
 
 #include "models/init/linear_init.hpp"
+#include "models/linear.hpp"
 
 #include <cmath>
 #include <stdexcept>
@@ -44,7 +45,7 @@ torch::Tensor ClassificationHeadImpl::query_index(int64_t batch, int64_t tokens,
 }
 
 torch::Tensor ClassificationHeadImpl::forward(const torch::Tensor& hidden, const torch::Tensor& target_index) {
-  if (hidden.size(1) == 1 && pooling_ != Pooling::mean) return readout(hidden.squeeze(1));
+  if (hidden.size(1) == 1 && pooling_ != Pooling::mean) return linear(readout, hidden.squeeze(1));
   torch::Tensor pooled;
   switch (pooling_) {
     case Pooling::last: pooled = hidden.select(1, hidden.size(1) - 1); break;
@@ -56,7 +57,7 @@ torch::Tensor ClassificationHeadImpl::forward(const torch::Tensor& hidden, const
       break;
     }
   }
-  return readout(pooled);
+  return linear(readout, pooled);
 }
 
 MaskedRegressionHeadImpl::MaskedRegressionHeadImpl(const MaskedRegressionOptions& options, int64_t d_model,
@@ -75,7 +76,7 @@ torch::Tensor MaskedRegressionHeadImpl::apply_mask(const torch::Tensor& embedded
   return torch::where(mask.to(torch::kBool).unsqueeze(-1), mask_embedding.view({1, 1, -1}), embedded);
 }
 
-torch::Tensor MaskedRegressionHeadImpl::forward(const torch::Tensor& hidden) { return output(hidden); }
+torch::Tensor MaskedRegressionHeadImpl::forward(const torch::Tensor& hidden) { return linear(output, hidden); }
 
 torch::Tensor sample_token_mask(int64_t batch, int64_t tokens, double ratio, at::Generator& generator) {
   const auto count = static_cast<int64_t>(std::llround(ratio * static_cast<double>(tokens)));

@@ -15,14 +15,13 @@
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"
 #include "models/pe/sinusoid.hpp"
+#include "step_timing.hpp"
 
 #include <ATen/Parallel.h>
 #include <ATen/autocast_mode.h>
 #include <torch/optim/adamw.h>
 
-#include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
@@ -33,7 +32,7 @@
 namespace {
 
 using loci::models::ModelOptions;
-using Clock = std::chrono::steady_clock;
+using loci::bench::time_per_call;
 
 constexpr int64_t kBatch = 128, kTokens = 16, kChannels = 5, kD = 160, kBlocks = 4, kHidden = 640, kClasses = 4;
 
@@ -96,34 +95,6 @@ double forward_flops(bool pruned, bool factored) {
 }
 
 double step_flops(bool pruned, bool factored) { return 3 * forward_flops(pruned, factored); }
-
-double cpu_seconds() {
-  timespec t{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
-  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-// Wall and process-CPU seconds per call. On a shared machine the CPU time of a 1-thread run is the steadier figure.
-struct Timing {
-  double wall = 0, cpu = 0;
-};
-
-// Best of `reps` rounds of `calls` calls (after `warmup` calls): on a shared machine the fastest round is the one
-// least disturbed by other processes.
-template <class F>
-Timing time_per_call(F&& f, int warmup, int calls, int reps = 1) {
-  for (int i = 0; i < warmup; ++i) f();
-  Timing best{1e300, 1e300};
-  for (int r = 0; r < reps; ++r) {
-    const auto start = Clock::now();
-    const double cpu_start = cpu_seconds();
-    for (int i = 0; i < calls; ++i) f();
-    const Timing t{std::chrono::duration<double>(Clock::now() - start).count() / calls,
-                   (cpu_seconds() - cpu_start) / calls};
-    if (t.wall < best.wall) best = t;
-  }
-  return best;
-}
 
 // The products a training step runs, forward and backward shapes, at the model's sizes.
 double gemm_gflops(torch::ScalarType dtype, int calls) {

@@ -132,6 +132,16 @@ CpuFeatures this_cpu() {
   return {};
 }
 
+bool libtorch_sends_bf16_to_onednn(bool libtorch_has_onednn, const CpuFeatures& cpu) {
+  return libtorch_has_onednn && cpu.avx512();
+}
+
+Bf16Products bf16_products(bool libtorch_has_onednn, const std::string& onednn_isa, const CpuFeatures& cpu) {
+  const bool avx512_core = onednn_isa.rfind("avx512_core", 0) == 0;
+  return libtorch_sends_bf16_to_onednn(libtorch_has_onednn, cpu) && avx512_core ? Bf16Products::onednn
+                                                                                : Bf16Products::reference_loops;
+}
+
 std::optional<std::string> better_kernel(const std::string& core, const CpuFeatures& cpu) {
   std::string best;
   if (cpu.avx512()) best = cpu.avx512_bf16 ? "Cooperlake" : "SkylakeX";

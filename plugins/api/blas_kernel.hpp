@@ -26,6 +26,14 @@ CpuFeatures this_cpu();
 // on AVX-512, Haswell on AVX2 + FMA, Sandybridge on AVX; only ever an upgrade over what `core` is.
 std::optional<std::string> better_kernel(const std::string& core, const CpuFeatures& cpu);
 
+// Where bfloat16 matrix products (train.precision: bf16) run on a CPU. LibTorch 1.13 sends them to oneDNN when it is
+// built with oneDNN and the CPU has AVX-512 F, BW, VL and DQ; oneDNN then needs its own instruction set (its choice,
+// or the user's ONEDNN_MAX_CPU_ISA cap) to be an avx512_core one, or it fails. Otherwise they run on LibTorch's
+// reference loops, slower than float32 on OpenBLAS.
+enum class Bf16Products { onednn, reference_loops };
+bool libtorch_sends_bf16_to_onednn(bool libtorch_has_onednn, const CpuFeatures& cpu);
+Bf16Products bf16_products(bool libtorch_has_onednn, const std::string& onednn_isa, const CpuFeatures& cpu);
+
 // What the process runs on and why, for run records and the one line loci prints.
 struct Choice {
   std::string kernel;  // OpenBLAS's core name in this process ("" when the BLAS is not OpenBLAS)

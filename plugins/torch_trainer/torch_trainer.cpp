@@ -21,6 +21,7 @@
 #include "models/blas_info.hpp"
 #include "models/micro_batches.hpp"
 #include "optimizer.hpp"
+#include "onednn_state.hpp"
 #include "precision.hpp"
 #include "run_identity.hpp"
 #include "plugins/api/config/options.hpp"
@@ -126,6 +127,7 @@ class TorchTrainer final : public Trainer {
       const blas::Choice kernel = blas::current();
       std::cerr << "loci: BLAS kernel " << (kernel.kernel.empty() ? "(not OpenBLAS)" : kernel.kernel) << " ("
                 << kernel.why << ")\n";
+      if (s.opt.precision == "bf16" && s.device.is_cpu()) std::cerr << "loci: " << onednn_state().why << "\n";
     }
     claim_run_folder(s);
     open_data(s);
@@ -187,6 +189,7 @@ class TorchTrainer final : public Trainer {
     if (s.opt.threads > 0) at::set_num_threads(s.opt.threads);
     // Keeps freed tensor memory in the process: page faults on fresh multi-MB buffers otherwise double step time.
     models::tune_allocator();
+    if (s.opt.precision == "bf16" && s.device.is_cpu()) settle_onednn();
     // Joined before anything else can fail, so that a rank which stops early stops the others at once.
     s.dp = DataParallel::join(launch_rank(), std::chrono::seconds(s.opt.dist_timeout));
     s.rank = s.dp ? s.dp->rank() : 0;
@@ -622,6 +625,8 @@ class TorchTrainer final : public Trainer {
     j["blas"] = models::blas_description();  // the kernel decides speed and the last bits of every product
     const blas::Choice kernel = blas::current();
     j["blas_kernel"] = {{"kernel", kernel.kernel}, {"why", kernel.why}};
+    const OneDnnState dnn = onednn_state();
+    j["onednn"] = {{"isa", dnn.isa}, {"isa_cap", dnn.isa_cap}, {"bf16_products", dnn.bf16_products}, {"why", dnn.why}};
     j["data"] = s.recorded.at("data").text();
     j["pe"] = {{"type", pe.type()},
                {"placement", pe.placement()},

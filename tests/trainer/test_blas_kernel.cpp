@@ -5,6 +5,7 @@
 
 #include "../cli/run_command.hpp"
 #include "../config/temp_files.hpp"
+#include <nlohmann/json.hpp>
 #include "plugins/api/blas_kernel.hpp"
 #include "trainer_fixture.hpp"
 
@@ -52,4 +53,54 @@ TEST_CASE("a user's OPENBLAS_CORETYPE is never overridden, and a refused kernel 
   REQUIRE(r.exit_code == 0);
   summary = loci::test::slurp(other.path() / "run/summary.json");
   CHECK(summary.find("NoSuchKernel is not in this OpenBLAS") != std::string::npos);
+}
+
+TEST_CASE("bf16 products go to oneDNN only where LibTorch sends them and oneDNN runs an AVX-512 instruction set") {
+  using loci::blas::Bf16Products;
+  using loci::blas::bf16_products;
+  const auto avx512 = features_from_flags("avx avx2 fma avx512f avx512dq avx512bw avx512vl avx512_bf16 amx_tile");
+  CHECK(bf16_products(true, "avx512_core_amx", avx512) == Bf16Products::onednn);
+  CHECK(bf16_products(true, "avx512_core", avx512) == Bf16Products::onednn);
+  CHECK(bf16_products(false, "avx512_core_amx", avx512) == Bf16Products::reference_loops);
+  // A user's ONEDNN_MAX_CPU_ISA=AVX2 on an AVX-512 CPU: LibTorch would still send them, and oneDNN would fail.
+  CHECK(loci::blas::libtorch_sends_bf16_to_onednn(true, avx512));
+  CHECK(bf16_products(true, "avx2", avx512) == Bf16Products::reference_loops);
+  CHECK(bf16_products(true, "avx2", features_from_flags("avx avx2 fma")) == Bf16Products::reference_loops);
+  CHECK_FALSE(loci::blas::libtorch_sends_bf16_to_onednn(true, features_from_flags("avx2 fma avx512f avx512bw")));
+}
+
+namespace {
+
+nlohmann::json train_bf16(const loci::test::TempDir& dir, const std::string& env, std::string& output) {
+  const auto r = loci::test::run_loci("train " + loci::test::train_config(dir) + " train.epochs=1 train.precision=bf16",
+                                      env);
+  output = r.output;
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  return nlohmann::json::parse(loci::test::slurp(dir.path() / "run/summary.json"));
+}
+
+}  // namespace
+
+TEST_CASE("a bf16 run records oneDNN's instruction set and where its products ran, and a cap below AVX-512 still trains") {
+  const auto cpu = loci::blas::this_cpu();
+  loci::test::TempDir plain;
+  std::string out;
+  auto dnn = train_bf16(plain, "env -u ONEDNN_MAX_CPU_ISA -u DNNL_MAX_CPU_ISA", out).at("onednn");
+  const std::string isa = dnn.at("isa");
+  const bool onednn = loci::blas::bf16_products(!isa.empty(), isa, cpu) == loci::blas::Bf16Products::onednn;
+  CHECK(dnn.at("bf16_products") == (onednn ? "oneDNN" : "LibTorch's reference loops"));
+  CHECK(dnn.at("isa_cap") == "");
+  CHECK(out.find("loci: bf16 products run on") != std::string::npos);
+
+  // Capped by the user below what LibTorch's bf16 products need on oneDNN: they move to LibTorch's own loops, said.
+  loci::test::TempDir capped;
+  dnn = train_bf16(capped, "ONEDNN_MAX_CPU_ISA=AVX2", out).at("onednn");
+  CHECK(dnn.at("isa_cap") == "AVX2");
+  CHECK(dnn.at("bf16_products") == "LibTorch's reference loops");
+  if (!isa.empty()) {
+    CHECK(dnn.at("isa") == "avx2");  // the cap holds
+    if (loci::blas::libtorch_sends_bf16_to_onednn(true, cpu))
+      CHECK(out.find("oneDNN runs avx2 (capped by ONEDNN_MAX_CPU_ISA=AVX2)") != std::string::npos);
+  }
 }

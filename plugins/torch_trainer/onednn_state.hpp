@@ -1,0 +1,24 @@
+// What oneDNN does in this process: LibTorch sends bfloat16 matrix products to it (train.precision: bf16), and it
+// chooses its own instruction set from the CPU, apart from OpenBLAS's kernel (plugins/api/blas_kernel.hpp). Both
+// decide a bf16 run's speed and last bits, so runs record them beside the BLAS kernel. Evaluation is float32 and runs
+// on the BLAS kernel.
+#pragma once
+
+#include <string>
+
+namespace loci::torch_trainer {
+
+struct OneDnnState {
+  std::string isa;            // oneDNN's instruction set ("avx512_core_amx"), "" when oneDNN is not loaded
+  std::string isa_cap;        // the user's ONEDNN_MAX_CPU_ISA (or DNNL_MAX_CPU_ISA), "" when unset
+  std::string bf16_products;  // "oneDNN" or "LibTorch's reference loops"
+  std::string why;            // one sentence for the log and summary.json
+};
+
+// Reads the state, and before a bf16 run keeps LibTorch off oneDNN where oneDNN cannot run bf16 products (a cap
+// below AVX-512), which would otherwise fail at the first product.
+OneDnnState settle_onednn();
+// The state as settled (for summary.json).
+OneDnnState onednn_state();
+
+}  // namespace loci::torch_trainer
