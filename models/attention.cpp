@@ -60,8 +60,9 @@ torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& 
   }
   int64_t rows = N;
   if (query_index.defined()) {
-    rows = 1;
-    scores = scores.gather(2, query_index.view({B, 1, 1, 1}).expand({B, H, 1, N}));
+    const auto idx = query_index.dim() == 1 ? query_index.view({-1, 1}) : query_index;  // [B, rows]
+    rows = idx.size(1);
+    scores = scores.gather(2, idx.view({B, 1, rows, 1}).expand({B, H, rows, N}));
   }
   auto weights = torch::softmax(scores, -1);
   if (record_) last_map_ = weights.detach();

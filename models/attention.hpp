@@ -29,8 +29,9 @@ class SelfAttentionImpl : public torch::nn::Module {
  public:
   explicit SelfAttentionImpl(const AttentionOptions& options);
 
-  // x: [B, N, d] with N = prefix + T. With `query_index` ([B] int64, a token per sample) only that token queries and
-  // the result is [B, 1, d] (the last block of a model that reads out one token); otherwise [B, N, d].
+  // x: [B, N, d] with N = prefix + T. With `query_index` ([B] int64, a token per sample, or [B, M]) only those tokens
+  // query and the result is [B, 1, d] (or [B, M, d]: the last block of a model whose loss reads those rows);
+  // otherwise [B, N, d].
   // `qkv`, when given, is in_proj(x) ([B, N, 3d]) computed by the caller by a cheaper route.
   torch::Tensor forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index = {},
                         const torch::Tensor& qkv = {});

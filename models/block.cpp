@@ -58,7 +58,8 @@ torch::Tensor EncoderBlockImpl::forward(const torch::Tensor& x, const BlockPE& p
   // The residual stream keeps only the rows that are queried.
   auto rows = [&](const torch::Tensor& t) {
     if (!query_index.defined()) return t;
-    return t.gather(1, query_index.view({-1, 1, 1}).expand({t.size(0), 1, t.size(2)}));
+    const auto idx = query_index.dim() == 1 ? query_index.view({-1, 1}) : query_index;  // [B, rows]
+    return t.gather(1, idx.unsqueeze(-1).expand({t.size(0), idx.size(1), t.size(2)}));
   };
   const double p = options_.dropout();
   auto drop = [&](torch::Tensor t) { return p > 0.0 ? models::dropout(t, p, is_training()) : t; };

@@ -35,8 +35,8 @@ class EncoderBlockImpl : public torch::nn::Module {
  public:
   explicit EncoderBlockImpl(const BlockOptions& options);
 
-  // x: [B, N, d]. The block's PE (if active) is added first. With query_index ([B] int64) only that token's row is
-  // computed past the attention: [B, 1, d]. Otherwise [B, N, d].
+  // x: [B, N, d]. The block's PE (if active) is added first. With query_index ([B] int64, or [B, M]: M tokens per
+  // sample) only those rows are computed past the attention: [B, 1, d] (or [B, M, d]). Otherwise [B, N, d].
   // `input`, when given, says that x is input.x Eᵀ + b (see LinearInput); used where it is exact (post-norm, no
   // prefix, no dropout between embedding and attention), ignored elsewhere.
   torch::Tensor forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index = {},

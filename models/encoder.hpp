@@ -37,8 +37,8 @@ class EncoderImpl : public torch::nn::Module {
 
   // [B, T, C] -> [B, T, d].
   torch::Tensor embed(const torch::Tensor& x);
-  // h: [B, prefix + T, d], embedded tokens after any CLS prefix. With query_index ([B] int64) the last block computes
-  // only that token's row and the result is [B, 1, d]; otherwise [B, prefix + T, d].
+  // h: [B, prefix + T, d], embedded tokens after any CLS prefix. With query_index ([B] int64, or [B, M]) the last block
+  // computes only those rows and the result is [B, 1, d] (or [B, M, d]); otherwise [B, prefix + T, d].
   // `raw`, when given, is the input h was embedded from (no prefix): the first block may then project it more cheaply
   // (LinearInput in block.hpp).
   torch::Tensor encode(const torch::Tensor& h, int64_t prefix = 0, const torch::Tensor& query_index = {},

@@ -3,6 +3,25 @@
 #include <stdexcept>
 
 namespace loci::models {
+namespace {
+
+// The masked tokens of each sample, [B, M] in token order, when every sample masks the same number M (sample_mask
+// draws exactly round(ratio * T) per sample) and 0 < M < T; otherwise undefined (nothing to prune).
+torch::Tensor masked_rows(const torch::Tensor& mask) {
+  if (!mask.defined() || mask.dim() != 2) return {};
+  const auto counts = mask.to(torch::kBool).sum(1);
+  const auto m = counts.min().item<int64_t>();
+  if (m == 0 || m == mask.size(1) || counts.max().item<int64_t>() != m) return {};
+  return mask.to(torch::kBool).nonzero().select(1, 1).view({mask.size(0), m});
+}
+
+// predictions [B, M, C] of the rows `rows` [B, M] -> [B, T, C], the other rows 0 (no loss reads them).
+torch::Tensor unmasked_rows_zero(const torch::Tensor& predictions, const torch::Tensor& rows, int64_t tokens) {
+  const auto B = predictions.size(0), M = predictions.size(1), C = predictions.size(2);
+  return torch::zeros({B, tokens, C}, predictions.options()).scatter(1, rows.unsqueeze(-1).expand({B, M, C}), predictions);
+}
+
+}  // namespace
 
 ModelImpl::ModelImpl(const ModelOptions& options, const torch::Tensor& positions, at::Generator generator)
     : options_(options) {
@@ -29,8 +48,11 @@ ModelOutput ModelImpl::forward(const ModelInput& input) {
   if (noisy) h = h + input.embedding_noise;
   ModelOutput out;
   if (masked_regression) {
-    out.hidden = encoder->encode(masked_regression->apply_mask(h, input.mask));
+    torch::Tensor rows;
+    if (options_.prune_last_block() && !encoder->recording_attention()) rows = masked_rows(input.mask);
+    out.hidden = encoder->encode(masked_regression->apply_mask(h, input.mask), 0, rows);
     out.output = masked_regression->forward(out.hidden);
+    if (rows.defined()) out.output = unmasked_rows_zero(out.output, rows, encoder->tokens());
     return out;
   }
   h = classification->prepend(h);

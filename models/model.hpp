@@ -14,8 +14,10 @@ struct ModelOptions {
   TORCH_ARG(std::string, task) = "classification";
   TORCH_ARG(ClassificationOptions, classification) = ClassificationOptions();
   TORCH_ARG(MaskedRegressionOptions, masked_regression) = MaskedRegressionOptions();
-  // When the readout needs one token (last, target, cls), the last block computes only that token's row after its
-  // attention. Same logits and gradients, about a fifth less work for the paper's model; switched off by itself
+  // The last block computes only the rows the loss reads after its attention: for a classification readout of one
+  // token (last, target, cls) that token's row, about a fifth less work for the paper's model; for masked regression
+  // the masked tokens' rows (their predictions; the visible tokens' rows of the output are then 0), about a tenth
+  // less at half the tokens masked. The same outputs and gradients up to float rounding; switched off by itself
   // while attention maps are recorded, so that every map stays [B, H, N, N].
   TORCH_ARG(bool, prune_last_block) = true;
   // The first block's input projection computed from the input channels (LinearInput, models/block.hpp): exact up to
@@ -34,7 +36,7 @@ struct ModelInput {
 
 struct ModelOutput {
   torch::Tensor output;  // logits [B, classes], or predictions [B, T, channels]
-  torch::Tensor hidden;  // the encoder's last hidden state ([B, 1, d] when the last block was pruned)
+  torch::Tensor hidden;  // the encoder's last hidden state ([B, rows, d] when the last block was pruned)
 };
 
 class ModelImpl : public torch::nn::Module {

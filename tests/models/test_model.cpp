@@ -172,6 +172,43 @@ TEST_CASE("masked regression: the loss counts masked tokens only") {
   CHECK(masked_mse(out.output, x, torch::zeros({8, 16}, torch::kBool)).item<double>() == 0.0);
 }
 
+TEST_CASE("masked regression: pruning the last block to the masked rows changes neither their predictions nor the gradients") {
+  for (const auto& pe : {PEOptions("learned"), PEOptions("rope"), PEOptions("relative").offsets("coordinates")}) {
+    DYNAMIC_SECTION(pe.type()) {
+      auto gen = make_generator(5);
+      const auto x = torch::randn({6, 16, 3}, gen);
+      auto run = [&](bool prune) {
+        auto options = ModelOptions()
+                           .encoder(small_encoder(pe).in_channels(3))
+                           .task("masked_regression")
+                           .prune_last_block(prune);
+        auto model = make_model(options, grid(), 8);
+        auto mask_gen = make_generator(3);
+        const ModelInput in{x, {}, model->sample_mask(6, mask_gen), {}};
+        CHECK(model->forward(in).hidden.size(1) == (prune ? 8 : 16));  // half of 16 tokens masked
+        auto [out, grads] = output_and_gradients(model, in, x);
+        return std::make_tuple(out, grads, in.mask);
+      };
+      const auto [pruned, pruned_grads, mask] = run(true);
+      const auto [full, full_grads, same_mask] = run(false);
+      REQUIRE(torch::equal(mask, same_mask));
+      const auto rows = mask.unsqueeze(-1).expand_as(full);
+      CHECK(max_abs(pruned.masked_select(rows) - full.masked_select(rows)) < 1e-5);
+      CHECK(max_abs(pruned.masked_select(rows.logical_not())) == 0.0);  // visible rows: not computed, 0
+      REQUIRE(pruned_grads.size() == full_grads.size());
+      for (size_t i = 0; i < full_grads.size(); ++i) CHECK(max_abs(pruned_grads[i] - full_grads[i]) < 1e-5);
+    }
+  }
+  // Masks that differ in size between samples (not sample_mask's) are not pruned, and still right.
+  auto model = make_model(ModelOptions().encoder(small_encoder(PEOptions("learned")).in_channels(3)).task("masked_regression"),
+                          grid(), 8);
+  auto mask = torch::zeros({2, 16}, torch::kBool);
+  mask[0][3] = true;
+  mask[1][4] = true;
+  mask[1][9] = true;
+  CHECK(model->forward({torch::ones({2, 16, 3}), {}, mask, {}}).hidden.size(1) == 16);
+}
+
 TEST_CASE("a seed fixes the whole model and another seed changes it") {
   auto a = make_model(small_model(PEOptions("learned")), grid(), 99);
   auto b = make_model(small_model(PEOptions("learned")), grid(), 99);
