@@ -51,9 +51,7 @@ Args parse(int argc, char** argv) {
       return argv[++i];
     };
     if (arg == "--threads") {
-      a.threads.clear();
-      std::stringstream list(next());
-      for (std::string t; std::getline(list, t, ',');) a.threads.push_back(std::stoi(t));
+      a.threads = loci::bench::thread_list(next());
     } else if (arg == "--steps") {
       a.steps = std::stoi(next());
     } else if (arg == "--reps") {

@@ -39,15 +39,7 @@ echo "$cpp" | grep -v '^RESULT\|^GEMM' | sort -u || true
 echo "$reps turns of: C++, C++ with ops split over threads, Python, Python with tuned malloc ($steps steps per round)"
 echo
 
-# field NAME LINE...: the values of NAME=... in RESULT/GEMM lines, one per line.
-field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<<"$2"; }
-lines() { grep "^$1 .*threads=$2 " <<<"$3"; }
-best() { field "$1" "$2" | sort -g | tail -1; }
-# The median over turns of C++ / Python at thread count $1.
-median_ratio() {
-  paste <(field puzzles_per_s "$(lines RESULT "$1" "$cpp")") <(field puzzles_per_s "$(lines RESULT "$1" "$py")") |
-    awk '{ print $1 / $2 }' | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+source "$here/turns.sh"
 
 echo "| threads | C++ puzzles/s | C++, ops split over threads | Python | Python, tuned malloc | C++ / Python (best / median of turns) | C++ / Python tuned | C++ GFLOP/s (executed) | fp32 GEMM GFLOP/s | % of GEMM |"
 echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
@@ -56,7 +48,7 @@ for t in "${list[@]}"; do
   c="$(lines RESULT "$t" "$cpp")"; u="$(lines RESULT "$t" "$cpp_split_ops")"
   p="$(lines RESULT "$t" "$py")"; pb="$(lines RESULT "$t" "$py_best")"; g="$(lines GEMM "$t" "$cpp")"
   awk -v t="$t" -v c="$(best puzzles_per_s "$c")" -v u="$(best puzzles_per_s "$u")" \
-      -v p="$(best puzzles_per_s "$p")" -v pb="$(best puzzles_per_s "$pb")" -v m="$(median_ratio "$t")" \
+      -v p="$(best puzzles_per_s "$p")" -v pb="$(best puzzles_per_s "$pb")" -v m="$(median_ratio puzzles_per_s "$t" "$cpp" "$py")" \
       -v cg="$(best gflops "$c")" -v gg="$(best fp32_gflops "$g")" \
       'BEGIN { printf "| %s | %.0f | %.0f | %.0f | %.0f | %.2fx / %.2fx | %.2fx | %.1f | %.1f | %.0f%% |\n",
                t, c, u, p, pb, c / p, m, c / pb, cg, gg, 100 * cg / gg }'

@@ -33,21 +33,14 @@ done
 echo "$reps turns of C++ and Python, $steps steps per round; OPENBLAS_CORETYPE ${OPENBLAS_CORETYPE:-not set}"
 echo
 
-field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<<"$2"; }
-lines() { grep "^RESULT .*threads=$1 " <<<"$2"; }
-best() { field "$1" "$2" | sort -g | tail -1; }
-median_ratio() {
-  paste <(field samples_per_s "$(lines "$1" "$cpp")") <(field samples_per_s "$(lines "$1" "$py")") |
-    awk '{ print $1 / $2 }' | sort -g |
-    awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+source "$here/turns.sh"
 
 echo "| threads | C++ samples/s | Python samples/s | C++ / Python (best / median of turns) | C++ GFLOP/s |"
 echo "|---:|---:|---:|---:|---:|"
 IFS=',' read -ra list <<<"$threads"
 for t in "${list[@]}"; do
-  c="$(lines "$t" "$cpp")"; p="$(lines "$t" "$py")"
-  awk -v t="$t" -v c="$(best samples_per_s "$c")" -v p="$(best samples_per_s "$p")" -v m="$(median_ratio "$t")" \
+  c="$(lines RESULT "$t" "$cpp")"; p="$(lines RESULT "$t" "$py")"
+  awk -v t="$t" -v c="$(best samples_per_s "$c")" -v p="$(best samples_per_s "$p")" -v m="$(median_ratio samples_per_s "$t" "$cpp" "$py")" \
       -v g="$(best gflops "$c")" \
       'BEGIN { printf "| %s | %.0f | %.0f | %.2fx / %.2fx | %.1f |\n", t, c, p, c / p, m, g }'
 done

@@ -3,6 +3,9 @@
 
 #include <chrono>
 #include <ctime>
+#include <sstream>
+#include <string>
+#include <vector>
 
 namespace loci::bench {
 
@@ -33,6 +36,14 @@ Timing time_per_call(F&& f, int warmup, int calls, int reps = 1) {
     if (t.wall < best.wall) best = t;
   }
   return best;
+}
+
+// "1,2" -> {1, 2}: the --threads argument of the benches.
+inline std::vector<int> thread_list(const std::string& text) {
+  std::vector<int> out;
+  std::stringstream list(text);
+  for (std::string t; std::getline(list, t, ',');) out.push_back(std::stoi(t));
+  return out;
 }
 
 }  // namespace loci::bench

@@ -10,12 +10,11 @@ configs/network_train.yaml and parcels_train.yaml train. The yardstick for bench
 """
 import argparse
 import sys
-import time
 
 import torch
 import torch.nn as nn
 
-from paper_model import Block, make_pe
+from paper_model import Block, make_pe, seconds_per_step
 
 BATCH, WINDOW, D, BLOCKS, HIDDEN = 32, 50, 64, 4, 256
 
@@ -60,14 +59,7 @@ def bench(threads_list, steps, warmup, reps, tokens):
             masked_mse(model(x, mask), x, mask).backward()
             opt.step()
 
-        for _ in range(warmup):
-            step()
-        seconds = float("inf")
-        for _ in range(reps):
-            start = time.perf_counter()
-            for _ in range(steps):
-                step()
-            seconds = min(seconds, (time.perf_counter() - start) / steps)
+        seconds = seconds_per_step(step, steps, warmup, reps)
         print(f"RESULT impl=python threads={threads} ms_per_step={seconds * 1e3:.2f} "
               f"samples_per_s={BATCH / seconds:.0f}")
 

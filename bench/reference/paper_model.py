@@ -276,6 +276,20 @@ def flops_per_step(batch=128, tokens=16, channels=5, d=160, blocks=4, classes=4)
     return 3 * forward
 
 
+def seconds_per_step(step, steps, warmup, reps):
+    """Best of `reps` rounds of `steps` calls after `warmup`: on a shared machine the fastest round is the one least
+    disturbed."""
+    for _ in range(warmup):
+        step()
+    seconds = float("inf")
+    for _ in range(reps):
+        start = time.perf_counter()
+        for _ in range(steps):
+            step()
+        seconds = min(seconds, (time.perf_counter() - start) / steps)
+    return seconds
+
+
 def bench(threads_list, steps, warmup, reps, batch=128):
     torch.manual_seed(0)
     x = F.one_hot(torch.randint(0, 6, (batch, 16)), 6)[..., :5].float()
@@ -290,15 +304,7 @@ def bench(threads_list, steps, warmup, reps, batch=128):
             F.cross_entropy(model(x), y).backward()
             opt.step()
 
-        for _ in range(warmup):
-            step()
-        # Best of `reps` rounds: on a shared machine the fastest round is the one least disturbed.
-        seconds = float("inf")
-        for _ in range(reps):
-            start = time.perf_counter()
-            for _ in range(steps):
-                step()
-            seconds = min(seconds, (time.perf_counter() - start) / steps)
+        seconds = seconds_per_step(step, steps, warmup, reps)
         gflops = flops_per_step(batch) / seconds / 1e9
         print(f"RESULT impl=python threads={threads} ms_per_step={seconds * 1e3:.2f} "
               f"puzzles_per_s={batch / seconds:.0f} gflops={gflops:.1f}")
