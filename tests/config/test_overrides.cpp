@@ -53,6 +53,10 @@ TEST_CASE("a sweep bounded in runs: long lists that multiply past memory are one
   CHECK(expand_sweep({"a=range(0,1000)", "b=range(0,100)"}).size() == 100000);
   CHECK_THROWS_WITH(sweep_values("k", "range(0,inf)"), Catch::Contains("finite"));
   CHECK_THROWS_WITH(sweep_values("k", "range(nan,1)"), Catch::Contains("finite"));
+  // The fuzzer's find: a start of 5e60 counted -5e60 steps, and that count was cast to a long (undefined).
+  CHECK_THROWS_WITH(sweep_values("k", "range(5" + std::string(60, '1') + ",6)"), Catch::Contains("is empty"));
+  CHECK_THROWS_WITH(sweep_values("k", "range(9007199254740990,9007199254741000)"), Catch::Contains("2^53"));
+  CHECK(sweep_values("k", "range(-2,1)") == std::vector<std::string>{"-2", "-1", "0"});
 }
 
 TEST_CASE("sweep values: brackets and quotes keep their commas - range takes a step and floats") {
