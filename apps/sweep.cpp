@@ -1,6 +1,8 @@
 #include "apps/sweep.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,7 +12,9 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -58,7 +62,17 @@ std::vector<std::string> point_arguments(const SweepRequest& r, const SweepPoint
 
 namespace {
 
-pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
+// The signals that stop a sweep. While it runs they are blocked and taken with sigwaitinfo beside SIGCHLD, so
+// that a stop can never slip in between checking for it and waiting for a run; each is then passed on to the
+// runs, which are waited for before the sweep itself ends (`kill <loci>` leaves no training behind).
+sigset_t stop_and_child_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (const int s : {SIGTERM, SIGINT, SIGHUP, SIGCHLD}) sigaddset(&set, s);
+  return set;
+}
+
+pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run, const sigset_t& unblocked) {
   fs::create_directories(run);
   std::vector<std::string> args{"/proc/self/exe"};
   for (auto& a : point_arguments(r, p)) args.push_back(std::move(a));
@@ -66,9 +80,14 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
   if (r.resume || fs::exists(run / "checkpoints" / "last.pt") || fs::exists(run / "summary.json"))
     args.push_back("--resume");
   const std::string log = (run / "train.log").string();
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw UserError("cannot start a sweep process (fork failed)");
   if (pid == 0) {
+    // A sweep killed outright (SIGKILL, no chance to pass anything on) still stops its runs.
+    prctl(PR_SET_PDEATHSIG, SIGTERM);
+    if (getppid() != parent) _exit(128 + SIGTERM);
+    sigprocmask(SIG_SETMASK, &unblocked, nullptr);
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
@@ -140,6 +159,20 @@ std::string headline(const fs::path& run) {
 }  // namespace
 
 int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
+  const sigset_t taken = stop_and_child_signals();
+  sigset_t before_mask;
+  sigprocmask(SIG_BLOCK, &taken, &before_mask);
+  struct sigaction child_default {}, child_before {};
+  child_default.sa_handler = SIG_DFL;  // an inherited SIG_IGN would reap the runs before the sweep sees them
+  sigaction(SIGCHLD, &child_default, &child_before);
+  struct Restore {
+    const sigset_t& mask;
+    const struct sigaction& child;
+    ~Restore() {
+      sigaction(SIGCHLD, &child, nullptr);
+      sigprocmask(SIG_SETMASK, &mask, nullptr);
+    }
+  } restore{before_mask, child_before};
   std::map<pid_t, std::size_t> running;
   std::map<std::size_t, std::optional<fs::file_time_type>> finished_before;
   std::size_t next = 0, finished = 0;
@@ -149,10 +182,8 @@ int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
   std::map<std::size_t, std::chrono::steady_clock::time_point> started;
   double made_seconds = 0;  // wall time of the runs that trained, for the ETA
   std::size_t made = 0;
-  auto reap_one = [&] {
-    int status = 0;
-    const pid_t pid = wait(&status);
-    if (pid <= 0) return;
+  int stopped_by = 0;
+  auto finish = [&](pid_t pid, int status) {
     const auto it = running.find(pid);
     if (it == running.end()) return;
     const auto& p = points[it->second];
@@ -163,8 +194,9 @@ int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
     ++finished;
     const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started[it->second]).count();
     // The run's own number, as on its start line: runs of a parallel sweep end out of order.
-    std::cerr << "loci: [" << it->second + 1 << "/" << total << "] " << (kept ? "kept   " : ok ? "done   " : "FAILED ")
-              << p.name;
+    const bool interrupted = !ok && stopped_by && WIFSIGNALED(status) && WTERMSIG(status) == stopped_by;
+    std::cerr << "loci: [" << it->second + 1 << "/" << total << "] "
+              << (kept ? "kept   " : ok ? "done   " : interrupted ? "stopped " : "FAILED ") << p.name;
     if (ok && !kept) {
       made_seconds += took, ++made;
       const std::string h = headline(run);
@@ -176,7 +208,7 @@ int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
         std::cerr << "; " << left << " to go, about " << clock_text(eta) << " left";
       }
     }
-    if (!ok) {
+    if (!ok && !interrupted) {
       ++failed;
       const std::string why = last_line(run / "train.log");
       std::cerr << " (see " << (run / "train.log").string() << ")" << (why.empty() ? "" : ": " + why);
@@ -184,17 +216,47 @@ int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
     std::cerr << "\n";
     running.erase(it);
   };
-  while (next < points.size() || !running.empty()) {
+  auto reap_finished = [&] {
+    int status = 0;
+    for (pid_t pid; (pid = waitpid(-1, &status, WNOHANG)) > 0;) finish(pid, status);
+  };
+  auto stop = [&](int sig) {
+    stopped_by = sig;
+    std::cerr << "loci: " << strsignal(sig) << ": stopping " << running.size() << " run(s); finished work is kept, "
+              << "the same command resumes\n";
+    for (const auto& [pid, index] : running) kill(pid, sig);
+    int status = 0;
+    while (!running.empty()) {
+      const pid_t pid = waitpid(-1, &status, 0);
+      if (pid > 0) finish(pid, status);
+      else if (errno != EINTR) break;
+    }
+  };
+  while ((next < points.size() || !running.empty()) && !stopped_by) {
     while (next < points.size() && static_cast<int>(running.size()) < r.jobs) {
       const fs::path run = fs::path(r.out) / points[next].name;
       finished_before[next] = finished_at(run);
       started[next] = std::chrono::steady_clock::now();
       if (!finished_before[next])
         std::cerr << "loci: [" << next + 1 << "/" << total << "] start  " << points[next].name << "\n";
-      running[launch(r, points[next], run)] = next;
+      running[launch(r, points[next], run, before_mask)] = next;
       ++next;
     }
-    if (!running.empty()) reap_one();
+    if (running.empty()) break;
+    siginfo_t info{};
+    const int sig = sigwaitinfo(&taken, &info);
+    if (sig == SIGCHLD) reap_finished();
+    else if (sig > 0) stop(sig);
+  }
+  if (stopped_by) {
+    // End as the signal would have ended an unswept run, so that shells and schedulers see what happened.
+    sigset_t just_it;
+    sigemptyset(&just_it);
+    sigaddset(&just_it, stopped_by);
+    signal(stopped_by, SIG_DFL);
+    sigprocmask(SIG_UNBLOCK, &just_it, nullptr);
+    raise(stopped_by);
+    _exit(128 + stopped_by);
   }
   if (made > 0)
     std::cerr << "loci: sweep done in " << clock_text(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())

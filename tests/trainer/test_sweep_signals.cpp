@@ -1,0 +1,124 @@
+// A sweep runs each point in a process of its own. Stopping the sweep (`kill <pid>`, a scheduler's SIGTERM, or
+// SIGKILL) must stop those processes too: before, the parent ended and its runs went on training unseen.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "../config/temp_files.hpp"
+#include "trainer_fixture.hpp"
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace {
+
+// `loci train -q CONFIG -m seed=0,1 ...` in the background, its stdout and stderr into `log`.
+pid_t start_sweep(const std::string& config, const fs::path& log) {
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    execl(LOCI_BIN, LOCI_BIN, "train", "-q", config.c_str(), "-m", "seed=0,1", "jobs=2", "train.epochs=100000",
+          static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  return pid;
+}
+
+// The processes whose parent is `parent` (from /proc/<pid>/stat: "pid (name) state ppid ...").
+std::vector<pid_t> children_of(pid_t parent) {
+  std::vector<pid_t> kids;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream in(e.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos) continue;
+    char state = 0;
+    int ppid = 0;
+    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent)
+      kids.push_back(std::stoi(name));
+  }
+  return kids;
+}
+
+// Gone, or a zombie nobody has reaped yet (a container's init may not reap): either way no longer running.
+bool has_ended(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  if (!in) return true;
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto close = stat.rfind(')');
+  return close != std::string::npos && stat.size() > close + 2 && (stat[close + 2] == 'Z' || stat[close + 2] == 'X');
+}
+
+// Both runs training (each has written a checkpoint), and their two processes.
+std::vector<pid_t> wait_for_two_runs(pid_t sweep, const fs::path& out) {
+  const auto deadline = std::chrono::steady_clock::now() + 120s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (fs::exists(out / "seed=0/checkpoints/last.pt") && fs::exists(out / "seed=1/checkpoints/last.pt")) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  return children_of(sweep);
+}
+
+}  // namespace
+
+TEST_CASE("SIGTERM to a sweep stops its runs and waits for them, keeping their checkpoints", "[trainer][sweep]") {
+  loci::test::TempDir dir;
+  const auto config = loci::test::train_config(dir);
+  const fs::path log = dir.path() / "sweep.log";
+  const pid_t sweep = start_sweep(config, log);
+  REQUIRE(sweep > 0);
+  const auto runs = wait_for_two_runs(sweep, dir.path() / "run");
+  REQUIRE(runs.size() == 2);
+
+  ::kill(sweep, SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(sweep, &status, 0) == sweep);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  // Waited for, not left behind: by the time the sweep has ended its runs have ended and been reaped.
+  for (const pid_t run : runs) {
+    CHECK(::kill(run, 0) == -1);
+    CHECK(errno == ESRCH);
+  }
+  const std::string said = loci::test::slurp(log);
+  CHECK_THAT(said, Catch::Contains("stopping 2 run(s)"));
+  CHECK_THAT(said, Catch::Contains("stopped seed=0"));
+  CHECK_THAT(said, !Catch::Contains("FAILED"));
+  for (const char* run : {"seed=0", "seed=1"}) CHECK(fs::exists(dir.path() / "run" / run / "checkpoints/last.pt"));
+}
+
+TEST_CASE("a sweep killed outright (SIGKILL) still stops its runs", "[trainer][sweep]") {
+  loci::test::TempDir dir;
+  const auto config = loci::test::train_config(dir);
+  const pid_t sweep = start_sweep(config, dir.path() / "sweep.log");
+  REQUIRE(sweep > 0);
+  const auto runs = wait_for_two_runs(sweep, dir.path() / "run");
+  REQUIRE(runs.size() == 2);
+
+  ::kill(sweep, SIGKILL);
+  int status = 0;
+  REQUIRE(::waitpid(sweep, &status, 0) == sweep);
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  auto all_ended = [&] {
+    for (const pid_t run : runs)
+      if (!has_ended(run)) return false;
+    return true;
+  };
+  while (!all_ended() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(50ms);
+  CHECK(all_ended());
+}
