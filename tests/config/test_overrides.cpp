@@ -51,6 +51,13 @@ TEST_CASE("a sweep bounded in runs: long lists that multiply past memory are one
   const std::vector<std::string> huge{"a=range(0,1000)", "b=range(0,1000)", "c=range(0,1000)", "d=range(0,1000)"};
   CHECK_THROWS_WITH(expand_sweep(huge), Catch::Contains("'b=range(0,1000)': the sweep would make more than 100000 runs"));
   CHECK(expand_sweep({"a=range(0,1000)", "b=range(0,100)"}).size() == 100000);
+  // The fuzzer's find: twenty three-valued axes were built to 3^10 points before the eleventh was refused (seconds);
+  // now the size is known before any point is built. The error names the axis that crosses the bound.
+  std::vector<std::string> twenty;
+  for (int i = 0; i < 20; ++i) twenty.push_back("k" + std::to_string(i) + "=range(0,3)");
+  CHECK_THROWS_WITH(expand_sweep(twenty), Catch::Contains("'k10=range(0,3)': the sweep would make more than 100000 runs"));
+  twenty.resize(10);
+  CHECK(expand_sweep(twenty).size() == 59049);
   CHECK_THROWS_WITH(sweep_values("k", "range(0,inf)"), Catch::Contains("finite"));
   CHECK_THROWS_WITH(sweep_values("k", "range(nan,1)"), Catch::Contains("finite"));
   // The fuzzer's find: a start of 5e60 counted -5e60 steps, and that count was cast to a long (undefined).

@@ -156,15 +156,22 @@ std::vector<std::string> sweep_values(std::string_view key, std::string_view val
 }
 
 std::vector<std::vector<std::string>> expand_sweep(const std::vector<std::string>& args) {
-  std::vector<std::vector<std::string>> points{{}};
+  // Every axis is read, and the grid's size checked, before a point is built: a sweep refused for its size costs
+  // nothing (found by fuzzing: a few long lists multiply to more runs than memory holds, and building the grid up
+  // to the bound before refusing it took seconds).
+  std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+  double grid = 1;
   for (const auto& arg : args) {
     const auto eq = arg.find('=');
     if (eq == std::string::npos) throw UserError(where(arg) + ": a sweep is written key=v1,v2 or key=range(a,b)");
-    const std::string key = arg.substr(0, eq);
-    const auto values = sweep_values(key, std::string_view(arg).substr(eq + 1));
-    // Found by fuzzing: a few long lists multiply to more runs than memory holds.
-    if (static_cast<double>(points.size()) * static_cast<double>(values.size()) > kMaxSweepPoints)
-      throw UserError(where(arg) + ": the sweep would make more than 100000 runs");
+    std::string key = arg.substr(0, eq);
+    auto values = sweep_values(key, std::string_view(arg).substr(eq + 1));
+    grid *= static_cast<double>(values.size());
+    if (grid > kMaxSweepPoints) throw UserError(where(arg) + ": the sweep would make more than 100000 runs");
+    axes.emplace_back(std::move(key), std::move(values));
+  }
+  std::vector<std::vector<std::string>> points{{}};
+  for (const auto& [key, values] : axes) {
     std::vector<std::vector<std::string>> next;
     next.reserve(points.size() * values.size());
     for (const auto& p : points)
