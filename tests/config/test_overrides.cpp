@@ -58,6 +58,12 @@ TEST_CASE("a sweep bounded in runs: long lists that multiply past memory are one
   CHECK_THROWS_WITH(expand_sweep(twenty), Catch::Contains("'k10=range(0,3)': the sweep would make more than 100000 runs"));
   twenty.resize(10);
   CHECK(expand_sweep(twenty).size() == 59049);
+  // And every point holds every axis, single values too: 59049 runs of 40 overrides is refused, with the way out.
+  for (int i = 0; i < 30; ++i) twenty.push_back("single" + std::to_string(i) + "=1");
+  CHECK_THROWS_WITH(expand_sweep(twenty), Catch::Contains("59049 runs of 40 overrides each") &&
+                                              Catch::Contains("single values as plain overrides"));
+  CHECK(expand_sweep({"a=range(0,1000)", "b=range(0,100)", "c=1", "d=2"}).front() ==
+        std::vector<std::string>{"a=0", "b=0", "c=1", "d=2"});
   CHECK_THROWS_WITH(sweep_values("k", "range(0,inf)"), Catch::Contains("finite"));
   CHECK_THROWS_WITH(sweep_values("k", "range(nan,1)"), Catch::Contains("finite"));
   // The fuzzer's find: a start of 5e60 counted -5e60 steps, and that count was cast to a long (undefined).

@@ -156,33 +156,40 @@ std::vector<std::string> sweep_values(std::string_view key, std::string_view val
 }
 
 std::vector<std::vector<std::string>> expand_sweep(const std::vector<std::string>& args) {
-  // Every axis is read, and the grid's size checked, before a point is built: a sweep refused for its size costs
-  // nothing (found by fuzzing: a few long lists multiply to more runs than memory holds, and building the grid up
-  // to the bound before refusing it took seconds).
-  std::vector<std::pair<std::string, std::vector<std::string>>> axes;
+  // Every axis is read, and the grid's size checked, before a point is built, and each point is then built once
+  // (found by fuzzing: building the grid up to the bound before refusing it, or growing every point axis by axis,
+  // took seconds for sweeps of many axes).
+  std::vector<std::vector<std::string>> axes;  // per axis, its "key=value" overrides
   double grid = 1;
   for (const auto& arg : args) {
     const auto eq = arg.find('=');
     if (eq == std::string::npos) throw UserError(where(arg) + ": a sweep is written key=v1,v2 or key=range(a,b)");
-    std::string key = arg.substr(0, eq);
-    auto values = sweep_values(key, std::string_view(arg).substr(eq + 1));
+    const std::string key = arg.substr(0, eq);
+    const auto values = sweep_values(key, std::string_view(arg).substr(eq + 1));
     grid *= static_cast<double>(values.size());
     if (grid > kMaxSweepPoints) throw UserError(where(arg) + ": the sweep would make more than 100000 runs");
-    axes.emplace_back(std::move(key), std::move(values));
+    auto& axis = axes.emplace_back();
+    for (const auto& v : values) axis.push_back(key + "=" + v);
   }
-  std::vector<std::vector<std::string>> points{{}};
-  for (const auto& [key, values] : axes) {
-    std::vector<std::vector<std::string>> next;
-    next.reserve(points.size() * values.size());
-    for (const auto& p : points)
-      for (const auto& v : values) {
-        auto q = p;
-        q.push_back(key + "=" + v);
-        next.push_back(std::move(q));
-      }
-    points = std::move(next);
+  // Each point holds every axis, single values too. A sweep's own axes have two or more values each, so at most
+  // 16 of them fit in the bound; what goes past 16 per point at the bound is single values repeated in every
+  // point (the command line keeps those out of the grid: they are plain overrides).
+  if (grid * static_cast<double>(axes.size()) > kMaxSweepPoints * 16)
+    throw UserError("sweep: " + std::to_string(static_cast<long>(grid)) + " runs of " + std::to_string(axes.size()) +
+                    " overrides each are more than loci builds; give single values as plain overrides");
+  // Point i in mixed radix, the last axis the fastest: the first axis's values stay together, in order.
+  const auto points = static_cast<std::size_t>(grid);
+  std::vector<std::vector<std::string>> out(points);
+  for (std::size_t i = 0; i < points; ++i) {
+    auto& point = out[i];
+    point.resize(axes.size());
+    std::size_t rest = i;
+    for (std::size_t a = axes.size(); a-- > 0;) {
+      point[a] = axes[a][rest % axes[a].size()];
+      rest /= axes[a].size();
+    }
   }
-  return points;
+  return out;
 }
 
 }  // namespace loci::config
