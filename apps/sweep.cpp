@@ -1,6 +1,7 @@
 #include "apps/sweep.hpp"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -10,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <cerrno>
@@ -62,17 +64,56 @@ std::vector<std::string> point_arguments(const SweepRequest& r, const SweepPoint
 
 namespace {
 
-// The signals that stop a sweep. While it runs they are blocked and taken with sigwaitinfo beside SIGCHLD, so
-// that a stop can never slip in between checking for it and waiting for a run; each is then passed on to the
-// runs, which are waited for before the sweep itself ends (`kill <loci>` leaves no training behind).
-sigset_t stop_and_child_signals() {
-  sigset_t set;
-  sigemptyset(&set);
-  for (const int s : {SIGTERM, SIGINT, SIGHUP, SIGCHLD}) sigaddset(&set, s);
-  return set;
+// The signals that stop a sweep, and SIGCHLD, each turned into a byte on a pipe that the sweep reads while it
+// waits: whichever thread the kernel picks takes the signal (`loci run` has OpenMP threads left from generation,
+// which a signal mask set now would not cover), and a signal that comes between checking and waiting is kept in
+// the pipe. A stop is passed on to the runs, which are waited for before the sweep itself ends.
+constexpr int kSweepSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGCHLD};
+int signal_pipe[2] = {-1, -1};
+
+extern "C" void note_signal(int sig) {
+  const int saved = errno;
+  const unsigned char byte = static_cast<unsigned char>(sig);
+  if (write(signal_pipe[1], &byte, 1) < 0) {
+  }  // a full pipe already holds a wake-up
+  errno = saved;
 }
 
-pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run, const sigset_t& unblocked) {
+// Installs note_signal for the sweep's lifetime and puts back what was there before.
+class SignalPipe {
+ public:
+  SignalPipe() {
+    if (pipe2(signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) throw UserError("cannot start a sweep (pipe failed)");
+    struct sigaction on {};
+    on.sa_handler = note_signal;
+    on.sa_flags = SA_RESTART;
+    sigemptyset(&on.sa_mask);
+    for (std::size_t i = 0; i < std::size(kSweepSignals); ++i) sigaction(kSweepSignals[i], &on, &before_[i]);
+  }
+  ~SignalPipe() {
+    for (std::size_t i = 0; i < std::size(kSweepSignals); ++i) sigaction(kSweepSignals[i], &before_[i], nullptr);
+    close(signal_pipe[0]);
+    close(signal_pipe[1]);
+    signal_pipe[0] = signal_pipe[1] = -1;
+  }
+  SignalPipe(const SignalPipe&) = delete;
+  SignalPipe& operator=(const SignalPipe&) = delete;
+
+  // The next signal taken (blocks until there is one).
+  int next() const {
+    pollfd fd{signal_pipe[0], POLLIN, 0};
+    for (;;) {
+      unsigned char byte = 0;
+      if (read(signal_pipe[0], &byte, 1) == 1) return byte;
+      poll(&fd, 1, -1);
+    }
+  }
+
+ private:
+  struct sigaction before_[std::size(kSweepSignals)] {};
+};
+
+pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
   fs::create_directories(run);
   std::vector<std::string> args{"/proc/self/exe"};
   for (auto& a : point_arguments(r, p)) args.push_back(std::move(a));
@@ -87,7 +128,6 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run, co
     // A sweep killed outright (SIGKILL, no chance to pass anything on) still stops its runs.
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) _exit(128 + SIGTERM);
-    sigprocmask(SIG_SETMASK, &unblocked, nullptr);
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
@@ -159,20 +199,7 @@ std::string headline(const fs::path& run) {
 }  // namespace
 
 int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
-  const sigset_t taken = stop_and_child_signals();
-  sigset_t before_mask;
-  sigprocmask(SIG_BLOCK, &taken, &before_mask);
-  struct sigaction child_default {}, child_before {};
-  child_default.sa_handler = SIG_DFL;  // an inherited SIG_IGN would reap the runs before the sweep sees them
-  sigaction(SIGCHLD, &child_default, &child_before);
-  struct Restore {
-    const sigset_t& mask;
-    const struct sigaction& child;
-    ~Restore() {
-      sigaction(SIGCHLD, &child, nullptr);
-      sigprocmask(SIG_SETMASK, &mask, nullptr);
-    }
-  } restore{before_mask, child_before};
+  const SignalPipe signals;
   std::map<pid_t, std::size_t> running;
   std::map<std::size_t, std::optional<fs::file_time_type>> finished_before;
   std::size_t next = 0, finished = 0;
@@ -239,14 +266,13 @@ int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
       started[next] = std::chrono::steady_clock::now();
       if (!finished_before[next])
         std::cerr << "loci: [" << next + 1 << "/" << total << "] start  " << points[next].name << "\n";
-      running[launch(r, points[next], run, before_mask)] = next;
+      running[launch(r, points[next], run)] = next;
       ++next;
     }
     if (running.empty()) break;
-    siginfo_t info{};
-    const int sig = sigwaitinfo(&taken, &info);
+    const int sig = signals.next();
     if (sig == SIGCHLD) reap_finished();
-    else if (sig > 0) stop(sig);
+    else stop(sig);
   }
   if (stopped_by) {
     // End as the signal would have ended an unswept run, so that shells and schedulers see what happened.

@@ -23,18 +23,26 @@ using namespace std::chrono_literals;
 
 namespace {
 
-// `loci train -q CONFIG -m seed=0,1 ...` in the background, its stdout and stderr into `log`.
-pid_t start_sweep(const std::string& config, const fs::path& log) {
+// `loci ARGS...` in the background, its stdout and stderr into `log`.
+pid_t start_loci(std::vector<std::string> args, const fs::path& log) {
+  args.insert(args.begin(), LOCI_BIN);
   const pid_t pid = fork();
   if (pid == 0) {
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(fd, 1);
     dup2(fd, 2);
-    execl(LOCI_BIN, LOCI_BIN, "train", "-q", config.c_str(), "-m", "seed=0,1", "jobs=2", "train.epochs=100000",
-          static_cast<char*>(nullptr));
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
     _exit(127);
   }
   return pid;
+}
+
+// A two-run training sweep that would go on for ever.
+pid_t start_sweep(const std::string& config, const fs::path& log) {
+  return start_loci({"train", "-q", config, "-m", "seed=0,1", "jobs=2", "train.epochs=100000"}, log);
 }
 
 // The processes whose parent is `parent` (from /proc/<pid>/stat: "pid (name) state ppid ...").
@@ -65,10 +73,10 @@ bool has_ended(pid_t pid) {
 }
 
 // Both runs training (each has written a checkpoint), and their two processes.
-std::vector<pid_t> wait_for_two_runs(pid_t sweep, const fs::path& out) {
+std::vector<pid_t> wait_for_two_runs(pid_t sweep, const fs::path& out, const char* a = "seed=0", const char* b = "seed=1") {
   const auto deadline = std::chrono::steady_clock::now() + 120s;
   while (std::chrono::steady_clock::now() < deadline) {
-    if (fs::exists(out / "seed=0/checkpoints/last.pt") && fs::exists(out / "seed=1/checkpoints/last.pt")) break;
+    if (fs::exists(out / a / "checkpoints/last.pt") && fs::exists(out / b / "checkpoints/last.pt")) break;
     std::this_thread::sleep_for(50ms);
   }
   return children_of(sweep);
@@ -121,4 +129,33 @@ TEST_CASE("a sweep killed outright (SIGKILL) still stops its runs", "[trainer][s
   };
   while (!all_ended() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(50ms);
   CHECK(all_ended());
+}
+
+// `loci run` generates first, in the same process, on several threads that stay: the stop must reach the sweep
+// whichever of its threads the kernel hands the signal to.
+TEST_CASE("SIGTERM to loci run stops the sweep after generation on several threads", "[trainer][sweep]") {
+  loci::test::TempDir dir;
+  const auto out = dir.path() / "pipe";
+  const auto cfg = dir.write(
+      "pipe.yaml", "out: " + out.string() + "\ngenerate:\n  include: " + std::string(LOCI_SOURCE_DIR) +
+                       "/configs/lst.yaml\n  out: " + out.string() + "/data\n  splits: {train: 256, test: 16}\n"
+                       "  samples_per_shard: 32\n  threads: 2\n"
+                       "train:\n  trainer: torch_trainer\n  jobs: 2\n  sweep: [\"model.pe.init.std=0.1,1.0\"]\n"
+                       "  model: {d_model: 16, blocks: 1}\n  train: {epochs: 100000, eval_every: 1, batch_size: 32}\n");
+  const fs::path log = dir.path() / "run.log";
+  const pid_t run = start_loci({"run", "-q", cfg}, log);
+  REQUIRE(run > 0);
+  const auto runs = wait_for_two_runs(run, out / "runs", "model.pe.init.std=0.1", "model.pe.init.std=1.0");
+  INFO(loci::test::slurp(log));
+  REQUIRE(runs.size() == 2);
+
+  ::kill(run, SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(run, &status, 0) == run);
+  CHECK(WIFSIGNALED(status));
+  for (const pid_t child : runs) {
+    CHECK(::kill(child, 0) == -1);
+    CHECK(errno == ESRCH);
+  }
+  CHECK_THAT(loci::test::slurp(log), Catch::Contains("stopping 2 run(s)"));
 }
