@@ -67,7 +67,11 @@ class FusedGelu : public torch::autograd::Function<FusedGelu> {
 
   static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
                                                torch::autograd::tensor_list grad) {
-    return {grad[0] * ctx->get_saved_variables()[0]};
+    // Into the slope's own memory: a fresh [B, T, hidden] result costs more than the multiply itself (a cold
+    // buffer; measured 1.34 vs 0.45 ms for 32 x 100 x 256 on one core). The slope is used once; a second backward
+    // through this graph is refused by autograd's version check, not answered wrongly.
+    auto slope = ctx->get_saved_variables()[0];
+    return {slope.mul_(grad[0])};
   }
 };
 

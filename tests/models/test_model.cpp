@@ -277,6 +277,11 @@ TEST_CASE("fused GELU matches torch::gelu and its gradient") {
   auto m = torch::randn({7, 9}, make_generator(3)).t();
   CHECK(max_abs(fused_gelu(m) - torch::gelu(m)) < 1e-6);
   CHECK(fused_gelu(m).sizes() == m.sizes());
+  // The backward writes into its saved slope: a second backward through the same graph is refused, not wrong.
+  auto x2 = torch::randn({64}, make_generator(4)).requires_grad_(true);
+  auto y2 = fused_gelu(x2);
+  y2.backward(g.narrow(0, 0, 64), /*retain_graph=*/true);
+  CHECK_THROWS_WITH(y2.backward(g.narrow(0, 0, 64)), Catch::Contains("modified by an inplace operation"));
 }
 
 TEST_CASE("batched matmul matches torch::matmul forward and backward whatever the operands' strides") {
