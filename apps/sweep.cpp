@@ -1,7 +1,7 @@
 #include "apps/sweep.hpp"
+#include "apps/signal_pipe.hpp"
 
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <map>
 #include <optional>
 #include <cerrno>
@@ -63,55 +62,6 @@ std::vector<std::string> point_arguments(const SweepRequest& r, const SweepPoint
 }
 
 namespace {
-
-// The signals that stop a sweep, and SIGCHLD, each turned into a byte on a pipe that the sweep reads while it
-// waits: whichever thread the kernel picks takes the signal (`loci run` has OpenMP threads left from generation,
-// which a signal mask set now would not cover), and a signal that comes between checking and waiting is kept in
-// the pipe. A stop is passed on to the runs, which are waited for before the sweep itself ends.
-constexpr int kSweepSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGCHLD};
-int signal_pipe[2] = {-1, -1};
-
-extern "C" void note_signal(int sig) {
-  const int saved = errno;
-  const unsigned char byte = static_cast<unsigned char>(sig);
-  if (write(signal_pipe[1], &byte, 1) < 0) {
-  }  // a full pipe already holds a wake-up
-  errno = saved;
-}
-
-// Installs note_signal for the sweep's lifetime and puts back what was there before.
-class SignalPipe {
- public:
-  SignalPipe() {
-    if (pipe2(signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) throw UserError("cannot start a sweep (pipe failed)");
-    struct sigaction on {};
-    on.sa_handler = note_signal;
-    on.sa_flags = SA_RESTART;
-    sigemptyset(&on.sa_mask);
-    for (std::size_t i = 0; i < std::size(kSweepSignals); ++i) sigaction(kSweepSignals[i], &on, &before_[i]);
-  }
-  ~SignalPipe() {
-    for (std::size_t i = 0; i < std::size(kSweepSignals); ++i) sigaction(kSweepSignals[i], &before_[i], nullptr);
-    close(signal_pipe[0]);
-    close(signal_pipe[1]);
-    signal_pipe[0] = signal_pipe[1] = -1;
-  }
-  SignalPipe(const SignalPipe&) = delete;
-  SignalPipe& operator=(const SignalPipe&) = delete;
-
-  // The next signal taken (blocks until there is one).
-  int next() const {
-    pollfd fd{signal_pipe[0], POLLIN, 0};
-    for (;;) {
-      unsigned char byte = 0;
-      if (read(signal_pipe[0], &byte, 1) == 1) return byte;
-      poll(&fd, 1, -1);
-    }
-  }
-
- private:
-  struct sigaction before_[std::size(kSweepSignals)] {};
-};
 
 pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
   fs::create_directories(run);

@@ -1,0 +1,26 @@
+// What a sweep waits on: its runs ending (SIGCHLD) and the signals that stop it (SIGTERM, SIGINT, SIGHUP), each
+// turned by a handler into a byte on a pipe. A handler, not a blocked mask: whichever thread the kernel picks takes
+// the signal (`loci run` keeps OpenMP threads from generation, which a mask set at the sweep would not cover), and a
+// signal that comes between checking and waiting stays in the pipe.
+#pragma once
+
+#include <signal.h>
+
+namespace loci::app {
+
+class SignalPipe {
+ public:
+  // Installs the handler for the object's lifetime; the dispositions before are put back after.
+  SignalPipe();
+  ~SignalPipe();
+  SignalPipe(const SignalPipe&) = delete;
+  SignalPipe& operator=(const SignalPipe&) = delete;
+
+  // The next signal taken (blocks until there is one).
+  int next() const;
+
+ private:
+  struct sigaction before_[4] {};
+};
+
+}  // namespace loci::app
