@@ -48,7 +48,7 @@ torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& 
       k = with_prefix(k, kd, pe.prefix);
     }
   }
-  auto scores = batched_matmul(q, k.transpose(-2, -1)) * scale;  // [B, H, N, N]
+  auto scores = batched_matmul(q, k.transpose(-2, -1), scale);  // [B, H, N, N]
   if (hooks) {
     auto bias = pe.pe->attention_bias(pe.placement, data_part(q, pe.prefix), scale);
     if (bias.defined())

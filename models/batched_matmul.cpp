@@ -25,7 +25,7 @@ Operand as_operand(const torch::Tensor& t) {
   return {c, CblasNoTrans, std::max<std::int64_t>(1, cols)};
 }
 
-torch::Tensor product(const torch::Tensor& a, const torch::Tensor& b) {
+torch::Tensor product(const torch::Tensor& a, const torch::Tensor& b, float alpha) {
   const auto B = a.size(0), H = a.size(1), m = a.size(2), k = a.size(3), n = b.size(3);
   auto out = torch::empty({B, H, m, n}, a.options().memory_format(at::MemoryFormat::Contiguous));
   if (out.numel() == 0) return out;
@@ -41,7 +41,7 @@ torch::Tensor product(const torch::Tensor& a, const torch::Tensor& b) {
     for (std::int64_t i = begin; i < end; ++i) {
       const auto bi = i / H, hi = i % H;
       cblas_sgemm(CblasRowMajor, A.trans, Bm.trans, static_cast<int>(m), static_cast<int>(n), static_cast<int>(k),
-                  1.0f, pa + bi * a0 + hi * a1, static_cast<int>(A.ld), pb + bi * b0 + hi * b1,
+                  alpha, pa + bi * a0 + hi * a1, static_cast<int>(A.ld), pb + bi * b0 + hi * b1,
                   static_cast<int>(Bm.ld), 0.0f, pc + i * m * n, static_cast<int>(n));
     }
   });
@@ -50,19 +50,22 @@ torch::Tensor product(const torch::Tensor& a, const torch::Tensor& b) {
 
 class BatchedMatmul : public torch::autograd::Function<BatchedMatmul> {
  public:
-  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& a, const torch::Tensor& b) {
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& a, const torch::Tensor& b,
+                               double scale) {
     ctx->save_for_backward({a, b});
-    return product(a, b);
+    ctx->saved_data["scale"] = scale;
+    return product(a, b, static_cast<float>(scale));
   }
 
   static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
                                                torch::autograd::tensor_list grad) {
     const auto saved = ctx->get_saved_variables();
     const auto& g = grad[0];
+    const auto scale = static_cast<float>(ctx->saved_data["scale"].toDouble());
     torch::Tensor ga, gb;
-    if (ctx->needs_input_grad(0)) ga = product(g, saved[1].transpose(2, 3));
-    if (ctx->needs_input_grad(1)) gb = product(saved[0].transpose(2, 3), g);
-    return {ga, gb};
+    if (ctx->needs_input_grad(0)) ga = product(g, saved[1].transpose(2, 3), scale);
+    if (ctx->needs_input_grad(1)) gb = product(saved[0].transpose(2, 3), g, scale);
+    return {ga, gb, torch::Tensor()};
   }
 };
 
@@ -77,9 +80,9 @@ bool supported(const torch::Tensor& a, const torch::Tensor& b) {
 
 }  // namespace
 
-torch::Tensor batched_matmul(const torch::Tensor& a, const torch::Tensor& b) {
-  if (!supported(a, b)) return torch::matmul(a, b);
-  return BatchedMatmul::apply(a, b);
+torch::Tensor batched_matmul(const torch::Tensor& a, const torch::Tensor& b, double scale) {
+  if (!supported(a, b)) return scale == 1.0 ? torch::matmul(a, b) : torch::matmul(a, b) * scale;
+  return BatchedMatmul::apply(a, b, scale);
 }
 
 }  // namespace loci::models

@@ -3,6 +3,7 @@
 #include "models/choices.hpp"
 #include "models/dropout.hpp"
 #include "models/fused_gelu.hpp"
+#include "models/fused_mlp.hpp"
 #include "models/linear.hpp"
 
 #include <stdexcept>
@@ -30,6 +31,8 @@ torch::Tensor EncoderBlockImpl::activate(const torch::Tensor& x) const { return 
 
 torch::Tensor EncoderBlockImpl::mlp(const torch::Tensor& x) {
   const double p = options_.dropout();
+  if (gelu_ && p == 0.0)
+    return fused_mlp(x, {fc1->weight, fc1->bias, fc2->weight, fc2->bias}, options_.activation_after_both());
   auto h = activate(linear(fc1, x));
   if (p > 0.0) h = models::dropout(h, p, is_training());
   h = linear(fc2, h);

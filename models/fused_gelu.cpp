@@ -28,9 +28,11 @@ inline float exp_nonpositive(float v) {
   return p * scale;
 }
 
+}  // namespace
+
 // Multiversioned so that the same binary runs wide vectors where the CPU has them.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_and_slope(const float* x, float* y,
-                                                                                 float* slope, std::int64_t n) {
+template <bool kSlope>
+__attribute__((always_inline)) inline void gelu_loop(const float* x, float* y, float* slope, std::int64_t n) {
   constexpr float inv_sqrt2 = 0.70710678118654752f, inv_sqrt_2pi = 0.39894228040143268f;
   constexpr float p = 0.3275911f, a1 = 0.254829592f, a2 = -0.284496736f, a3 = 1.421413741f, a4 = -1.453152027f,
                   a5 = 1.061405429f;
@@ -44,10 +46,23 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_and_slope
     const float erf_abs = 1.0f - poly * e;
     const float erf = z < 0.0f ? -erf_abs : erf_abs;
     const float cdf = 0.5f + 0.5f * erf;
+    if (kSlope) slope[i] = cdf + v * e * inv_sqrt_2pi;
     y[i] = v * cdf;
-    slope[i] = cdf + v * e * inv_sqrt_2pi;
   }
 }
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_values_and_slopes(const float* x, float* y,
+                                                                                         float* slope,
+                                                                                         std::int64_t n) {
+  gelu_loop<true>(x, y, slope, n);
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_values(const float* x, float* y,
+                                                                              std::int64_t n) {
+  gelu_loop<false>(x, y, nullptr, n);
+}
+
+namespace {
 
 class FusedGelu : public torch::autograd::Function<FusedGelu> {
  public:
@@ -59,7 +74,7 @@ class FusedGelu : public torch::autograd::Function<FusedGelu> {
     float* py = y.data_ptr<float>();
     float* ps = slope.data_ptr<float>();
     at::parallel_for(0, x.numel(), 32768, [&](std::int64_t begin, std::int64_t end) {
-      gelu_and_slope(px + begin, py + begin, ps + begin, end - begin);
+      gelu_values_and_slopes(px + begin, py + begin, ps + begin, end - begin);
     });
     ctx->save_for_backward({slope});
     return y;

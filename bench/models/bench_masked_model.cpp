@@ -10,6 +10,7 @@
 // --breakdown adds the CPU time of the attention products and softmax against the rest of one forward pass.
 
 #include "models/allocator.hpp"
+#include "models/fused_adamw.hpp"
 #include "models/blas_info.hpp"
 #include "models/init/init_registry.hpp"
 #include "models/micro_batches.hpp"
@@ -19,7 +20,6 @@
 #include <ATen/Parallel.h>
 #include <ATen/autocast_mode.h>
 #include <torch/csrc/autograd/profiler_legacy.h>
-#include <torch/optim/adamw.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -104,7 +104,7 @@ int main(int argc, char** argv) try {
     options.encoder().pe().init(loci::models::InitOptions("normal").std(0.2));
     auto model = loci::models::make_model(options, positions, 0);
     model->train();
-    torch::optim::AdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-3).weight_decay(0.0));
+    loci::models::FusedAdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-3).weight_decay(0.0));
     at::Generator mask_gen = loci::models::make_generator(1);
     loci::models::MicroBatches micro(loci::models::MicroBatchOptions(parts, threads));
     // The trainer's step (plugins/torch_trainer, train_step): one mask for the batch, each part's masked MSE

@@ -11,6 +11,7 @@
 // --breakdown adds the CPU time of forward, backward and the optimizer step separately (in fp32).
 
 #include "models/allocator.hpp"
+#include "models/fused_adamw.hpp"
 #include "models/blas_info.hpp"
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"
@@ -19,7 +20,6 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/autocast_mode.h>
-#include <torch/optim/adamw.h>
 
 #include <cstdio>
 #include <algorithm>
@@ -142,7 +142,7 @@ int main(int argc, char** argv) try {
     auto options = ModelOptions().prune_last_block(args.prune).factor_first_projection(args.factor);
     options.encoder().pe().init(loci::models::InitOptions("normal").std(0.2));
     auto model = loci::models::make_model(options, positions, 0);
-    torch::optim::AdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.0));
+    loci::models::FusedAdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.0));
     // The trainer's step (plugins/torch_trainer): the batch's gradient as the sum of `parts` parts' gradients,
     // the parts side by side on the threads, each under autocast when asked (autocast is per thread).
     loci::models::MicroBatches parts(loci::models::MicroBatchOptions(std::max(1, args.parts), threads));

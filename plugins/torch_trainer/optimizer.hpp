@@ -5,6 +5,7 @@
 
 #include <torch/torch.h>
 
+#include "models/fused_adamw.hpp"
 #include "train_options.hpp"
 
 namespace loci::torch_trainer {
@@ -14,8 +15,7 @@ inline std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOption
   if (opt.optimizer == "sgd")
     return std::make_unique<torch::optim::SGD>(
         params, torch::optim::SGDOptions(opt.lr).momentum(opt.momentum).weight_decay(opt.weight_decay));
-  return std::make_unique<torch::optim::AdamW>(params,
-                                               torch::optim::AdamWOptions(opt.lr).weight_decay(opt.weight_decay));
+  return std::make_unique<models::FusedAdamW>(params, torch::optim::AdamWOptions(opt.lr).weight_decay(opt.weight_decay));
 }
 
 }  // namespace loci::torch_trainer

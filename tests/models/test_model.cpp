@@ -284,7 +284,7 @@ TEST_CASE("fused GELU matches torch::gelu and its gradient") {
   CHECK_THROWS_WITH(y2.backward(g.narrow(0, 0, 64)), Catch::Contains("modified by an inplace operation"));
 }
 
-TEST_CASE("batched matmul matches torch::matmul forward and backward whatever the operands' strides") {
+TEST_CASE("batched matmul matches torch::matmul forward and backward whatever the operands' strides, scaled or not") {
   auto gen = make_generator(4);
   using Views = std::function<std::pair<torch::Tensor, torch::Tensor>(const torch::Tensor&, const torch::Tensor&)>;
   struct Case {
@@ -308,19 +308,20 @@ TEST_CASE("batched matmul matches torch::matmul forward and backward whatever th
       {"both transposed", torch::randn({2, 3, 9, 4}, gen), torch::randn({2, 3, 6, 9}, gen),
        [](const torch::Tensor& x, const torch::Tensor& y) { return std::make_pair(x.transpose(2, 3), y.transpose(2, 3)); }},
   };
-  for (const auto& c : cases) {
-    INFO(c.name);
-    auto run = [&](bool ours) {
-      auto x = c.x.detach().clone().requires_grad_(true), y = c.y.detach().clone().requires_grad_(true);
-      auto [a, b] = c.views(x, y);
-      auto out = ours ? batched_matmul(a, b) : torch::matmul(a, b);
-      out.backward(torch::ones_like(out) + torch::arange(out.numel()).reshape(out.sizes()).remainder(5));
-      return std::make_tuple(out.detach(), x.grad(), y.grad());
-    };
-    const auto [out, gx, gy] = run(true);
-    const auto [ref, rx, ry] = run(false);
-    CHECK(max_abs(out - ref) < 1e-5);
-    CHECK(max_abs(gx - rx) < 1e-4);
-    if (ry.defined()) CHECK(max_abs(gy - ry) < 1e-4);
-  }
+  for (const auto& c : cases)
+    for (double scale : {1.0, 0.3}) {
+      INFO(c.name << ", scale " << scale);
+      auto run = [&](bool ours) {
+        auto x = c.x.detach().clone().requires_grad_(true), y = c.y.detach().clone().requires_grad_(true);
+        auto [a, b] = c.views(x, y);
+        auto out = ours ? batched_matmul(a, b, scale) : torch::matmul(a, b) * scale;
+        out.backward(torch::ones_like(out) + torch::arange(out.numel()).reshape(out.sizes()).remainder(5));
+        return std::make_tuple(out.detach(), x.grad(), y.grad());
+      };
+      const auto [out, gx, gy] = run(true);
+      const auto [ref, rx, ry] = run(false);
+      CHECK(max_abs(out - ref) < 1e-5);
+      CHECK(max_abs(gx - rx) < 1e-4);
+      if (ry.defined()) CHECK(max_abs(gy - ry) < 1e-4);
+    }
 }
