@@ -1,5 +1,6 @@
 #include "models/attention.hpp"
 
+#include "models/attention_core.hpp"
 #include "models/batched_matmul.hpp"
 #include "models/dropout.hpp"
 #include "models/linear.hpp"
@@ -34,23 +35,34 @@ torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& 
   const auto B = x.size(0), N = x.size(1), d = options_.d_model(), H = options_.heads(), dh = d / H;
   const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
   // chunk, not select: its backward is one cat, where three selects would each scatter into a zeroed [3d] copy.
-  const auto qkv = (projected.defined() ? projected : linear(in_proj, x)).chunk(3, -1);
+  const auto joint = projected.defined() ? projected : linear(in_proj, x);  // [B, N, 3d]
+  const auto qkv = joint.chunk(3, -1);
   auto split_heads = [&](const torch::Tensor& t) { return t.view({B, N, H, dh}).transpose(1, 2); };  // [B, H, N, dh]
   auto q = split_heads(qkv[0]), k = split_heads(qkv[1]), v = split_heads(qkv[2]);
 
   const bool hooks = pe.active && pe.pe != nullptr;
+  bool rotated = false;
   if (hooks) {
     auto qd = data_part(q, pe.prefix), kd = data_part(k, pe.prefix);
     auto q_plain = qd;
     pe.pe->rotate(qd, kd, pe.placement);
-    if (!qd.is_same(q_plain)) {
+    rotated = !qd.is_same(q_plain);
+    if (rotated) {
       q = with_prefix(q, qd, pe.prefix);
       k = with_prefix(k, kd, pe.prefix);
     }
   }
+  const auto bias = hooks ? pe.pe->attention_bias(pe.placement, data_part(q, pe.prefix), scale) : torch::Tensor();
+  const bool plain = !rotated && !bias.defined() && !(hooks && pe.pe->causal());
+  const bool drops = options_.dropout() > 0.0 && is_training();
+  if (plain && !drops && !record_ && attention_core_applies(joint)) {
+    torch::Tensor idx;
+    if (query_index.defined()) idx = query_index.dim() == 1 ? query_index.view({-1, 1}) : query_index;
+    return linear(out_proj, attention_core(joint, H, scale, idx));
+  }
+
   auto scores = batched_matmul(q, k.transpose(-2, -1), scale);  // [B, H, N, N]
   if (hooks) {
-    auto bias = pe.pe->attention_bias(pe.placement, data_part(q, pe.prefix), scale);
     if (bias.defined())
       scores = scores + (pe.prefix > 0 ? torch::constant_pad_nd(bias, {pe.prefix, 0, pe.prefix, 0}) : bias);
     if (pe.pe->causal()) {

@@ -1,6 +1,7 @@
 #include "models/fused_mlp.hpp"
 
 #include "models/fused_gelu.hpp"
+#include "models/micro_batches.hpp"
 
 #include <ATen/Parallel.h>
 #include <ATen/autocast_mode.h>
@@ -56,9 +57,9 @@ Dims dims_of(const torch::Tensor& x, const MlpLayers& l) {
   return d;
 }
 
-// Each chunk's products run on one thread (inside at::parallel_for, OpenBLAS does not start its own): OpenBLAS
-// rounds some small products differently on one thread and on several, and the chunks, not BLAS, are what runs
-// side by side here.
+// Each chunk's products run on one thread (SingleThreadScope, also where at::parallel_for runs a range inline):
+// OpenBLAS rounds some small products differently on one thread and on several, and the chunks, not BLAS, are what
+// runs side by side here.
 
 // The forward pass over chunks of rows. h1 (fc1's output, [rows, hidden]) and slope2 (gelu'(fc2's output)) are
 // kept when given, for backward; otherwise chunk-sized scratch holds them.
@@ -71,6 +72,7 @@ void forward_rows(const Dims& d, const float* x, const MlpLayers& l, bool gelu2,
   const float* w2 = l.w2.data_ptr<float>();
   const float* b2 = l.b2.data_ptr<float>();
   at::parallel_for(0, chunks, 1, [&](Index first, Index last) {
+    const SingleThreadScope one;
     std::vector<float> scratch_h(static_cast<std::size_t>(h1 ? 0 : step * d.hidden));
     std::vector<float> act(static_cast<std::size_t>(step * d.hidden));
     for (Index chunk = first; chunk < last; ++chunk) {
@@ -120,6 +122,7 @@ Grads backward_rows(const Dims& d, const torch::Tensor& grad, const torch::Tenso
   float* gx = need_x ? out.x.data_ptr<float>() : nullptr;
 
   at::parallel_for(0, slices, 1, [&](Index first, Index last) {
+    const SingleThreadScope one;
     std::vector<float> act(static_cast<std::size_t>(step * d.hidden)), slope(act.size());
     std::vector<float> g2(static_cast<std::size_t>(ps2 ? step * d.d_out : 0));
     for (Index slice = first; slice < last; ++slice) {

@@ -1,0 +1,209 @@
+#include "models/attention_core.hpp"
+
+#include "models/exp_kernel.hpp"
+#include "models/micro_batches.hpp"
+
+#include <ATen/Parallel.h>
+#include <ATen/autocast_mode.h>
+#include <cblas.h>
+#include <torch/csrc/autograd/custom_function.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+namespace loci::models {
+namespace {
+
+using Index = std::int64_t;
+
+struct Shape {
+  Index batch = 0, tokens = 0, rows = 0, d = 0, heads = 1, dh = 0;
+  Index task_count() const { return batch * heads; }
+};
+
+Shape shape_of(const torch::Tensor& qkv, Index heads, const torch::Tensor& rows) {
+  Shape s;
+  s.batch = qkv.size(0);
+  s.tokens = qkv.size(1);
+  s.d = qkv.size(2) / 3;
+  s.heads = heads;
+  s.dh = s.d / heads;
+  s.rows = rows.defined() ? rows.size(1) : s.tokens;
+  return s;
+}
+
+// C[m, n] = alpha op(A) op(B) + beta C, row-major.
+void gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, const float* a, Index lda,
+          const float* b, Index ldb, float beta, float* c, Index ldc) {
+  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
+              static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,
+              static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+}
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_rows(float* p, Index rows, Index n) {
+  for (Index r = 0; r < rows; ++r) {
+    float* row = p + r * n;
+    float top = row[0];
+    for (Index j = 1; j < n; ++j) top = row[j] > top ? row[j] : top;
+    for (Index j = 0; j < n; ++j) row[j] = exp_nonpositive(row[j] - top);
+    float sum = 0.0f;
+    for (Index j = 0; j < n; ++j) sum += row[j];
+    const float inv = 1.0f / sum;
+    for (Index j = 0; j < n; ++j) row[j] *= inv;
+  }
+}
+
+// The softmax's backward from dL/dP to dL/dS (without the scale), in place: P (dP - rowsum(dP P)).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_backward_rows(const float* p, float* dp, Index rows, Index n) {
+  for (Index r = 0; r < rows; ++r) {
+    const float* pr = p + r * n;
+    float* gr = dp + r * n;
+    float dot = 0.0f;
+    for (Index j = 0; j < n; ++j) dot += gr[j] * pr[j];
+    for (Index j = 0; j < n; ++j) gr[j] = pr[j] * (gr[j] - dot);
+  }
+}
+
+// One sample's and head's operands inside qkv: q, k, v start at these pointers, rows 3d apart.
+struct Task {
+  const float *q, *k, *v;
+  Index b, h;
+};
+
+Task task_of(const Shape& s, const float* qkv, Index i) {
+  const Index b = i / s.heads, h = i % s.heads;
+  const float* base = qkv + b * s.tokens * 3 * s.d + h * s.dh;
+  return {base, base + s.d, base + 2 * s.d, b, h};
+}
+
+// The query rows a task multiplies: q itself (leading dimension 3d), or the rows it asks for, gathered into `into`.
+const float* queries(const Shape& s, const Task& t, const std::int64_t* rows, std::vector<float>& into, Index& ld) {
+  if (!rows) {
+    ld = 3 * s.d;
+    return t.q;
+  }
+  ld = s.dh;
+  for (Index r = 0; r < s.rows; ++r)
+    std::copy_n(t.q + rows[t.b * s.rows + r] * 3 * s.d, s.dh, into.data() + r * s.dh);
+  return into.data();
+}
+
+// Writes out [B, R, d]; the softmax weights [B, H, R, N] go to `probs` when given (kept for backward).
+void forward_tasks(const Shape& s, const float* qkv, const std::int64_t* rows, float scale, float* probs, float* out) {
+  at::parallel_for(0, s.task_count(), 1, [&](Index first, Index last) {
+    const SingleThreadScope one;
+    std::vector<float> gathered(static_cast<std::size_t>(rows ? s.rows * s.dh : 0));
+    std::vector<float> scratch(static_cast<std::size_t>(probs ? 0 : s.rows * s.tokens));
+    for (Index i = first; i < last; ++i) {
+      const Task t = task_of(s, qkv, i);
+      Index ldq = 0;
+      const float* q = queries(s, t, rows, gathered, ldq);
+      float* p = probs ? probs + i * s.rows * s.tokens : scratch.data();
+      gemm(false, true, s.rows, s.tokens, s.dh, scale, q, ldq, t.k, 3 * s.d, 0.0f, p, s.tokens);
+      softmax_rows(p, s.rows, s.tokens);
+      gemm(false, false, s.rows, s.dh, s.tokens, 1.0f, p, s.tokens, t.v, 3 * s.d, 0.0f,
+           out + t.b * s.rows * s.d + t.h * s.dh, s.d);
+    }
+  });
+}
+
+// dL/dqkv [B, N, 3d] from dL/dout [B, R, d]. With query rows, q's gradient is zero on the rows not asked for.
+torch::Tensor backward_tasks(const Shape& s, const torch::Tensor& qkv, const torch::Tensor& rows_tensor,
+                             const torch::Tensor& probs_tensor, const torch::Tensor& grad, float scale) {
+  auto dqkv = rows_tensor.defined() ? torch::zeros_like(qkv) : torch::empty_like(qkv);
+  const float* pqkv = qkv.data_ptr<float>();
+  const std::int64_t* rows = rows_tensor.defined() ? rows_tensor.data_ptr<std::int64_t>() : nullptr;
+  const float* probs = probs_tensor.data_ptr<float>();
+  const float* pg = grad.data_ptr<float>();
+  float* pd = dqkv.data_ptr<float>();
+  at::parallel_for(0, s.task_count(), 1, [&](Index first, Index last) {
+    const SingleThreadScope one;
+    std::vector<float> gathered(static_cast<std::size_t>(rows ? s.rows * s.dh : 0));
+    std::vector<float> dq_rows(gathered.size());
+    std::vector<float> ds(static_cast<std::size_t>(s.rows * s.tokens));
+    for (Index i = first; i < last; ++i) {
+      const Task t = task_of(s, pqkv, i);
+      Index ldq = 0;
+      const float* q = queries(s, t, rows, gathered, ldq);
+      const float* p = probs + i * s.rows * s.tokens;
+      const float* go = pg + t.b * s.rows * s.d + t.h * s.dh;
+      float* dq = pd + t.b * s.tokens * 3 * s.d + t.h * s.dh;
+      float* dk = dq + s.d;
+      float* dv = dq + 2 * s.d;
+      gemm(false, true, s.rows, s.tokens, s.dh, 1.0f, go, s.d, t.v, 3 * s.d, 0.0f, ds.data(), s.tokens);
+      softmax_backward_rows(p, ds.data(), s.rows, s.tokens);
+      if (rows) {
+        gemm(false, false, s.rows, s.dh, s.tokens, scale, ds.data(), s.tokens, t.k, 3 * s.d, 0.0f, dq_rows.data(),
+             s.dh);
+        for (Index r = 0; r < s.rows; ++r) {
+          float* to = dq + rows[t.b * s.rows + r] * 3 * s.d;
+          const float* from = dq_rows.data() + r * s.dh;
+          for (Index j = 0; j < s.dh; ++j) to[j] += from[j];
+        }
+      } else {
+        gemm(false, false, s.rows, s.dh, s.tokens, scale, ds.data(), s.tokens, t.k, 3 * s.d, 0.0f, dq, 3 * s.d);
+      }
+      gemm(true, false, s.tokens, s.dh, s.rows, scale, ds.data(), s.tokens, q, ldq, 0.0f, dk, 3 * s.d);
+      gemm(true, false, s.tokens, s.dh, s.rows, 1.0f, p, s.tokens, go, s.d, 0.0f, dv, 3 * s.d);
+    }
+  });
+  return dqkv;
+}
+
+class AttentionCore : public torch::autograd::Function<AttentionCore> {
+ public:
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& qkv_in, int64_t heads,
+                               double scale, const torch::Tensor& rows_in) {
+    const auto qkv = qkv_in.contiguous();
+    const auto rows = rows_in.numel() > 0 ? rows_in.contiguous() : torch::Tensor();  // empty: all rows
+    const Shape s = shape_of(qkv, heads, rows);
+    auto probs = torch::empty({s.batch, s.heads, s.rows, s.tokens}, qkv.options());
+    auto out = torch::empty({s.batch, s.rows, s.d}, qkv.options());
+    forward_tasks(s, qkv.data_ptr<float>(), rows.defined() ? rows.data_ptr<std::int64_t>() : nullptr,
+                  static_cast<float>(scale), probs.data_ptr<float>(), out.data_ptr<float>());
+    ctx->save_for_backward({qkv, probs, rows.defined() ? rows : rows_in});
+    ctx->saved_data["heads"] = heads;
+    ctx->saved_data["scale"] = scale;
+    return out;
+  }
+
+  static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
+                                               torch::autograd::tensor_list grad) {
+    const auto saved = ctx->get_saved_variables();
+    const auto rows = saved[2].numel() > 0 ? saved[2] : torch::Tensor();
+    const Shape s = shape_of(saved[0], ctx->saved_data["heads"].toInt(), rows);
+    const auto scale = static_cast<float>(ctx->saved_data["scale"].toDouble());
+    return {backward_tasks(s, saved[0], rows, saved[1], grad[0].contiguous(), scale), torch::Tensor(),
+            torch::Tensor(), torch::Tensor()};
+  }
+};
+
+}  // namespace
+
+bool attention_core_applies(const torch::Tensor& qkv) {
+  constexpr Index int_max = 2147483647;
+  return qkv.defined() && qkv.scalar_type() == torch::kFloat32 && qkv.device().is_cpu() &&
+         !at::autocast::is_cpu_enabled() && qkv.dim() == 3 && qkv.size(2) % 3 == 0 && qkv.numel() > 0 &&
+         std::max(qkv.size(1), qkv.size(2)) < int_max;
+}
+
+torch::Tensor attention_core(const torch::Tensor& qkv, int64_t heads, double scale, const torch::Tensor& rows) {
+  TORCH_CHECK(attention_core_applies(qkv), "attention_core: qkv must be a float32 CPU tensor [B, N, 3d]");
+  TORCH_CHECK((qkv.size(2) / 3) % heads == 0, "attention_core: d must be a multiple of heads");
+  TORCH_CHECK(!rows.defined() || (rows.dim() == 2 && rows.size(0) == qkv.size(0) && rows.size(1) > 0 &&
+                                   rows.scalar_type() == torch::kInt64),
+              "attention_core: rows must be [B, R] int64, R > 0");
+  // Autograd's functions take defined tensors: no rows travel as an empty one.
+  if (torch::GradMode::is_enabled() && qkv.requires_grad())
+    return AttentionCore::apply(qkv, heads, scale, rows.defined() ? rows : torch::empty({0}, torch::kInt64));
+  const auto in = qkv.contiguous();
+  const auto r = rows.defined() ? rows.contiguous() : torch::Tensor();
+  const Shape s = shape_of(in, heads, r);
+  auto out = torch::empty({s.batch, s.rows, s.d}, in.options());
+  forward_tasks(s, in.data_ptr<float>(), r.defined() ? r.data_ptr<std::int64_t>() : nullptr, static_cast<float>(scale),
+                nullptr, out.data_ptr<float>());
+  return out;
+}
+
+}  // namespace loci::models
