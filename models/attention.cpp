@@ -32,6 +32,11 @@ SelfAttentionImpl::SelfAttentionImpl(const AttentionOptions& options) : options_
 
 torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index,
                                          const torch::Tensor& projected) {
+  return linear(out_proj, attend(x, pe, query_index, projected));
+}
+
+torch::Tensor SelfAttentionImpl::attend(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index,
+                                        const torch::Tensor& projected) {
   const auto B = x.size(0), N = x.size(1), d = options_.d_model(), H = options_.heads(), dh = d / H;
   const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
   // chunk, not select: its backward is one cat, where three selects would each scatter into a zeroed [3d] copy.
@@ -58,7 +63,7 @@ torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& 
   if (plain && !drops && !record_ && attention_core_applies(joint)) {
     torch::Tensor idx;
     if (query_index.defined()) idx = query_index.dim() == 1 ? query_index.view({-1, 1}) : query_index;
-    return linear(out_proj, attention_core(joint, H, scale, idx));
+    return attention_core(joint, H, scale, idx);
   }
 
   auto scores = batched_matmul(q, k.transpose(-2, -1), scale);  // [B, H, N, N]
@@ -79,8 +84,7 @@ torch::Tensor SelfAttentionImpl::forward(const torch::Tensor& x, const BlockPE& 
   auto weights = torch::softmax(scores, -1);
   if (record_) last_map_ = weights.detach();
   if (options_.dropout() > 0.0) weights = models::dropout(weights, options_.dropout(), is_training());
-  auto out = batched_matmul(weights, v).transpose(1, 2).reshape({B, rows, d});
-  return linear(out_proj, out);
+  return batched_matmul(weights, v).transpose(1, 2).reshape({B, rows, d});
 }
 
 }  // namespace loci::models

@@ -35,6 +35,9 @@ class SelfAttentionImpl : public torch::nn::Module {
   // `qkv`, when given, is in_proj(x) ([B, N, 3d]) computed by the caller by a cheaper route.
   torch::Tensor forward(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index = {},
                         const torch::Tensor& qkv = {});
+  // forward without out_proj: the heads' outputs side by side, for a caller that fuses out_proj with what follows.
+  torch::Tensor attend(const torch::Tensor& x, const BlockPE& pe, const torch::Tensor& query_index = {},
+                       const torch::Tensor& qkv = {});
 
   // While recording, each forward keeps its attention weights [B, H, rows, N] (detached).
   void record(bool on) { record_ = on; }

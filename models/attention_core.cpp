@@ -2,10 +2,10 @@
 
 #include "models/exp_kernel.hpp"
 #include "models/micro_batches.hpp"
+#include "models/row_kernels.hpp"
 
 #include <ATen/Parallel.h>
 #include <ATen/autocast_mode.h>
-#include <cblas.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <algorithm>
@@ -15,7 +15,8 @@
 namespace loci::models {
 namespace {
 
-using Index = std::int64_t;
+using rows::gemm;
+using rows::Index;
 
 struct Shape {
   Index batch = 0, tokens = 0, rows = 0, d = 0, heads = 1, dh = 0;
@@ -31,14 +32,6 @@ Shape shape_of(const torch::Tensor& qkv, Index heads, const torch::Tensor& rows)
   s.dh = s.d / heads;
   s.rows = rows.defined() ? rows.size(1) : s.tokens;
   return s;
-}
-
-// C[m, n] = alpha op(A) op(B) + beta C, row-major.
-void gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, const float* a, Index lda,
-          const float* b, Index ldb, float beta, float* c, Index ldc) {
-  cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
-              static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,
-              static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
 }
 
 __attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_rows(float* p, Index rows, Index n) {

@@ -3,6 +3,7 @@
 #include "models/choices.hpp"
 #include "models/dropout.hpp"
 #include "models/fused_gelu.hpp"
+#include "models/fused_linear_norm.hpp"
 #include "models/fused_mlp.hpp"
 #include "models/linear.hpp"
 
@@ -67,7 +68,17 @@ torch::Tensor EncoderBlockImpl::forward(const torch::Tensor& x, const BlockPE& p
   const double p = options_.dropout();
   auto drop = [&](torch::Tensor t) { return p > 0.0 ? models::dropout(t, p, is_training()) : t; };
   if (post_norm_) {
-    auto y = norm1(drop(attention(h, pe, query_index, projected_input(pe, input))) + rows(h));
+    torch::Tensor y;
+    if (p == 0.0) {  // out_proj, the residual sum and norm1 in one pass
+      const auto& o = attention->out_proj;
+      y = fused_linear_norm(attention->attend(h, pe, query_index, projected_input(pe, input)), rows(h),
+                            {o->weight, o->bias, norm1->weight, norm1->bias, options_.layer_norm_eps()});
+    } else {
+      y = norm1(drop(attention(h, pe, query_index, projected_input(pe, input))) + rows(h));
+    }
+    if (gelu_ && p == 0.0)  // LayerNorm(y + mlp(y)) in the MLP's own pass
+      return fused_mlp(y, {fc1->weight, fc1->bias, fc2->weight, fc2->bias}, options_.activation_after_both(),
+                       {norm2->weight, norm2->bias, options_.layer_norm_eps()});
     return norm2(mlp(y) + y);
   }
   auto y = rows(h) + drop(attention(norm1(h), pe, query_index));

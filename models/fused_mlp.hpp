@@ -24,7 +24,16 @@ struct MlpLayers {
   torch::Tensor b2;  // [d_out]
 };
 
-// x: [..., d_in] -> [..., d_out].
-torch::Tensor fused_mlp(const torch::Tensor& x, const MlpLayers& layers, bool gelu_after_fc2);
+// With a weight: LayerNorm(x + mlp(x)), the post-norm block's second half, in the same pass (the residual sum and
+// the normalisation never go to memory as tensors of their own; backward adds the residual's gradient into x's).
+struct ResidualNorm {
+  torch::Tensor weight;  // [d], or undefined: no residual and LayerNorm
+  torch::Tensor bias;    // [d]
+  double eps = 1e-5;
+};
+
+// x: [..., d_in] -> [..., d_out] (d_out = d_in with a ResidualNorm).
+torch::Tensor fused_mlp(const torch::Tensor& x, const MlpLayers& layers, bool gelu_after_fc2,
+                        const ResidualNorm& norm = {});
 
 }  // namespace loci::models

@@ -1,6 +1,8 @@
-// The chunked MLP (models/fused_mlp.hpp) against the same MLP written with ATen's own ops.
+// The chunked MLP (models/fused_mlp.hpp) and out_proj + residual + LayerNorm (models/fused_linear_norm.hpp) against
+// the same layers written with ATen's own ops.
 
 #include "helpers.hpp"
+#include "models/fused_linear_norm.hpp"
 #include "models/fused_mlp.hpp"
 
 #include <ATen/Parallel.h>
@@ -85,6 +87,38 @@ TEST_CASE("the chunked MLP gives the same bytes on one thread and on two, with o
   CHECK(fused_mlp(leaves.x, {leaves.w1, leaves.b1, leaves.w2, leaves.b2}, true).equal(one.out));
 }
 
+TEST_CASE("the chunked MLP with the residual and LayerNorm gives ATen's LayerNorm(x + mlp(x)) and its gradients") {
+  const auto leaves = draw(3, 123, 64, 256, 12);
+  auto gen = make_generator(13);
+  const auto gamma0 = 1.0 + torch::randn({64}, gen) * 0.3, beta0 = torch::randn({64}, gen) * 0.3;
+  const auto grad = torch::randn({3, 123, 64}, gen);
+  for (bool gelu2 : {true, false}) {
+    INFO("gelu after fc2: " << gelu2);
+    auto once = [&](bool fused) {
+      auto x = leaves.x.detach().clone().requires_grad_(true), w1 = leaves.w1.detach().clone().requires_grad_(true);
+      auto gamma = gamma0.clone().requires_grad_(true), beta = beta0.clone().requires_grad_(true);
+      const MlpLayers layers{w1, leaves.b1.detach(), leaves.w2.detach(), leaves.b2.detach()};
+      torch::Tensor out;
+      if (fused) {
+        out = fused_mlp(x, layers, gelu2, {gamma, beta, 1e-5});
+      } else {
+        auto h = torch::linear(torch::gelu(torch::linear(x, layers.w1, layers.b1)), layers.w2, layers.b2);
+        if (gelu2) h = torch::gelu(h);
+        out = torch::layer_norm(h + x, {64}, gamma, beta, 1e-5);
+      }
+      out.backward(grad);
+      return std::vector<torch::Tensor>{out.detach(), x.grad(), w1.grad(), gamma.grad(), beta.grad()};
+    };
+    const auto ours = once(true), ref = once(false);
+    const std::vector<double> bounds{1e-5, 1e-4, 1e-3, 1e-3, 1e-3};
+    for (std::size_t i = 0; i < ours.size(); ++i) {
+      INFO("output " << i);
+      CHECK(max_abs(ours[i] - ref[i]) < bounds[i]);
+    }
+    CHECK(max_abs(ref[3]) > 1.0);
+  }
+}
+
 TEST_CASE("the chunked MLP falls back to ATen's ops for other dtypes") {
   const auto leaves = draw(1, 5, 8, 32, 11);
   auto cast = [](const torch::Tensor& t) { return t.detach().to(torch::kFloat64); };
@@ -92,4 +126,42 @@ TEST_CASE("the chunked MLP falls back to ATen's ops for other dtypes") {
   CHECK(out.scalar_type() == torch::kFloat64);
   const auto ref = run(leaves, true, false, torch::ones({1, 5, 8}));
   CHECK(max_abs(out.to(torch::kFloat32) - ref.out) < 1e-5);
+}
+
+TEST_CASE("out_proj, residual and LayerNorm in one pass give ATen's and their gradients, on any number of threads") {
+  auto gen = make_generator(21);
+  // 2 x 700 rows: several chunks of 256 and slices of 1024, and a partial last one.
+  auto leaf = [&](std::vector<int64_t> shape, double scale, double shift = 0.0) {
+    return (torch::randn(shape, gen) * scale + shift).requires_grad_(true);
+  };
+  const std::vector<torch::Tensor> leaves{leaf({2, 700, 48}, 1.0), leaf({2, 700, 64}, 1.0), leaf({64, 48}, 0.15),
+                                          leaf({64}, 0.3), leaf({64}, 0.3, 1.0), leaf({64}, 0.3)};
+  const auto grad = torch::randn({2, 700, 64}, gen);
+  auto once = [&](bool fused) {
+    std::vector<torch::Tensor> l;
+    for (const auto& t : leaves) l.push_back(t.detach().clone().requires_grad_(true));
+    auto out = fused ? fused_linear_norm(l[0], l[1], {l[2], l[3], l[4], l[5], 1e-5})
+                     : torch::layer_norm(torch::linear(l[0], l[2], l[3]) + l[1], {64}, l[4], l[5], 1e-5);
+    out.backward(grad);
+    std::vector<torch::Tensor> r{out.detach()};
+    for (const auto& t : l) r.push_back(t.grad());
+    return r;
+  };
+  const auto ref = once(false);
+  const int threads = at::get_num_threads();
+  at::set_num_threads(1);
+  const auto one = once(true);
+  at::set_num_threads(2);
+  const auto two = once(true);
+  at::set_num_threads(threads);
+  const std::vector<double> bounds{1e-5, 1e-4, 1e-4, 1e-3, 1e-3, 1e-3, 1e-3};
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    INFO("output " << i);
+    CHECK(one[i].sizes() == ref[i].sizes());
+    CHECK(max_abs(one[i] - ref[i]) < bounds[i]);
+    CHECK(one[i].equal(two[i]));
+  }
+  CHECK(max_abs(ref[3]) > 1.0);
+  torch::NoGradGuard no_grad;
+  CHECK(fused_linear_norm(leaves[0], leaves[1], {leaves[2], leaves[3], leaves[4], leaves[5], 1e-5}).equal(one[0]));
 }

@@ -1,0 +1,46 @@
+#pragma once
+// Row-major building blocks of the fused layers (fused_mlp, fused_linear_norm, attention_core): products of row
+// blocks on the calling thread's BLAS, biases, column sums and LayerNorm over rows of a chunk that sits in cache.
+
+#include <torch/types.h>
+
+#include <cstdint>
+
+namespace loci::models::rows {
+
+using Index = std::int64_t;
+
+// C[m, n] = alpha op(A) op(B) + beta C.
+void gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, const float* a, Index lda,
+          const float* b, Index ldb, float beta, float* c, Index ldc);
+
+void add_bias(float* rows, Index m, Index n, const float* bias);
+
+// Column sums in double: a bias gradient sums thousands of rows.
+void add_column_sums(const float* rows, Index m, Index n, double* sums);
+
+// LayerNorm(rows + residual) in place, row by row; xhat (the normalised rows) and rstd kept when given (not null).
+void norm_rows(float* rows, const float* residual, Index m, Index n, const float* gamma, const float* beta, float eps,
+               float* xhat, float* rstd);
+
+// LayerNorm's backward for m rows: the gradient of its input into `out`, gamma's and beta's added to their sums.
+void norm_backward_rows(const float* grad, const float* xhat, const float* rstd, const float* gamma, Index m, Index n,
+                        float* out, double* sum_gamma, double* sum_beta);
+
+// The data of a tensor that has any, else null (an empty tensor stands for "none" where autograd needs a tensor).
+inline float* data_or_null(const torch::Tensor& t) {
+  return t.defined() && t.numel() > 0 ? t.data_ptr<float>() : nullptr;
+}
+
+// Sums per-slice partial results in slice order into a new tensor of `shape` (dtype float32): the sum then does
+// not depend on how many threads computed the slices.
+template <typename T>
+torch::Tensor sum_in_order(const std::vector<std::vector<T>>& parts, std::vector<Index> shape) {
+  std::vector<T> sum = parts.front();
+  for (std::size_t s = 1; s < parts.size(); ++s)
+    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += parts[s][i];
+  const auto dtype = std::is_same_v<T, double> ? torch::kFloat64 : torch::kFloat32;
+  return torch::from_blob(sum.data(), shape, dtype).to(torch::kFloat32, /*non_blocking=*/false, /*copy=*/true);
+}
+
+}  // namespace loci::models::rows
