@@ -113,12 +113,7 @@ class FusedLinearNorm : public torch::autograd::Function<FusedLinearNorm> {
         }
       }
     });
-    auto total = [&](auto member, std::vector<Index> shape) {
-      using T = typename std::decay_t<decltype(shares[0].*member)>::value_type;
-      std::vector<std::vector<T>> parts;
-      for (const auto& share : shares) parts.push_back(share.*member);
-      return rows::sum_in_order(parts, std::move(shape));
-    };
+    auto total = [&](auto member, std::vector<Index> shape) { return rows::sum_in_order(shares, member, shape); };
     auto keep = [&](int i, torch::Tensor t) { return ctx->needs_input_grad(i) ? t : torch::Tensor(); };
     return {keep(0, gx.view(ctx->saved_data["x_shape"].toIntVector())),
             keep(1, gs.view(ctx->saved_data["residual_shape"].toIntVector())),

@@ -168,12 +168,7 @@ Grads backward_rows(const Dims& d, const float* grad, const Saved& in, bool need
   });
 
   // The shares, summed in slice order.
-  auto total = [&](auto member, std::vector<Index> shape) {
-    using T = typename std::decay_t<decltype(shares[0].*member)>::value_type;
-    std::vector<std::vector<T>> parts;
-    for (const auto& share : shares) parts.push_back(share.*member);
-    return rows::sum_in_order(parts, std::move(shape));
-  };
+  auto total = [&](auto member, std::vector<Index> shape) { return rows::sum_in_order(shares, member, shape); };
   out.w1 = total(&Share::w1, {d.hidden, d.d_in});
   out.w2 = total(&Share::w2, {d.d_out, d.hidden});
   out.b1 = total(&Share::b1, {d.hidden});

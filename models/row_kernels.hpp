@@ -5,6 +5,8 @@
 #include <torch/types.h>
 
 #include <cstdint>
+#include <type_traits>
+#include <vector>
 
 namespace loci::models::rows {
 
@@ -32,13 +34,15 @@ inline float* data_or_null(const torch::Tensor& t) {
   return t.defined() && t.numel() > 0 ? t.data_ptr<float>() : nullptr;
 }
 
-// Sums per-slice partial results in slice order into a new tensor of `shape` (dtype float32): the sum then does
-// not depend on how many threads computed the slices.
-template <typename T>
-torch::Tensor sum_in_order(const std::vector<std::vector<T>>& parts, std::vector<Index> shape) {
-  std::vector<T> sum = parts.front();
-  for (std::size_t s = 1; s < parts.size(); ++s)
-    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += parts[s][i];
+// Sums one member (a vector of partial sums) of per-slice shares in slice order into a new float32 tensor of
+// `shape`: the sum then does not depend on how many threads computed the slices.
+template <typename Share, typename T>
+torch::Tensor sum_in_order(const std::vector<Share>& shares, std::vector<T> Share::*member, std::vector<Index> shape) {
+  std::vector<T> sum = shares.front().*member;
+  for (std::size_t s = 1; s < shares.size(); ++s) {
+    const auto& part = shares[s].*member;
+    for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += part[i];
+  }
   const auto dtype = std::is_same_v<T, double> ? torch::kFloat64 : torch::kFloat32;
   return torch::from_blob(sum.data(), shape, dtype).to(torch::kFloat32, /*non_blocking=*/false, /*copy=*/true);
 }
