@@ -11,7 +11,9 @@
 # (default 2), TURNS (default 2), PRECISIONS of loci (default "fp32,bf16"; the authors' code is fp32).
 # loci's per-step time is the issue's method: the difference of train_seconds (summary.json) between runs of 20 and
 # 140 steps, so start-up and data loading cancel. The authors' side times its own train() over whole epochs (64
-# steps of 128 puzzles) after one warm-up epoch. Nothing else should run on the machine meanwhile.
+# steps of 128 puzzles) after one warm-up epoch. Each side keeps its best turn; the ratios are also given as the median
+# over turns of the turn's own ratio (this VM's speed drifts by tens of percent between minutes). Nothing else should
+# run on the machine meanwhile.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -59,20 +61,29 @@ authors_rate() {
 
 IFS=',' read -ra klist <<<"$kernels"
 IFS=',' read -ra plist <<<"$precisions"
-declare -A best ran
+declare -A best ran turn_rates  # turn_rates[kernel,side]: that side's rate in each turn, space-separated
 for ((turn = 1; turn <= turns; ++turn)); do
   for k in "${klist[@]}"; do
     for p in "${plist[@]}"; do
       read -r rate r < <(loci_rate "$k" "$p")
       ran[$k]="$r"
       [[ "${best[$k,$p]:-0}" -ge "$rate" ]] || best[$k,$p]="$rate"
+      turn_rates[$k,$p]+="$rate "
       echo "turn $turn kernel $k: loci $p $rate puzzles/s (kernel $r)" >&2
     done
     rate="$(authors_rate "$k")"
     [[ "${best[$k,authors]:-0}" -ge "$rate" ]] || best[$k,authors]="$rate"
+    turn_rates[$k,authors]+="$rate "
     echo "turn $turn kernel $k: authors fp32 $rate puzzles/s" >&2
   done
 done
+
+# median_ratio A B: the median over turns of that turn's A / B (space-separated rates in turn order): the two sides
+# ran minutes apart within a turn, so each turn's ratio sees the machine's speed of that moment on both sides.
+median_ratio() {
+  paste <(tr ' ' '\n' <<<"$1" | sed '/^$/d') <(tr ' ' '\n' <<<"$2" | sed '/^$/d') | awk '{ print $1 / $2 }' | sort -g |
+    awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 echo "$cpu, $(nproc) cores; $threads threads; best of $turns turns; OPENBLAS_CORETYPE in this shell: ${OPENBLAS_CORETYPE:-not set}"
@@ -81,13 +92,16 @@ header="| OPENBLAS_CORETYPE | loci ran |"
 rule="|---|---|"
 for p in "${plist[@]}"; do header+=" loci $p puzzles/s |"; rule+="---:|"; done
 header+=" authors' code fp32 |"; rule+="---:|"
-for p in "${plist[@]}"; do header+=" loci $p / authors |"; rule+="---:|"; done
+for p in "${plist[@]}"; do header+=" loci $p / authors (best / median of turns) |"; rule+="---:|"; done
 echo "$header"; echo "$rule"
 for k in "${klist[@]}"; do
   row="| $k | ${ran[$k]} |"
   for p in "${plist[@]}"; do row+=" ${best[$k,$p]} |"; done
   row+=" ${best[$k,authors]} |"
-  for p in "${plist[@]}"; do row+="$(awk -v a="${best[$k,$p]}" -v b="${best[$k,authors]}" 'BEGIN { printf " %.2fx |", a / b }')"; done
+  for p in "${plist[@]}"; do
+    row+="$(awk -v a="${best[$k,$p]}" -v b="${best[$k,authors]}" -v m="$(median_ratio "${turn_rates[$k,$p]}" "${turn_rates[$k,authors]}")" \
+      'BEGIN { printf " %.2fx / %.2fx |", a / b, m }')"
+  done
   echo "$row"
 done
 echo

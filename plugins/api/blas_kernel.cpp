@@ -151,6 +151,13 @@ std::optional<std::string> better_kernel(const std::string& core, const CpuFeatu
   return best;
 }
 
+std::string user_kernel_why(const std::string& user_core, const CpuFeatures& cpu) {
+  std::string why = "set by the user (OPENBLAS_CORETYPE)";
+  if (const auto better = better_kernel(user_core, cpu))
+    why += "; this CPU runs " + *better + ", faster: unset OPENBLAS_CORETYPE to let loci choose it";
+  return why;
+}
+
 bool products_agree() {
   const auto& b = openblas();
   if (!b.sgemm) return true;  // not OpenBLAS: nothing of ours to check
@@ -178,7 +185,7 @@ void settle(char** argv, std::optional<std::string> mode) {
   const std::string m = mode ? *mode : requested ? requested : "auto";
   const char* user = std::getenv(kKernelVar);
   if (user && *user) {
-    setenv(kChoiceVar, (std::string(user) + "|set by the user (OPENBLAS_CORETYPE)").c_str(), 1);
+    setenv(kChoiceVar, (std::string(user) + "|" + user_kernel_why(user, this_cpu())).c_str(), 1);
     return;
   }
   if (m == "openblas") {

@@ -26,6 +26,11 @@ CpuFeatures this_cpu();
 // on AVX-512, Haswell on AVX2 + FMA, Sandybridge on AVX; only ever an upgrade over what `core` is.
 std::optional<std::string> better_kernel(const std::string& core, const CpuFeatures& cpu);
 
+// Why a user's OPENBLAS_CORETYPE runs: it is kept, and where the CPU runs a better kernel (better_kernel) the reason
+// names it and how to get it. Some machines set the variable for every process: the project's AMD EPYC VM sets
+// Haswell, where OpenBLAS's own choice, Cooperlake, trains the paper's model 1.4x faster (bench/RESULTS.md).
+std::string user_kernel_why(const std::string& user_core, const CpuFeatures& cpu);
+
 // Where bfloat16 matrix products (train.precision: bf16) run on a CPU. LibTorch 1.13 sends them to oneDNN when it is
 // built with oneDNN and the CPU has AVX-512 F, BW, VL and DQ; oneDNN then needs its own instruction set (its choice,
 // or the user's ONEDNN_MAX_CPU_ISA cap) to be an avx512_core one, or it fails. Otherwise they run on LibTorch's

@@ -33,6 +33,19 @@ TEST_CASE("an old fallback kernel is replaced by the best one the CPU runs, and 
   CHECK(better_kernel("Prescott", features_from_flags("avx avx2 fma avx512f avx512bw")) == std::optional<std::string>("Haswell"));
 }
 
+TEST_CASE("a user's older kernel is kept, and the reason says which kernel the CPU runs and how to get it") {
+  const auto avx512_bf16 = features_from_flags("avx avx2 fma avx512f avx512dq avx512bw avx512vl avx512_bf16");
+  const auto avx2 = features_from_flags("sse4_2 avx avx2 fma");
+  // The project's AMD EPYC VM: OPENBLAS_CORETYPE=Haswell for every process on an AVX-512 CPU.
+  const auto why = loci::blas::user_kernel_why("Haswell", avx512_bf16);
+  CHECK(why.rfind("set by the user (OPENBLAS_CORETYPE)", 0) == 0);
+  CHECK(why.find("this CPU runs Cooperlake") != std::string::npos);
+  CHECK(why.find("unset OPENBLAS_CORETYPE") != std::string::npos);
+  CHECK(why.find('|') == std::string::npos);  // the recorded choice separates its fields with '|'
+  CHECK(loci::blas::user_kernel_why("Haswell", avx2) == "set by the user (OPENBLAS_CORETYPE)");
+  CHECK(loci::blas::user_kernel_why("Cooperlake", avx512_bf16) == "set by the user (OPENBLAS_CORETYPE)");
+}
+
 TEST_CASE("the chosen kernel computes a product right") { CHECK(loci::blas::products_agree()); }
 
 TEST_CASE("a user's OPENBLAS_CORETYPE is never overridden, and a refused kernel falls back to OpenBLAS's choice") {
