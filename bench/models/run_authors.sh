@@ -22,6 +22,7 @@ root="$(cd "$here/../.." && pwd)"
 build="$1" lstnn="$2" data="$3"
 loci="$build/bin/loci"
 [[ -x "$loci" ]] || { echo "no $loci: build loci first" >&2; exit 1; }
+[[ -f "$data/index.json" ]] || { echo "$data has no index.json: it must be a dataset loci wrote (loci generate configs/lst.yaml out=DIR)" >&2; exit 1; }
 [[ -d "$lstnn/lstnn" ]] || { echo "$lstnn has no lstnn/ package: it must be a checkout of LSTNN_public" >&2; exit 1; }
 kernels="${KERNELS:-unset,Haswell,SkylakeX,Cooperlake}"
 threads="${THREADS:-2}"

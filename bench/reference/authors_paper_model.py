@@ -41,11 +41,11 @@ def bench(args):
     import torch
     from torch.utils.data import DataLoader, Subset
 
-    transformer_main, dataset, run_transformer = load_authors(os.path.abspath(args.lstnn))
     files = [os.path.join(args.lstnn, f) for f in TRAINING_FILES]
-    for f in files:
+    for f in files + [os.path.join(args.lstnn, p) for p in ("lstnn/transformer_main.py", "scripts/run_transformer.py")]:
         if not os.path.isfile(f):
             sys.exit(f"authors_paper_model: {f} is missing: --lstnn must name a checkout of LSTNN_public")
+    transformer_main, dataset, run_transformer = load_authors(os.path.abspath(args.lstnn))
     full = dataset.get_dataset(files)
     rng = np.random.default_rng(0)
     train_index = rng.permutation(len(full))[: int(round(0.9 * len(full)))]
