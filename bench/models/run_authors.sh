@@ -66,7 +66,8 @@ declare -A best ran turn_rates  # turn_rates[kernel,side]: that side's rate in e
 for ((turn = 1; turn <= turns; ++turn)); do
   for k in "${klist[@]}"; do
     for p in "${plist[@]}"; do
-      read -r rate r < <(loci_rate "$k" "$p")
+      read -r rate r < <(loci_rate "$k" "$p") && [[ -n "$rate" ]] ||
+        { echo "run_authors.sh: loci train failed (kernel $k, $p); its log is above" >&2; exit 1; }
       ran[$k]="$r"
       [[ "${best[$k,$p]:-0}" -ge "$rate" ]] || best[$k,$p]="$rate"
       turn_rates[$k,$p]+="$rate "
@@ -79,12 +80,7 @@ for ((turn = 1; turn <= turns; ++turn)); do
   done
 done
 
-# median_ratio A B: the median over turns of that turn's A / B (space-separated rates in turn order): the two sides
-# ran minutes apart within a turn, so each turn's ratio sees the machine's speed of that moment on both sides.
-median_ratio() {
-  paste <(tr ' ' '\n' <<<"$1" | sed '/^$/d') <(tr ' ' '\n' <<<"$2" | sed '/^$/d') | awk '{ print $1 / $2 }' | sort -g |
-    awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
+source "$here/turns.sh"  # median_of_ratios
 
 cpu="$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 echo "$cpu, $(nproc) cores; $threads threads; best of $turns turns; OPENBLAS_CORETYPE in this shell: ${OPENBLAS_CORETYPE:-not set}"
@@ -100,7 +96,7 @@ for k in "${klist[@]}"; do
   for p in "${plist[@]}"; do row+=" ${best[$k,$p]} |"; done
   row+=" ${best[$k,authors]} |"
   for p in "${plist[@]}"; do
-    row+="$(awk -v a="${best[$k,$p]}" -v b="${best[$k,authors]}" -v m="$(median_ratio "${turn_rates[$k,$p]}" "${turn_rates[$k,authors]}")" \
+    row+="$(awk -v a="${best[$k,$p]}" -v b="${best[$k,authors]}" -v m="$(median_of_ratios "${turn_rates[$k,$p]}" "${turn_rates[$k,authors]}")" \
       'BEGIN { printf " %.2fx / %.2fx |", a / b, m }')"
   done
   echo "$row"

@@ -10,7 +10,12 @@ best() { field "$1" "$2" | sort -g | tail -1; }
 # median_ratio NAME THREADS A B: the median over turns of A's NAME / B's NAME at that thread count (A and B hold one
 # RESULT line per turn, in turn order).
 median_ratio() {
-  paste <(field "$1" "$(lines RESULT "$2" "$3")") <(field "$1" "$(lines RESULT "$2" "$4")") |
+  median_of_ratios "$(field "$1" "$(lines RESULT "$2" "$3")")" "$(field "$1" "$(lines RESULT "$2" "$4")")"
+}
+# median_of_ratios A B: A and B hold one value per turn (whitespace-separated, in turn order); the median over turns
+# of A / B. Each turn's ratio sees both sides at that moment's machine speed.
+median_of_ratios() {
+  paste <(tr -s ' \n' '\n' <<<"$1" | sed '/^$/d') <(tr -s ' \n' '\n' <<<"$2" | sed '/^$/d') |
     awk '{ print $1 / $2 }' | sort -g |
     awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
