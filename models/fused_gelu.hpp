@@ -5,7 +5,8 @@
 // backward evaluates erf and exp again. Here one pass over the input yields gelu(x) = x Phi(x) and
 // gelu'(x) = Phi(x) + x phi(x) from one shared exp, and backward is a single multiply. erf uses the same
 // Abramowitz-Stegun 7.1.26 polynomial (|error| < 1.5e-7) as ATen's vectorised kernel, so values agree with
-// torch::gelu to a few float32 ulps. Non-float32 inputs fall back to torch::gelu.
+// torch::gelu to a few float32 ulps. bfloat16 inputs (the MLP under bf16 autocast) are computed in float and rounded
+// once, as ATen's bf16 kernels do, with the slope kept in float32; other dtypes fall back to torch::gelu.
 
 #include <torch/types.h>
 

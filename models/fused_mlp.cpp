@@ -242,8 +242,9 @@ class FusedMlp : public torch::autograd::Function<FusedMlp> {
 };
 
 torch::Tensor unfused(const torch::Tensor& x, const MlpLayers& l, bool gelu2, const ResidualNorm& norm) {
-  auto h = torch::linear(torch::gelu(torch::linear(x, l.w1, l.b1)), l.w2, l.b2);
-  if (gelu2) h = torch::gelu(h);
+  // fused_gelu: under bf16 autocast, ATen's bf16 gelu and gelu_backward took a sixth of the paper's step.
+  auto h = torch::linear(fused_gelu(torch::linear(x, l.w1, l.b1)), l.w2, l.b2);
+  if (gelu2) h = fused_gelu(h);
   if (!norm.weight.defined()) return h;
   return torch::layer_norm(h + x, {x.size(-1)}, norm.weight, norm.bias, norm.eps);
 }

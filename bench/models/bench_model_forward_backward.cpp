@@ -3,12 +3,13 @@
 // the model's matrix sizes for comparison. Prints RESULT/GEMM lines that run.sh turns into a table.
 //
 // Usage: bench_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--parts 2] [--bf16] [--no-prune]
-//                    [--no-factor] [--breakdown] [--default-malloc]
+//                    [--no-factor] [--breakdown] [--default-malloc] [--profile TRACE]
 // --parts: the batch's gradient as that many parts' gradients summed, the parts side by side on the threads, one
 // thread each (models/micro_batches.hpp, as `train.micro_batches` does); 0: plain LibTorch, one pass over the batch
 // with each operation split over the threads (what the trainer did before micro-batches).
 // The allocator is tuned as a trainer should (models/allocator.hpp) unless --default-malloc is given.
 // --breakdown adds the CPU time of forward, backward and the optimizer step separately (in fp32).
+// --profile writes a Chrome trace of a few steps per thread count, per ATen operation, to TRACE.<threads>.
 
 #include "models/allocator.hpp"
 #include "models/fused_adamw.hpp"
@@ -20,6 +21,7 @@
 
 #include <ATen/Parallel.h>
 #include <ATen/autocast_mode.h>
+#include <torch/csrc/autograd/profiler_legacy.h>
 
 #include <cstdio>
 #include <algorithm>
@@ -40,6 +42,7 @@ struct Args {
   std::vector<int> threads{1, 2};
   int steps = 10, warmup = 3, reps = 5, parts = 2;
   bool bf16 = false, prune = true, factor = true, breakdown = false, tune_malloc = true;
+  std::string profile;  // a Chrome trace of a few steps, per ATen operation
 };
 
 Args parse(int argc, char** argv) {
@@ -71,6 +74,9 @@ Args parse(int argc, char** argv) {
       a.tune_malloc = false;
     } else if (arg == "--breakdown") {
       a.breakdown = true;
+    } else if (arg == "--profile") {
+      if (i + 1 >= argc) throw std::invalid_argument("--profile needs a file name");
+      a.profile = argv[++i];
     } else {
       throw std::invalid_argument("unknown argument " + arg);
     }
@@ -172,6 +178,10 @@ int main(int argc, char** argv) try {
       opt.step();
     };
     const auto t = time_per_call(step, args.warmup, args.steps, args.reps);
+    if (!args.profile.empty()) {
+      const torch::autograd::profiler::RecordProfile record(args.profile + "." + std::to_string(threads));
+      for (int i = 0; i < args.steps; ++i) step();
+    }
     const double s = t.wall;
     std::printf(
         "RESULT impl=cpp%s threads=%d ms_per_step=%.2f puzzles_per_s=%.0f cpu_ms_per_step=%.2f gflops=%.1f "

@@ -8,6 +8,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <functional>
 
@@ -282,6 +283,29 @@ TEST_CASE("fused GELU matches torch::gelu and its gradient") {
   auto y2 = fused_gelu(x2);
   y2.backward(g.narrow(0, 0, 64), /*retain_graph=*/true);
   CHECK_THROWS_WITH(y2.backward(g.narrow(0, 0, 64)), Catch::Contains("modified by an inplace operation"));
+}
+
+TEST_CASE("fused GELU on bfloat16 (the MLP under bf16 autocast) matches ATen's bf16 gelu and its gradient") {
+  const auto values = torch::cat({torch::linspace(-12, 12, 20001), torch::randn({50000}, make_generator(5)) * 3.0,
+                                  torch::tensor({0.0f, -0.0f, 1e-30f, -100.0f, 100.0f})});
+  auto x = values.to(torch::kBFloat16).requires_grad_(true);
+  auto reference_x = x.detach().clone().requires_grad_(true);
+  auto y = fused_gelu(x);
+  auto reference = torch::gelu(reference_x);
+  REQUIRE(y.scalar_type() == torch::kBFloat16);
+  // Both compute in float and round once; one bfloat16 ulp (2^-8 relative) covers erf's last float bits.
+  const auto ulp = [](const torch::Tensor& a, const torch::Tensor& b) {
+    return max_abs((a.to(torch::kFloat) - b.to(torch::kFloat)) / b.to(torch::kFloat).abs().clamp_min(1e-3));
+  };
+  CHECK(ulp(y, reference) <= 1.0 / 128);
+  auto g = torch::randn({x.size(0)}, make_generator(6)).to(torch::kBFloat16);
+  y.backward(g);
+  reference.backward(g);
+  REQUIRE(x.grad().scalar_type() == torch::kBFloat16);
+  CHECK(ulp(x.grad(), reference_x.grad()) <= 1.0 / 128);
+  // NaN stays NaN, as in ATen.
+  auto nan = torch::full({3}, std::nanf(""), torch::kBFloat16);
+  CHECK(fused_gelu(nan).to(torch::kFloat).isnan().all().item<bool>());
 }
 
 TEST_CASE("batched matmul matches torch::matmul forward and backward whatever the operands' strides, scaled or not") {
