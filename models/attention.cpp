@@ -5,6 +5,8 @@
 #include "models/dropout.hpp"
 #include "models/linear.hpp"
 
+#include <ATen/autocast_mode.h>
+
 #include <cmath>
 #include <limits>
 #include <stdexcept>
@@ -20,6 +22,15 @@ torch::Tensor data_part(const torch::Tensor& t, int64_t prefix) {
 torch::Tensor with_prefix(const torch::Tensor& t, const torch::Tensor& data, int64_t prefix) {
   return prefix > 0 ? torch::cat({t.narrow(2, 0, prefix), data}, 2) : data;
 }
+
+// CPU autocast off for a scope, on again after it (also when the scope throws).
+class CpuAutocastOff {
+ public:
+  CpuAutocastOff() { at::autocast::set_cpu_enabled(false); }
+  ~CpuAutocastOff() { at::autocast::set_cpu_enabled(true); }
+  CpuAutocastOff(const CpuAutocastOff&) = delete;
+  CpuAutocastOff& operator=(const CpuAutocastOff&) = delete;
+};
 
 }  // namespace
 
@@ -60,10 +71,18 @@ torch::Tensor SelfAttentionImpl::attend(const torch::Tensor& x, const BlockPE& p
   const auto bias = hooks ? pe.pe->attention_bias(pe.placement, data_part(q, pe.prefix), scale) : torch::Tensor();
   const bool plain = !rotated && !bias.defined() && !(hooks && pe.pe->causal());
   const bool drops = options_.dropout() > 0.0 && is_training();
-  if (plain && !drops && !record_ && attention_core_applies(joint)) {
+  if (plain && !drops && !record_) {
     torch::Tensor idx;
     if (query_index.defined()) idx = query_index.dim() == 1 ? query_index.view({-1, 1}) : query_index;
-    return attention_core(joint, H, scale, idx);
+    if (attention_core_applies(joint)) return attention_core(joint, H, scale, idx);
+    // Under CPU bf16 autocast the attention's own products are small next to the projections around it, while
+    // ATen's bf16 path copies q, k, v contiguous, cats their gradients and keeps its softmax in memory (a tenth of
+    // the paper's bf16 step). So they run in float32 here, more exact, and out_proj casts the result back to bf16.
+    if (joint.device().is_cpu() && joint.scalar_type() == torch::kBFloat16 && at::autocast::is_cpu_enabled()) {
+      const CpuAutocastOff off;
+      const auto full = joint.to(torch::kFloat32);
+      if (attention_core_applies(full)) return attention_core(full, H, scale, idx);
+    }
   }
 
   auto scores = batched_matmul(q, k.transpose(-2, -1), scale);  // [B, H, N, N]

@@ -56,13 +56,13 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_values(co
 
 namespace {
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_values_and_slopes_bf16(
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void gelu_values_and_slopes_bf16(
     const std::uint16_t* x, std::uint16_t* y, float* slope, std::int64_t n) {
   gelu_loop<true>(x, y, slope, n);
 }
 
 // out = bf16(float(grad) * slope), as ATen's bf16 gelu_backward rounds.
-__attribute__((target_clones("avx512f", "avx2", "default"))) void scale_bf16(const std::uint16_t* grad,
+__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void scale_bf16(const std::uint16_t* grad,
                                                                              const float* slope, std::uint16_t* out,
                                                                              std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) out[i] = float_to_bf16(bf16_to_float(grad[i]) * slope[i]);

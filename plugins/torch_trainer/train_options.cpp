@@ -176,8 +176,8 @@ void declare_train(Table& t) {
       .doc("cpu, or cuda when LibTorch was built with CUDA");
   t.add("train.precision", [](O& o) -> std::string& { return o.precision; })
       .choices({"fp32", "bf16"})
-      .doc("bf16: the training forward/backward under bfloat16 autocast (parameters, optimizer and evaluation stay "
-           "fp32; not the paper's numerics)");
+      .doc("bf16: the training forward/backward under bfloat16 autocast, the attention's own products in fp32 on the "
+           "CPU (parameters, optimizer and evaluation stay fp32; not the paper's numerics)");
   t.add("train.eval_mask_ratios", [](O& o) -> std::vector<double>& { return o.eval_mask_ratios; })
       .within(0, 1)
       .doc("masked regression: more shares of tokens to mask at each evaluation besides model.mask_ratio_eval (the "

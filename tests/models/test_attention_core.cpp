@@ -4,6 +4,7 @@
 #include "models/model.hpp"
 
 #include <ATen/Parallel.h>
+#include <ATen/autocast_mode.h>
 #include <catch2/catch.hpp>
 
 using namespace loci::models;
@@ -87,4 +88,32 @@ TEST_CASE("attention from the joint projection keeps NaN as NaN") {
   const auto out = attention_core(qkv, 1, 0.5, {});
   CHECK(out[0][2].isnan().all().item<bool>());
   CHECK(!out[0][1].isnan().any().item<bool>());
+}
+
+TEST_CASE("under bf16 autocast the attention's products run in float32 on the bf16 projection, with gradients") {
+  torch::manual_seed(5);
+  SelfAttention attention(AttentionOptions(24, 2));
+  const auto x = torch::randn({3, 16, 24}, make_generator(6));
+  const auto rows = some_rows(3, 16, 4, 7);
+  const BlockPE none;
+  // fp32: the reference, on the same weights.
+  const auto want = attention->attend(x, none, rows);
+  at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
+  at::autocast::set_cpu_enabled(true);
+  const auto got = attention->attend(x, none, rows);
+  const auto joint = torch::linear(x, attention->in_proj->weight, attention->in_proj->bias);  // bf16 under autocast
+  at::autocast::set_cpu_enabled(false);
+  at::autocast::clear_cache();
+  REQUIRE(joint.scalar_type() == torch::kBFloat16);
+  CHECK(got.scalar_type() == torch::kFloat32);
+  // Exactly attention_core on the bf16 projection widened to float32, and within bf16 rounding of fp32 attention.
+  CHECK(torch::equal(got, attention_core(joint.to(torch::kFloat32), 2, 1.0 / std::sqrt(12.0), rows)));
+  CHECK(max_abs(got - want) < 0.05 * std::max(1.0, max_abs(want)));
+  CHECK(!at::autocast::is_cpu_enabled());
+  // The gradient reaches the projection's weights through the bf16 cast.
+  got.sum().backward();
+  const auto g = attention->in_proj->weight.grad();
+  REQUIRE(g.defined());
+  CHECK(torch::isfinite(g).all().item<bool>());
+  CHECK(max_abs(g) > 0);
 }
