@@ -45,7 +45,7 @@ double max_rel(const std::vector<float>& a, const std::vector<float>& b) {
 
 }  // namespace
 
-TEST_CASE("lane sums add in their documented order, close to the exact sum; lane max is the maximum") {
+TEST_CASE("lane sums add in their documented order, close to the exact sum, and lane max is the maximum") {
   for (const Index n : {1, 2, 15, 16, 17, 31, 64, 100, 160, 1001}) {
     const auto x = random_values(n, static_cast<unsigned>(n));
     const float s = lanes::sum(n, [&](Index j) { return x[static_cast<std::size_t>(j)]; });
