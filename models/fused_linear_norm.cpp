@@ -30,7 +30,8 @@ Dims dims_of(const torch::Tensor& x, const torch::Tensor& weight) {
 // out = LayerNorm(x Wᵀ + b + residual); xhat and rstd kept when given.
 void forward_rows(const Dims& d, const float* x, const float* residual, const LinearNormLayers& l, float* out,
                   float* xhat, float* rstd) {
-  const float* w = l.weight.data_ptr<float>();
+  const auto wt = l.weight.t().contiguous();  // transposed once for every chunk's product (rows::gemm)
+  const float* w = wt.data_ptr<float>();      // [d_in, d]
   const float* b = l.bias.data_ptr<float>();
   const float* gamma = l.gamma.data_ptr<float>();
   const float* beta = l.beta.data_ptr<float>();
@@ -40,7 +41,7 @@ void forward_rows(const Dims& d, const float* x, const float* residual, const Li
     for (Index chunk = first; chunk < last; ++chunk) {
       const Index r0 = chunk * kChunkRows, c = std::min(kChunkRows, d.rows - r0);
       float* oc = out + r0 * d.d;
-      rows::gemm(false, true, c, d.d, d.d_in, 1.0f, x + r0 * d.d_in, d.d_in, w, d.d_in, 0.0f, oc, d.d);
+      rows::gemm(false, false, c, d.d, d.d_in, 1.0f, x + r0 * d.d_in, d.d_in, w, d.d, 0.0f, oc, d.d);
       rows::add_bias(oc, c, d.d, b);
       rows::norm_rows(oc, residual + r0 * d.d, c, d.d, gamma, beta, static_cast<float>(l.eps),
                       xhat ? xhat + r0 * d.d : nullptr, rstd ? rstd + r0 : nullptr);

@@ -67,9 +67,11 @@ void forward_rows(const Dims& d, const float* x, const MlpLayers& l, bool gelu2,
                   const Kept& kept) {
   const Index step = chunk_rows(d.hidden);
   const Index chunks = (d.rows + step - 1) / step;
-  const float* w1 = l.w1.data_ptr<float>();
+  // The weights transposed once, so that every chunk's product takes them as they lie (rows::gemm).
+  const auto w1t = l.w1.t().contiguous(), w2t = l.w2.t().contiguous();
+  const float* w1 = w1t.data_ptr<float>();  // [d_in, hidden]
   const float* b1 = l.b1.data_ptr<float>();
-  const float* w2 = l.w2.data_ptr<float>();
+  const float* w2 = w2t.data_ptr<float>();  // [hidden, d_out]
   const float* b2 = l.b2.data_ptr<float>();
   at::parallel_for(0, chunks, 1, [&](Index first, Index last) {
     const SingleThreadScope one;
@@ -78,11 +80,11 @@ void forward_rows(const Dims& d, const float* x, const MlpLayers& l, bool gelu2,
     for (Index chunk = first; chunk < last; ++chunk) {
       const Index r0 = chunk * step, c = std::min(step, d.rows - r0);
       float* hc = kept.h1 ? kept.h1 + r0 * d.hidden : scratch_h.data();
-      gemm(false, true, c, d.hidden, d.d_in, x + r0 * d.d_in, d.d_in, w1, d.d_in, 0.0f, hc, d.hidden);
+      gemm(false, false, c, d.hidden, d.d_in, x + r0 * d.d_in, d.d_in, w1, d.hidden, 0.0f, hc, d.hidden);
       add_bias(hc, c, d.hidden, b1);
       gelu_values(hc, act.data(), c * d.hidden);
       float* oc = out + r0 * d.d_out;
-      gemm(false, true, c, d.d_out, d.hidden, act.data(), d.hidden, w2, d.hidden, 0.0f, oc, d.d_out);
+      gemm(false, false, c, d.d_out, d.hidden, act.data(), d.hidden, w2, d.d_out, 0.0f, oc, d.d_out);
       add_bias(oc, c, d.d_out, b2);
       if (gelu2) {
         if (kept.slope2)

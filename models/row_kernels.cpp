@@ -1,5 +1,6 @@
 #include "models/row_kernels.hpp"
 
+#include "models/jit_gemm.hpp"
 #include "models/lane_sums.hpp"
 
 #include <cblas.h>
@@ -14,6 +15,7 @@ namespace loci::models::rows {
 
 void gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, const float* a, Index lda,
           const float* b, Index ldb, float beta, float* c, Index ldc) {
+  if (alpha == 1.0f && !trans_b && jit_gemm(trans_a, m, n, k, a, lda, b, ldb, beta, c, ldc)) return;
   cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
               static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,
               static_cast<int>(ldb), beta, c, static_cast<int>(ldc));

@@ -12,7 +12,8 @@ namespace loci::models::rows {
 
 using Index = std::int64_t;
 
-// C[m, n] = alpha op(A) op(B) + beta C.
+// C[m, n] = alpha op(A) op(B) + beta C: a generated kernel (jit_gemm) where one covers the call (alpha 1, B not
+// transposed: pass weights already transposed), else the calling thread's BLAS.
 void gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, const float* a, Index lda,
           const float* b, Index ldb, float beta, float* c, Index ldc);
 

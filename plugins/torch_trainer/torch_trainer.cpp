@@ -19,6 +19,7 @@
 #include "lr_schedule.hpp"
 #include "models/allocator.hpp"
 #include "models/blas_info.hpp"
+#include "models/jit_gemm.hpp"
 #include "models/micro_batches.hpp"
 #include "optimizer.hpp"
 #include "onednn_state.hpp"
@@ -627,6 +628,7 @@ class TorchTrainer final : public Trainer {
     j["blas_kernel"] = {{"kernel", kernel.kernel}, {"why", kernel.why}};
     const OneDnnState dnn = onednn_state();
     j["onednn"] = {{"isa", dnn.isa}, {"isa_cap", dnn.isa_cap}, {"bf16_products", dnn.bf16_products}, {"why", dnn.why}};
+    j["chunk_products"] = models::rows::jit_gemm_description();  // the fused layers' kernels, generated for this CPU
     j["data"] = s.recorded.at("data").text();
     j["pe"] = {{"type", pe.type()},
                {"placement", pe.placement()},

@@ -1,0 +1,54 @@
+#include "models/jit_gemm.hpp"
+
+#include <libxsmm.h>
+
+#include <limits>
+
+namespace loci::models::rows {
+namespace {
+
+// libxsmm's kernels are column-major: the row-major C[m, n] = op(A) B is C^T[n, m] = B^T op(A)^T there, so the
+// operands swap places and a transposed A becomes a transposed second operand.
+struct Library {
+  Library() { libxsmm_init(); }
+  bool has_kernels() const { return libxsmm_get_target_archid() > LIBXSMM_X86_GENERIC; }
+};
+
+const Library& library() {
+  static const Library instance;
+  return instance;
+}
+
+bool fits_int(std::int64_t v) { return v >= 0 && v <= std::numeric_limits<libxsmm_blasint>::max(); }
+
+}  // namespace
+
+bool jit_gemm(bool trans_a, std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
+              const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc) {
+  if (beta != 0.0f && beta != 1.0f) return false;
+  if (!fits_int(m) || !fits_int(n) || !fits_int(k) || !fits_int(lda) || !fits_int(ldb) || !fits_int(ldc)) return false;
+  if (m == 0 || n == 0) return true;
+  if (!library().has_kernels()) return false;
+  if (k == 0) {  // nothing to sum: C is beta C
+    if (beta == 0.0f)
+      for (std::int64_t r = 0; r < m; ++r)
+        for (std::int64_t j = 0; j < n; ++j) c[r * ldc + j] = 0.0f;
+    return true;
+  }
+  const libxsmm_blasint cm = n, cn = m, ck = k, clda = ldb, cldb = lda, cldc = ldc;
+  const float alpha = 1.0f;
+  const int flags = (trans_a ? LIBXSMM_GEMM_FLAG_TRANS_B : 0) | (beta == 0.0f ? LIBXSMM_GEMM_FLAG_BETA_0 : 0);
+  const int prefetch = LIBXSMM_PREFETCH_NONE;
+  const libxsmm_smmfunction kernel =
+      libxsmm_smmdispatch(cm, cn, ck, &clda, &cldb, &cldc, &alpha, &beta, &flags, &prefetch);
+  if (kernel == nullptr) return false;
+  kernel(b, a, c);
+  return true;
+}
+
+std::string jit_gemm_description() {
+  if (!library().has_kernels()) return "none (libxsmm has no kernels for this CPU; BLAS runs every product)";
+  return std::string("libxsmm ") + LIBXSMM_VERSION + " (" + libxsmm_get_target_arch() + ")";
+}
+
+}  // namespace loci::models::rows

@@ -1,0 +1,22 @@
+#pragma once
+// Products of the fused layers' row chunks through kernels generated for their exact shapes at run time (libxsmm):
+// a chunk's product is small (a few hundred rows, K of 64 to 256), and a BLAS call packs both operands into its own
+// layout on every call, which on these shapes costs as much as a third of the product. A generated kernel reads the
+// operands where they lie.
+
+#include <cstdint>
+#include <string>
+
+namespace loci::models::rows {
+
+// C[m, n] = op(A)[m, k] B[k, n] + beta C for row-major operands, on the calling thread. Returns false, computing
+// nothing, where no generated kernel covers the call (the caller then uses BLAS): beta other than 0 or 1, or a CPU
+// libxsmm has no kernels for. Each output element sums its k products in order, so the result does not depend on
+// how many threads run chunks side by side.
+bool jit_gemm(bool trans_a, std::int64_t m, std::int64_t n, std::int64_t k, const float* a, std::int64_t lda,
+              const float* b, std::int64_t ldb, float beta, float* c, std::int64_t ldc);
+
+// What the generated kernels run on, for run records: "libxsmm 1.17 (cpx)", or "none (...)" with the reason.
+std::string jit_gemm_description();
+
+}  // namespace loci::models::rows

@@ -1,0 +1,104 @@
+// The chunk products of the fused layers (models/jit_gemm.hpp, through rows::gemm): generated kernels against a
+// product in double, on the shapes the layers use and on awkward ones (tails, leading dimensions wider than the
+// rows, k of 1), both transposes of A, beta 0 and 1; and the calls they do not cover falling back to BLAS.
+#include "models/jit_gemm.hpp"
+#include "models/row_kernels.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+using loci::models::rows::Index;
+namespace rows = loci::models::rows;
+
+namespace {
+
+std::vector<float> random_values(Index n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = normal(gen);
+  return v;
+}
+
+struct Shape {
+  Index m, n, k;
+  bool trans_a, trans_b;
+  float alpha, beta;
+  Index pad;  // extra columns in every leading dimension
+};
+
+// C = alpha op(A) op(B) + beta C in double, row-major.
+std::vector<float> reference(const Shape& s, const std::vector<float>& a, Index lda, const std::vector<float>& b,
+                             Index ldb, std::vector<float> c, Index ldc) {
+  for (Index i = 0; i < s.m; ++i)
+    for (Index j = 0; j < s.n; ++j) {
+      double sum = 0;
+      for (Index p = 0; p < s.k; ++p) {
+        const double x = s.trans_a ? a[p * lda + i] : a[i * lda + p];
+        const double y = s.trans_b ? b[j * ldb + p] : b[p * ldb + j];
+        sum += x * y;
+      }
+      auto& out = c[i * ldc + j];
+      out = static_cast<float>(s.alpha * sum + s.beta * out);
+    }
+  return c;
+}
+
+double max_error(const Shape& s, const std::vector<float>& got, const std::vector<float>& want, Index ldc) {
+  double worst = 0;
+  for (Index i = 0; i < s.m; ++i)
+    for (Index j = 0; j < s.n; ++j)
+      worst = std::max(worst, static_cast<double>(std::fabs(got[i * ldc + j] - want[i * ldc + j])));
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("chunk products equal a double-precision product to float rounding", "[models][jit_gemm]") {
+  const std::vector<Shape> shapes = {
+      {256, 256, 64, false, false, 1, 0, 0},   // fc1 forward, weights transposed once
+      {256, 64, 256, false, false, 1, 0, 0},   // fc2 forward
+      {64, 256, 256, true, false, 1, 1, 0},    // a weight gradient accumulated over chunks
+      {256, 64, 256, false, false, 1, 1, 0},   // x's gradient onto the residual's
+      {37, 50, 3, false, false, 1, 0, 5},      // tails everywhere, wide leading dimensions
+      {13, 7, 1, true, false, 1, 1, 3},        // k of 1, transposed A
+      {100, 100, 64, false, true, 0.125f, 0, 0},  // attention scores: BLAS (transposed B, alpha)
+      {20, 30, 40, false, false, 1, 0.5f, 2},  // beta 0.5: BLAS
+  };
+  unsigned seed = 1;
+  for (const auto& s : shapes) {
+    const Index lda = (s.trans_a ? s.m : s.k) + s.pad, ldb = (s.trans_b ? s.k : s.n) + s.pad, ldc = s.n + s.pad;
+    const auto a = random_values((s.trans_a ? s.k : s.m) * lda, seed++);
+    const auto b = random_values((s.trans_b ? s.n : s.k) * ldb, seed++);
+    auto c = random_values(s.m * ldc, seed++);
+    const auto want = reference(s, a, lda, b, ldb, c, ldc);
+    rows::gemm(s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, a.data(), lda, b.data(), ldb, s.beta, c.data(), ldc);
+    INFO("m " << s.m << " n " << s.n << " k " << s.k << " trans_a " << s.trans_a << " beta " << s.beta);
+    // Float rounding of k products of unit normals: a few ulps of sqrt(k).
+    CHECK(max_error(s, c, want, ldc) < 2e-5 * (std::sqrt(static_cast<double>(s.k)) + 1) * 4);
+    // The padding between rows is left alone.
+    for (Index i = 0; i < s.m; ++i)
+      for (Index j = s.n; j < ldc; ++j) CHECK(c[i * ldc + j] == want[i * ldc + j]);
+  }
+}
+
+TEST_CASE("chunk products refuse what their kernels do not cover and say what they run on", "[models][jit_gemm]") {
+  std::vector<float> a(16, 1.0f), b(16, 1.0f), c(16, 3.0f);
+  // beta 0.5 is not a generated kernel's: nothing is computed and the caller goes to BLAS.
+  CHECK_FALSE(rows::jit_gemm(false, 4, 4, 4, a.data(), 4, b.data(), 4, 0.5f, c.data(), 4));
+  CHECK(c[0] == 3.0f);
+  const std::string what = rows::jit_gemm_description();
+  const bool generated = what.rfind("libxsmm ", 0) == 0;
+  CHECK((generated || what.rfind("none (", 0) == 0));
+  if (generated) {
+    CHECK(rows::jit_gemm(false, 4, 4, 4, a.data(), 4, b.data(), 4, 0.0f, c.data(), 4));
+    CHECK(c[0] == 4.0f);
+    // k = 0: C is beta C.
+    CHECK(rows::jit_gemm(true, 4, 4, 0, a.data(), 4, b.data(), 4, 0.0f, c.data(), 4));
+    CHECK(c[5] == 0.0f);
+  }
+}
