@@ -1,6 +1,7 @@
 #include "models/attention_core.hpp"
 
 #include "models/exp_kernel.hpp"
+#include "models/jit_gemm.hpp"
 #include "models/lane_sums.hpp"
 #include "models/micro_batches.hpp"
 #include "models/row_kernels.hpp"
@@ -35,23 +36,27 @@ Shape shape_of(const torch::Tensor& qkv, Index heads, const torch::Tensor& rows)
   return s;
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_rows(float* p, Index rows, Index n) {
+// softmax(scale S) over each row of the unscaled scores S, in place (scale > 0, so the top of S is the top of scale S).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_rows(float* p, Index rows, Index n,
+                                                                                float scale) {
   for (Index r = 0; r < rows; ++r) {
     float* row = p + r * n;
     const float top = lanes::max(row, n);
-    for (Index j = 0; j < n; ++j) row[j] = exp_nonpositive(row[j] - top);
+    for (Index j = 0; j < n; ++j) row[j] = exp_nonpositive((row[j] - top) * scale);
     const float inv = 1.0f / lanes::sum(n, [&](Index j) { return row[j]; });
     for (Index j = 0; j < n; ++j) row[j] *= inv;
   }
 }
 
-// The softmax's backward from dL/dP to dL/dS (without the scale), in place: P (dP - rowsum(dP P)).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_backward_rows(const float* p, float* dp, Index rows, Index n) {
+// The softmax's backward from dL/dP to dL/dS for unscaled scores S, in place: scale P (dP - rowsum(dP P)).
+__attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_backward_rows(const float* p, float* dp,
+                                                                                         Index rows, Index n,
+                                                                                         float scale) {
   for (Index r = 0; r < rows; ++r) {
     const float* pr = p + r * n;
     float* gr = dp + r * n;
     const float dot = lanes::sum(n, [&](Index j) { return gr[j] * pr[j]; });
-    for (Index j = 0; j < n; ++j) gr[j] = pr[j] * (gr[j] - dot);
+    for (Index j = 0; j < n; ++j) gr[j] = scale * (pr[j] * (gr[j] - dot));
   }
 }
 
@@ -79,19 +84,27 @@ const float* queries(const Shape& s, const Task& t, const std::int64_t* rows, st
   return into.data();
 }
 
+// A task's k or v [N, dh] (rows 3d apart) as [dh, N], so that the products that take it transposed take it as it
+// lies: rows::gemm then runs them on generated kernels (see jit_gemm.hpp), as it does every other product here.
+void transpose_into(const Shape& s, const float* from, float* to) {
+  rows::jit_transpose(s.tokens, s.dh, from, 3 * s.d, to, s.tokens);
+}
+
 // Writes out [B, R, d]; the softmax weights [B, H, R, N] go to `probs` when given (kept for backward).
 void forward_tasks(const Shape& s, const float* qkv, const std::int64_t* rows, float scale, float* probs, float* out) {
   at::parallel_for(0, s.task_count(), 1, [&](Index first, Index last) {
     const SingleThreadScope one;
     std::vector<float> gathered(static_cast<std::size_t>(rows ? s.rows * s.dh : 0));
     std::vector<float> scratch(static_cast<std::size_t>(probs ? 0 : s.rows * s.tokens));
+    std::vector<float> kt(static_cast<std::size_t>(s.dh * s.tokens));
     for (Index i = first; i < last; ++i) {
       const Task t = task_of(s, qkv, i);
       Index ldq = 0;
       const float* q = queries(s, t, rows, gathered, ldq);
       float* p = probs ? probs + i * s.rows * s.tokens : scratch.data();
-      gemm(false, true, s.rows, s.tokens, s.dh, scale, q, ldq, t.k, 3 * s.d, 0.0f, p, s.tokens);
-      softmax_rows(p, s.rows, s.tokens);
+      transpose_into(s, t.k, kt.data());
+      gemm(false, false, s.rows, s.tokens, s.dh, 1.0f, q, ldq, kt.data(), s.tokens, 0.0f, p, s.tokens);
+      softmax_rows(p, s.rows, s.tokens, scale);
       gemm(false, false, s.rows, s.dh, s.tokens, 1.0f, p, s.tokens, t.v, 3 * s.d, 0.0f,
            out + t.b * s.rows * s.d + t.h * s.dh, s.d);
     }
@@ -114,6 +127,7 @@ torch::Tensor backward_tasks(const Shape& s, const torch::Tensor& qkv, const tor
     std::vector<float> gathered(static_cast<std::size_t>(rows ? s.rows * s.dh : 0));
     std::vector<float> dq_rows(gathered.size());
     std::vector<float> ds(static_cast<std::size_t>(s.rows * s.tokens));
+    std::vector<float> vt(static_cast<std::size_t>(s.dh * s.tokens));
     for (Index i = first; i < last; ++i) {
       const Task t = task_of(s, pqkv, i);
       Index ldq = 0;
@@ -123,10 +137,11 @@ torch::Tensor backward_tasks(const Shape& s, const torch::Tensor& qkv, const tor
       float* dq = pd + t.b * s.tokens * 3 * s.d + t.h * s.dh;
       float* dk = dq + s.d;
       float* dv = dq + 2 * s.d;
-      gemm(false, true, s.rows, s.tokens, s.dh, 1.0f, go, s.d, t.v, 3 * s.d, 0.0f, ds.data(), s.tokens);
-      softmax_backward_rows(p, ds.data(), s.rows, s.tokens);
+      transpose_into(s, t.v, vt.data());
+      gemm(false, false, s.rows, s.tokens, s.dh, 1.0f, go, s.d, vt.data(), s.tokens, 0.0f, ds.data(), s.tokens);
+      softmax_backward_rows(p, ds.data(), s.rows, s.tokens, scale);  // ds is now dL/d(unscaled scores)
       if (rows) {
-        gemm(false, false, s.rows, s.dh, s.tokens, scale, ds.data(), s.tokens, t.k, 3 * s.d, 0.0f, dq_rows.data(),
+        gemm(false, false, s.rows, s.dh, s.tokens, 1.0f, ds.data(), s.tokens, t.k, 3 * s.d, 0.0f, dq_rows.data(),
              s.dh);
         for (Index n = 0; n < s.tokens; ++n) std::fill_n(dq + n * 3 * s.d, s.dh, 0.0f);
         for (Index r = 0; r < s.rows; ++r) {
@@ -135,9 +150,9 @@ torch::Tensor backward_tasks(const Shape& s, const torch::Tensor& qkv, const tor
           for (Index j = 0; j < s.dh; ++j) to[j] += from[j];
         }
       } else {
-        gemm(false, false, s.rows, s.dh, s.tokens, scale, ds.data(), s.tokens, t.k, 3 * s.d, 0.0f, dq, 3 * s.d);
+        gemm(false, false, s.rows, s.dh, s.tokens, 1.0f, ds.data(), s.tokens, t.k, 3 * s.d, 0.0f, dq, 3 * s.d);
       }
-      gemm(true, false, s.tokens, s.dh, s.rows, scale, ds.data(), s.tokens, q, ldq, 0.0f, dk, 3 * s.d);
+      gemm(true, false, s.tokens, s.dh, s.rows, 1.0f, ds.data(), s.tokens, q, ldq, 0.0f, dk, 3 * s.d);
       gemm(true, false, s.tokens, s.dh, s.rows, 1.0f, p, s.tokens, go, s.d, 0.0f, dv, 3 * s.d);
     }
   });

@@ -46,6 +46,20 @@ bool jit_gemm(bool trans_a, std::int64_t m, std::int64_t n, std::int64_t k, cons
   return true;
 }
 
+void jit_transpose(std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ldi, float* out,
+                   std::int64_t ldo) {
+  if (rows == 0 || cols == 0) return;
+  if (!fits_int(rows) || !fits_int(cols) || !fits_int(ldi) || !fits_int(ldo)) {
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t j = 0; j < cols; ++j) out[j * ldo + r] = in[r * ldi + j];
+    return;
+  }
+  library();
+  // Column-major, in is [cols x rows] with leading dimension ldi and out its transpose.
+  libxsmm_otrans(out, in, sizeof(float), static_cast<libxsmm_blasint>(cols), static_cast<libxsmm_blasint>(rows),
+                 static_cast<libxsmm_blasint>(ldi), static_cast<libxsmm_blasint>(ldo));
+}
+
 std::string jit_gemm_description() {
   if (!library().has_kernels()) return "none (libxsmm has no kernels for this CPU; BLAS runs every product)";
   return std::string("libxsmm ") + LIBXSMM_VERSION + " (" + libxsmm_get_target_arch() + ")";

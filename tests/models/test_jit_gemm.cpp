@@ -1,11 +1,13 @@
 // The chunk products of the fused layers (models/jit_gemm.hpp, through rows::gemm): generated kernels against a
 // product in double, on the shapes the layers use and on awkward ones (tails, leading dimensions wider than the
-// rows, k of 1), both transposes of A, beta 0 and 1; and the calls they do not cover falling back to BLAS.
+// rows, k of 1), both transposes of A, beta 0 and 1; the calls they do not cover falling back to BLAS; and the
+// slice transposes.
 #include "models/jit_gemm.hpp"
 #include "models/row_kernels.hpp"
 
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <cmath>
 #include <random>
 #include <string>
@@ -100,5 +102,21 @@ TEST_CASE("chunk products refuse what their kernels do not cover and say what th
     // k = 0: C is beta C.
     CHECK(rows::jit_gemm(true, 4, 4, 0, a.data(), 4, b.data(), 4, 0.0f, c.data(), 4));
     CHECK(c[5] == 0.0f);
+  }
+}
+
+TEST_CASE("slice transposes move every element and nothing else", "[models][jit_gemm]") {
+  // The attention's k and v slices (100 tokens x 16, rows 192 apart), tails of the kernels' blocks, and one row.
+  for (const auto& [r, c, ldi, ldo] : std::vector<std::array<Index, 4>>{
+           {100, 16, 192, 100}, {50, 32, 96, 53}, {7, 3, 3, 7}, {1, 17, 17, 1}, {33, 1, 5, 40}}) {
+    CAPTURE(r, c, ldi, ldo);
+    const auto in = random_values(r * ldi, 7);
+    std::vector<float> out(static_cast<std::size_t>(c * ldo), -9.0f);
+    rows::jit_transpose(r, c, in.data(), ldi, out.data(), ldo);
+    for (Index j = 0; j < c; ++j)
+      for (Index i = 0; i < ldo; ++i) {
+        CAPTURE(i, j);
+        CHECK(out[j * ldo + i] == (i < r ? in[i * ldi + j] : -9.0f));  // padding past the rows untouched
+      }
   }
 }
