@@ -27,14 +27,15 @@ Dims dims_of(const torch::Tensor& x, const torch::Tensor& weight) {
   return {x.numel() / x.size(-1), x.size(-1), weight.size(0)};
 }
 
-// out = LayerNorm(x Wᵀ + b + residual); xhat and rstd kept when given.
+// out = x Wᵀ + b, then LayerNorm(out + residual) where l.gamma is defined; xhat and rstd kept when given.
 void forward_rows(const Dims& d, const float* x, const float* residual, const LinearNormLayers& l, float* out,
                   float* xhat, float* rstd) {
   const auto wt = l.weight.t().contiguous();  // transposed once for every chunk's product (rows::gemm)
   const float* w = wt.data_ptr<float>();      // [d_in, d]
   const float* b = l.bias.data_ptr<float>();
-  const float* gamma = l.gamma.data_ptr<float>();
-  const float* beta = l.beta.data_ptr<float>();
+  const bool normed = l.gamma.defined();
+  const float* gamma = normed ? l.gamma.data_ptr<float>() : nullptr;
+  const float* beta = normed ? l.beta.data_ptr<float>() : nullptr;
   const Index chunks = (d.rows + kChunkRows - 1) / kChunkRows;
   at::parallel_for(0, chunks, 1, [&](Index first, Index last) {
     const SingleThreadScope one;
@@ -43,8 +44,9 @@ void forward_rows(const Dims& d, const float* x, const float* residual, const Li
       float* oc = out + r0 * d.d;
       rows::gemm(false, false, c, d.d, d.d_in, 1.0f, x + r0 * d.d_in, d.d_in, w, d.d, 0.0f, oc, d.d);
       rows::add_bias(oc, c, d.d, b);
-      rows::norm_rows(oc, residual + r0 * d.d, c, d.d, gamma, beta, static_cast<float>(l.eps),
-                      xhat ? xhat + r0 * d.d : nullptr, rstd ? rstd + r0 : nullptr);
+      if (normed)
+        rows::norm_rows(oc, residual + r0 * d.d, c, d.d, gamma, beta, static_cast<float>(l.eps),
+                        xhat ? xhat + r0 * d.d : nullptr, rstd ? rstd + r0 : nullptr);
     }
   });
 }
@@ -53,6 +55,66 @@ struct Share {
   std::vector<float> w;
   std::vector<double> b, gamma, beta;
 };
+
+// What forward kept of the LayerNorm (all null: there was none).
+struct KeptNorm {
+  const float *gamma = nullptr, *xhat = nullptr, *rstd = nullptr;
+};
+
+struct Gradients {
+  torch::Tensor x;    // dL/dx, undefined when not asked for
+  torch::Tensor sum;  // dL/d(x Wᵀ + b), the residual's gradient too (with no LayerNorm: the incoming gradient)
+  std::vector<Share> shares;
+};
+
+// Backward over slices of rows side by side: each slice's weight, bias (and LayerNorm) gradients go to its own
+// share, summed in slice order by the caller.
+Gradients backward_rows(const Dims& d, const torch::Tensor& g, const torch::Tensor& x, const torch::Tensor& weight,
+                        const KeptNorm& norm, bool want_x) {
+  Gradients out;
+  if (want_x) out.x = torch::empty({d.rows, d.d_in}, x.options());
+  out.sum = norm.gamma ? torch::empty({d.rows, d.d}, x.options()) : g;
+  const float* pg = g.data_ptr<float>();
+  const float* px = x.data_ptr<float>();
+  const float* pw = weight.data_ptr<float>();
+  float* pgx = want_x ? out.x.data_ptr<float>() : nullptr;
+  float* pgs = norm.gamma ? out.sum.data_ptr<float>() : nullptr;
+  const Index slice_rows = kChunksPerSlice * kChunkRows;
+  const Index slices = (d.rows + slice_rows - 1) / slice_rows;
+  out.shares.resize(static_cast<std::size_t>(slices));
+  at::parallel_for(0, slices, 1, [&](Index first, Index last) {
+    const SingleThreadScope one;
+    for (Index slice = first; slice < last; ++slice) {
+      auto& share = out.shares[static_cast<std::size_t>(slice)];
+      share.w.assign(static_cast<std::size_t>(d.d * d.d_in), 0.0f);
+      share.b.assign(static_cast<std::size_t>(d.d), 0.0);
+      if (norm.gamma) {
+        share.gamma.assign(share.b.size(), 0.0);
+        share.beta.assign(share.b.size(), 0.0);
+      }
+      const Index end = std::min(d.rows, (slice + 1) * slice_rows);
+      for (Index r0 = slice * slice_rows; r0 < end; r0 += kChunkRows) {
+        const Index c = std::min(kChunkRows, end - r0);
+        const float* sc = pg + r0 * d.d;
+        if (norm.gamma) {
+          rows::norm_backward_rows(sc, norm.xhat + r0 * d.d, norm.rstd + r0, norm.gamma, c, d.d, pgs + r0 * d.d,
+                                   share.gamma.data(), share.beta.data());
+          sc = pgs + r0 * d.d;
+        }
+        rows::add_column_sums(sc, c, d.d, share.b.data());
+        rows::gemm(true, false, d.d, d.d_in, c, 1.0f, sc, d.d, px + r0 * d.d_in, d.d_in, 1.0f, share.w.data(),
+                   d.d_in);
+        if (pgx) rows::gemm(false, false, c, d.d_in, d.d, 1.0f, sc, d.d, pw, d.d_in, 0.0f, pgx + r0 * d.d_in, d.d_in);
+      }
+    }
+  });
+  return out;
+}
+
+template <typename T>
+torch::Tensor total(const Gradients& g, std::vector<T> Share::*member, std::vector<Index> shape) {
+  return rows::sum_in_order(g.shares, member, std::move(shape));
+}
 
 class FusedLinearNorm : public torch::autograd::Function<FusedLinearNorm> {
  public:
@@ -79,64 +141,68 @@ class FusedLinearNorm : public torch::autograd::Function<FusedLinearNorm> {
     const auto saved = ctx->get_saved_variables();
     const auto &x = saved[0], &weight = saved[1];
     const Dims d = dims_of(x, weight);
-    const auto g = grad[0].contiguous();
-    auto gx = torch::empty({d.rows, d.d_in}, x.options());
-    auto gs = torch::empty({d.rows, d.d}, x.options());  // the residual's gradient, and the product's
-    const float* pg = g.data_ptr<float>();
-    const float* px = x.data_ptr<float>();
-    const float* pw = weight.data_ptr<float>();
-    const float* pgamma = saved[2].data_ptr<float>();
-    const float* pxhat = saved[3].data_ptr<float>();
-    const float* prstd = saved[4].data_ptr<float>();
-    float* pgx = gx.data_ptr<float>();
-    float* pgs = gs.data_ptr<float>();
-    const Index slice_rows = kChunksPerSlice * kChunkRows;
-    const Index slices = (d.rows + slice_rows - 1) / slice_rows;
-    std::vector<Share> shares(static_cast<std::size_t>(slices));
-    at::parallel_for(0, slices, 1, [&](Index first, Index last) {
-      const SingleThreadScope one;
-      for (Index slice = first; slice < last; ++slice) {
-        auto& share = shares[static_cast<std::size_t>(slice)];
-        share.w.assign(static_cast<std::size_t>(d.d * d.d_in), 0.0f);
-        share.b.assign(static_cast<std::size_t>(d.d), 0.0);
-        share.gamma.assign(share.b.size(), 0.0);
-        share.beta.assign(share.b.size(), 0.0);
-        const Index end = std::min(d.rows, (slice + 1) * slice_rows);
-        for (Index r0 = slice * slice_rows; r0 < end; r0 += kChunkRows) {
-          const Index c = std::min(kChunkRows, end - r0);
-          float* sc = pgs + r0 * d.d;
-          rows::norm_backward_rows(pg + r0 * d.d, pxhat + r0 * d.d, prstd + r0, pgamma, c, d.d, sc,
-                                   share.gamma.data(), share.beta.data());
-          rows::add_column_sums(sc, c, d.d, share.b.data());
-          rows::gemm(true, false, d.d, d.d_in, c, 1.0f, sc, d.d, px + r0 * d.d_in, d.d_in, 1.0f, share.w.data(),
-                     d.d_in);
-          rows::gemm(false, false, c, d.d_in, d.d, 1.0f, sc, d.d, pw, d.d_in, 0.0f, pgx + r0 * d.d_in, d.d_in);
-        }
-      }
-    });
-    auto total = [&](auto member, std::vector<Index> shape) { return rows::sum_in_order(shares, member, shape); };
+    const KeptNorm norm{saved[2].data_ptr<float>(), saved[3].data_ptr<float>(), saved[4].data_ptr<float>()};
+    const auto g = backward_rows(d, grad[0].contiguous(), x, weight, norm, ctx->needs_input_grad(0));
     auto keep = [&](int i, torch::Tensor t) { return ctx->needs_input_grad(i) ? t : torch::Tensor(); };
-    return {keep(0, gx.view(ctx->saved_data["x_shape"].toIntVector())),
-            keep(1, gs.view(ctx->saved_data["residual_shape"].toIntVector())),
-            keep(2, total(&Share::w, {d.d, d.d_in})),
-            keep(3, total(&Share::b, {d.d})),
-            keep(4, total(&Share::gamma, {d.d})),
-            keep(5, total(&Share::beta, {d.d})),
+    return {keep(0, g.x.defined() ? g.x.view(ctx->saved_data["x_shape"].toIntVector()) : torch::Tensor()),
+            keep(1, g.sum.view(ctx->saved_data["residual_shape"].toIntVector())),
+            keep(2, total(g, &Share::w, {d.d, d.d_in})),
+            keep(3, total(g, &Share::b, {d.d})),
+            keep(4, total(g, &Share::gamma, {d.d})),
+            keep(5, total(g, &Share::beta, {d.d})),
             torch::Tensor()};
   }
 };
 
-bool fusable(const torch::Tensor& x, const torch::Tensor& residual, const LinearNormLayers& l) {
+class FusedLinear : public torch::autograd::Function<FusedLinear> {
+ public:
+  static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x_in,
+                               const torch::Tensor& weight, const torch::Tensor& bias) {
+    const auto x = x_in.contiguous();
+    const LinearNormLayers l{weight.contiguous(), bias.contiguous(), {}, {}, 0.0};
+    const Dims d = dims_of(x, l.weight);
+    auto shape = x_in.sizes().vec();
+    shape.back() = d.d;
+    auto out = torch::empty(shape, x.options());
+    forward_rows(d, x.data_ptr<float>(), nullptr, l, out.data_ptr<float>(), nullptr, nullptr);
+    ctx->save_for_backward({x, l.weight});
+    ctx->saved_data["x_shape"] = x_in.sizes().vec();
+    return out;
+  }
+
+  static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
+                                               torch::autograd::tensor_list grad) {
+    const auto saved = ctx->get_saved_variables();
+    const auto &x = saved[0], &weight = saved[1];
+    const Dims d = dims_of(x, weight);
+    const auto g = backward_rows(d, grad[0].contiguous(), x, weight, {}, ctx->needs_input_grad(0));
+    auto keep = [&](int i, torch::Tensor t) { return ctx->needs_input_grad(i) ? t : torch::Tensor(); };
+    return {keep(0, g.x.defined() ? g.x.view(ctx->saved_data["x_shape"].toIntVector()) : torch::Tensor()),
+            keep(1, total(g, &Share::w, {d.d, d.d_in})), keep(2, total(g, &Share::b, {d.d}))};
+  }
+};
+
+bool float_cpu(const torch::Tensor& t) {
+  return t.defined() && t.scalar_type() == torch::kFloat32 && t.device().is_cpu();
+}
+
+// x [..., d_in] against weight [d, d_in] and bias [d], in int-sized products, outside autocast.
+bool linear_fusable(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias) {
   constexpr Index int_max = 2147483647;
-  for (const auto* t : {&x, &residual, &l.weight, &l.bias, &l.gamma, &l.beta})
-    if (!t->defined() || t->scalar_type() != torch::kFloat32 || !t->device().is_cpu()) return false;
-  if (at::autocast::is_cpu_enabled() || x.dim() < 1 || x.numel() == 0 || l.weight.dim() != 2) return false;
+  if (!float_cpu(x) || !float_cpu(weight) || !float_cpu(bias)) return false;
+  if (at::autocast::is_cpu_enabled() || x.dim() < 1 || x.numel() == 0 || weight.dim() != 2) return false;
+  const Index d = weight.size(0);
+  return x.size(-1) == weight.size(1) && bias.numel() == d && x.numel() / x.size(-1) < int_max &&
+         std::max(d, x.size(-1)) < int_max;
+}
+
+bool fusable(const torch::Tensor& x, const torch::Tensor& residual, const LinearNormLayers& l) {
+  if (!linear_fusable(x, l.weight, l.bias) || !float_cpu(residual) || !float_cpu(l.gamma) || !float_cpu(l.beta))
+    return false;
   const Index d = l.weight.size(0);
   auto leading = x.sizes().vec();
   leading.back() = d;
-  return x.size(-1) == l.weight.size(1) && residual.sizes().vec() == leading && l.bias.numel() == d &&
-         l.gamma.numel() == d && l.beta.numel() == d && x.numel() / x.size(-1) < int_max &&
-         std::max(d, x.size(-1)) < int_max;
+  return residual.sizes().vec() == leading && l.gamma.numel() == d && l.beta.numel() == d;
 }
 
 }  // namespace
@@ -153,6 +219,21 @@ torch::Tensor fused_linear_norm(const torch::Tensor& x, const torch::Tensor& res
   auto out = torch::empty(res.sizes(), in.options());
   forward_rows(dims_of(in, c.weight), in.data_ptr<float>(), res.data_ptr<float>(), c, out.data_ptr<float>(), nullptr,
                nullptr);
+  return out;
+}
+
+
+torch::Tensor fused_linear(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias) {
+  if (!linear_fusable(x, weight, bias)) return torch::linear(x, weight, bias);
+  if (torch::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad() || bias.requires_grad()))
+    return FusedLinear::apply(x, weight, bias);
+  const auto in = x.contiguous();
+  const LinearNormLayers l{weight.contiguous(), bias.contiguous(), {}, {}, 0.0};
+  const Dims d = dims_of(in, l.weight);
+  auto shape = in.sizes().vec();
+  shape.back() = d.d;
+  auto out = torch::empty(shape, in.options());
+  forward_rows(d, in.data_ptr<float>(), nullptr, l, out.data_ptr<float>(), nullptr, nullptr);
   return out;
 }
 

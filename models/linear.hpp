@@ -4,12 +4,16 @@
 // the bias into one addmm over the flattened rows and differentiates it as one. Measured on the masked-regression
 // model of Experiments 2 and 3 (d 64, 100 tokens): the products took a sixth longer through the module's forward.
 
+// Float32 CPU layers then run in chunks of rows on generated kernels (fused_linear), everything else on ATen's.
+
+#include "models/fused_linear_norm.hpp"
+
 #include <torch/nn/modules/linear.h>
 
 namespace loci::models {
 
 inline torch::Tensor linear(const torch::nn::Linear& layer, const torch::Tensor& x) {
-  return torch::linear(x, layer->weight, layer->bias);
+  return fused_linear(x, layer->weight, layer->bias);
 }
 
 }  // namespace loci::models

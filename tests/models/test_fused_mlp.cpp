@@ -1,5 +1,5 @@
-// The chunked MLP (models/fused_mlp.hpp) and out_proj + residual + LayerNorm (models/fused_linear_norm.hpp) against
-// the same layers written with ATen's own ops.
+// The chunked MLP (models/fused_mlp.hpp), out_proj + residual + LayerNorm and the plain linear layer
+// (models/fused_linear_norm.hpp) against the same layers written with ATen's own ops.
 
 #include "helpers.hpp"
 #include "models/fused_linear_norm.hpp"
@@ -164,4 +164,50 @@ TEST_CASE("out_proj, residual and LayerNorm in one pass give ATen's and their gr
   CHECK(max_abs(ref[3]) > 1.0);
   torch::NoGradGuard no_grad;
   CHECK(fused_linear_norm(leaves[0], leaves[1], {leaves[2], leaves[3], leaves[4], leaves[5], 1e-5}).equal(one[0]));
+}
+
+TEST_CASE("the chunked linear layer gives ATen's linear and its gradients, on any number of threads") {
+  auto gen = make_generator(23);
+  // 3 x 500 rows into 40 outputs: several chunks and slices, a partial last one; and the input without a gradient
+  // (an embedding of data), where only the weight's and bias's are computed.
+  auto leaf = [&](std::vector<int64_t> shape, double scale) {
+    return (torch::randn(shape, gen) * scale).requires_grad_(true);
+  };
+  const std::vector<torch::Tensor> leaves{leaf({3, 500, 24}, 1.0), leaf({40, 24}, 0.2), leaf({40}, 0.3)};
+  const auto grad = torch::randn({3, 500, 40}, gen);
+  auto once = [&](bool fused, bool input_grad) {
+    std::vector<torch::Tensor> l;
+    for (const auto& t : leaves) l.push_back(t.detach().clone().requires_grad_(true));
+    l[0].requires_grad_(input_grad);
+    auto out = fused ? fused_linear(l[0], l[1], l[2]) : torch::linear(l[0], l[1], l[2]);
+    out.backward(grad);
+    std::vector<torch::Tensor> r{out.detach()};
+    for (const auto& t : l) r.push_back(t.grad());
+    return r;
+  };
+  const auto ref = once(false, true);
+  const int threads = at::get_num_threads();
+  at::set_num_threads(1);
+  const auto one = once(true, true);
+  at::set_num_threads(2);
+  const auto two = once(true, true);
+  const auto data_only = once(true, false);
+  at::set_num_threads(threads);
+  const std::vector<double> bounds{1e-5, 1e-4, 1e-3, 1e-3};
+  for (std::size_t i = 0; i < ref.size(); ++i) {
+    INFO("output " << i);
+    CHECK(one[i].sizes() == ref[i].sizes());
+    CHECK(max_abs(one[i] - ref[i]) < bounds[i]);
+    CHECK(one[i].equal(two[i]));
+  }
+  CHECK(max_abs(ref[2]) > 1.0);
+  CHECK_FALSE(data_only[1].defined());
+  CHECK(data_only[2].equal(two[2]));
+  CHECK(data_only[3].equal(two[3]));
+  torch::NoGradGuard no_grad;
+  CHECK(fused_linear(leaves[0], leaves[1], leaves[2]).equal(one[0]));
+  // Other dtypes and a layer without a bias go to ATen's linear.
+  const auto wide = fused_linear(leaves[0].to(torch::kFloat64), leaves[1].to(torch::kFloat64), {});
+  CHECK(wide.scalar_type() == torch::kFloat64);
+  CHECK(max_abs(wide.to(torch::kFloat32) - torch::linear(leaves[0], leaves[1])) < 1e-5);
 }
