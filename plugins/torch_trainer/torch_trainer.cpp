@@ -129,6 +129,7 @@ class TorchTrainer final : public Trainer {
       std::cerr << "loci: BLAS kernel " << (kernel.kernel.empty() ? "(not OpenBLAS)" : kernel.kernel) << " ("
                 << kernel.why << ")\n";
       if (s.opt.precision == "bf16" && s.device.is_cpu()) std::cerr << "loci: " << onednn_state().why << "\n";
+      if (s.device.is_cpu()) std::cerr << "loci: chunk products: " << models::rows::jit_gemm_description() << "\n";
     }
     claim_run_folder(s);
     open_data(s);
