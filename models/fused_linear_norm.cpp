@@ -116,6 +116,36 @@ torch::Tensor total(const Gradients& g, std::vector<T> Share::*member, std::vect
   return rows::sum_in_order(g.shares, member, std::move(shape));
 }
 
+// What both layers' backward start from: the saved x and weight (and, with a LayerNorm, what forward kept of it).
+struct Backward {
+  Dims d;
+  Gradients g;
+  torch::Tensor x;  // dL/dx in x's shape, undefined where not asked for
+};
+
+Backward backward_of(torch::autograd::AutogradContext* ctx, const torch::Tensor& grad, bool normed) {
+  const auto saved = ctx->get_saved_variables();
+  const auto &x = saved[0], &weight = saved[1];
+  Backward b;
+  b.d = dims_of(x, weight);
+  const KeptNorm norm =
+      normed ? KeptNorm{saved[2].data_ptr<float>(), saved[3].data_ptr<float>(), saved[4].data_ptr<float>()}
+             : KeptNorm{};
+  b.g = backward_rows(b.d, grad.contiguous(), x, weight, norm, ctx->needs_input_grad(0));
+  if (b.g.x.defined()) b.x = b.g.x.view(ctx->saved_data["x_shape"].toIntVector());
+  return b;
+}
+
+// x Wᵀ + b, [..., d_in] -> [..., d], on contiguous x and layers without a LayerNorm.
+torch::Tensor linear_rows(const torch::Tensor& x, const LinearNormLayers& l) {
+  const Dims d = dims_of(x, l.weight);
+  auto shape = x.sizes().vec();
+  shape.back() = d.d;
+  auto out = torch::empty(shape, x.options());
+  forward_rows(d, x.data_ptr<float>(), nullptr, l, out.data_ptr<float>(), nullptr, nullptr);
+  return out;
+}
+
 class FusedLinearNorm : public torch::autograd::Function<FusedLinearNorm> {
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x_in,
@@ -138,18 +168,14 @@ class FusedLinearNorm : public torch::autograd::Function<FusedLinearNorm> {
 
   static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
                                                torch::autograd::tensor_list grad) {
-    const auto saved = ctx->get_saved_variables();
-    const auto &x = saved[0], &weight = saved[1];
-    const Dims d = dims_of(x, weight);
-    const KeptNorm norm{saved[2].data_ptr<float>(), saved[3].data_ptr<float>(), saved[4].data_ptr<float>()};
-    const auto g = backward_rows(d, grad[0].contiguous(), x, weight, norm, ctx->needs_input_grad(0));
+    const Backward b = backward_of(ctx, grad[0], true);
     auto keep = [&](int i, torch::Tensor t) { return ctx->needs_input_grad(i) ? t : torch::Tensor(); };
-    return {keep(0, g.x.defined() ? g.x.view(ctx->saved_data["x_shape"].toIntVector()) : torch::Tensor()),
-            keep(1, g.sum.view(ctx->saved_data["residual_shape"].toIntVector())),
-            keep(2, total(g, &Share::w, {d.d, d.d_in})),
-            keep(3, total(g, &Share::b, {d.d})),
-            keep(4, total(g, &Share::gamma, {d.d})),
-            keep(5, total(g, &Share::beta, {d.d})),
+    return {b.x,
+            keep(1, b.g.sum.view(ctx->saved_data["residual_shape"].toIntVector())),
+            keep(2, total(b.g, &Share::w, {b.d.d, b.d.d_in})),
+            keep(3, total(b.g, &Share::b, {b.d.d})),
+            keep(4, total(b.g, &Share::gamma, {b.d.d})),
+            keep(5, total(b.g, &Share::beta, {b.d.d})),
             torch::Tensor()};
   }
 };
@@ -160,11 +186,7 @@ class FusedLinear : public torch::autograd::Function<FusedLinear> {
                                const torch::Tensor& weight, const torch::Tensor& bias) {
     const auto x = x_in.contiguous();
     const LinearNormLayers l{weight.contiguous(), bias.contiguous(), {}, {}, 0.0};
-    const Dims d = dims_of(x, l.weight);
-    auto shape = x_in.sizes().vec();
-    shape.back() = d.d;
-    auto out = torch::empty(shape, x.options());
-    forward_rows(d, x.data_ptr<float>(), nullptr, l, out.data_ptr<float>(), nullptr, nullptr);
+    auto out = linear_rows(x, l);
     ctx->save_for_backward({x, l.weight});
     ctx->saved_data["x_shape"] = x_in.sizes().vec();
     return out;
@@ -172,13 +194,9 @@ class FusedLinear : public torch::autograd::Function<FusedLinear> {
 
   static torch::autograd::tensor_list backward(torch::autograd::AutogradContext* ctx,
                                                torch::autograd::tensor_list grad) {
-    const auto saved = ctx->get_saved_variables();
-    const auto &x = saved[0], &weight = saved[1];
-    const Dims d = dims_of(x, weight);
-    const auto g = backward_rows(d, grad[0].contiguous(), x, weight, {}, ctx->needs_input_grad(0));
+    const Backward b = backward_of(ctx, grad[0], false);
     auto keep = [&](int i, torch::Tensor t) { return ctx->needs_input_grad(i) ? t : torch::Tensor(); };
-    return {keep(0, g.x.defined() ? g.x.view(ctx->saved_data["x_shape"].toIntVector()) : torch::Tensor()),
-            keep(1, total(g, &Share::w, {d.d, d.d_in})), keep(2, total(g, &Share::b, {d.d}))};
+    return {b.x, keep(1, total(b.g, &Share::w, {b.d.d, b.d.d_in})), keep(2, total(b.g, &Share::b, {b.d.d}))};
   }
 };
 
@@ -222,19 +240,11 @@ torch::Tensor fused_linear_norm(const torch::Tensor& x, const torch::Tensor& res
   return out;
 }
 
-
 torch::Tensor fused_linear(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias) {
   if (!linear_fusable(x, weight, bias)) return torch::linear(x, weight, bias);
   if (torch::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad() || bias.requires_grad()))
     return FusedLinear::apply(x, weight, bias);
-  const auto in = x.contiguous();
-  const LinearNormLayers l{weight.contiguous(), bias.contiguous(), {}, {}, 0.0};
-  const Dims d = dims_of(in, l.weight);
-  auto shape = in.sizes().vec();
-  shape.back() = d.d;
-  auto out = torch::empty(shape, in.options());
-  forward_rows(d, in.data_ptr<float>(), nullptr, l, out.data_ptr<float>(), nullptr, nullptr);
-  return out;
+  return linear_rows(x.contiguous(), {weight.contiguous(), bias.contiguous(), {}, {}, 0.0});
 }
 
 }  // namespace loci::models

@@ -5,10 +5,21 @@
 #include "models/model.hpp"
 #include "models/pe/sinusoid.hpp"
 
+#include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
 namespace loci::models::test {
+
+// n draws of N(mean, std) from a fixed seed: inputs of the row kernels' tests.
+inline std::vector<float> normal_values(std::int64_t n, unsigned seed, float mean = 0.0f, float std = 1.0f) {
+  std::mt19937 gen(seed);
+  std::normal_distribution<float> normal(mean, std);
+  std::vector<float> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = normal(gen);
+  return v;
+}
 
 inline EncoderOptions small_encoder(const PEOptions& pe, int64_t d = 16, int64_t heads = 2, int64_t blocks = 2) {
   return EncoderOptions().in_channels(5).d_model(d).heads(heads).blocks(blocks).pe(pe);

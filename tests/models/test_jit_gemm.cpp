@@ -5,26 +5,20 @@
 #include "models/jit_gemm.hpp"
 #include "models/row_kernels.hpp"
 
+#include "helpers.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <array>
 #include <cmath>
-#include <random>
 #include <string>
 #include <vector>
 
 using loci::models::rows::Index;
+namespace test = loci::models::test;
 namespace rows = loci::models::rows;
 
 namespace {
-
-std::vector<float> random_values(Index n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> normal(0.0f, 1.0f);
-  std::vector<float> v(static_cast<std::size_t>(n));
-  for (auto& x : v) x = normal(gen);
-  return v;
-}
 
 struct Shape {
   Index m, n, k;
@@ -74,9 +68,9 @@ TEST_CASE("chunk products equal a double-precision product to float rounding", "
   unsigned seed = 1;
   for (const auto& s : shapes) {
     const Index lda = (s.trans_a ? s.m : s.k) + s.pad, ldb = (s.trans_b ? s.k : s.n) + s.pad, ldc = s.n + s.pad;
-    const auto a = random_values((s.trans_a ? s.k : s.m) * lda, seed++);
-    const auto b = random_values((s.trans_b ? s.n : s.k) * ldb, seed++);
-    auto c = random_values(s.m * ldc, seed++);
+    const auto a = test::normal_values((s.trans_a ? s.k : s.m) * lda, seed++);
+    const auto b = test::normal_values((s.trans_b ? s.n : s.k) * ldb, seed++);
+    auto c = test::normal_values(s.m * ldc, seed++);
     const auto want = reference(s, a, lda, b, ldb, c, ldc);
     rows::gemm(s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, a.data(), lda, b.data(), ldb, s.beta, c.data(), ldc);
     INFO("m " << s.m << " n " << s.n << " k " << s.k << " trans_a " << s.trans_a << " beta " << s.beta);
@@ -110,7 +104,7 @@ TEST_CASE("slice transposes move every element and nothing else", "[models][jit_
   for (const auto& [r, c, ldi, ldo] : std::vector<std::array<Index, 4>>{
            {100, 16, 192, 100}, {50, 32, 96, 53}, {7, 3, 3, 7}, {1, 17, 17, 1}, {33, 1, 5, 40}}) {
     CAPTURE(r, c, ldi, ldo);
-    const auto in = random_values(r * ldi, 7);
+    const auto in = test::normal_values(r * ldi, 7);
     std::vector<float> out(static_cast<std::size_t>(c * ldo), -9.0f);
     rows::jit_transpose(r, c, in.data(), ldi, out.data(), ldo);
     for (Index j = 0; j < c; ++j)

@@ -5,25 +5,19 @@
 #include "models/lane_sums.hpp"
 #include "models/row_kernels.hpp"
 
+#include "helpers.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 #include <vector>
 
 using loci::models::rows::Index;
+namespace test = loci::models::test;
 namespace lanes = loci::models::lanes;
 
 namespace {
-
-std::vector<float> random_values(Index n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::normal_distribution<float> normal(0.5f, 2.0f);
-  std::vector<float> v(static_cast<std::size_t>(n));
-  for (auto& x : v) x = normal(gen);
-  return v;
-}
 
 // The order lane_sums.hpp documents, written out: lane j % 16 adds x[j] in index order, then halves fold pairwise.
 float sum_in_lane_order(const std::vector<float>& x) {
@@ -47,7 +41,7 @@ double max_rel(const std::vector<float>& a, const std::vector<float>& b) {
 
 TEST_CASE("lane sums add in their documented order, close to the exact sum, and lane max is the maximum") {
   for (const Index n : {1, 2, 15, 16, 17, 31, 64, 100, 160, 1001}) {
-    const auto x = random_values(n, static_cast<unsigned>(n));
+    const auto x = test::normal_values(n, static_cast<unsigned>(n), 0.5f, 2.0f);
     const float s = lanes::sum(n, [&](Index j) { return x[static_cast<std::size_t>(j)]; });
     CHECK(s == sum_in_lane_order(x));
     double exact = 0, magnitude = 0;
@@ -64,8 +58,8 @@ TEST_CASE("lane sums add in their documented order, close to the exact sum, and 
 TEST_CASE("LayerNorm rows on this CPU's instruction set match plain code of the same order to float rounding") {
   const Index m = 7;
   for (const Index n : {5, 16, 64, 100, 160}) {
-    const auto x = random_values(m * n, 1), residual = random_values(m * n, 2), gamma = random_values(n, 3),
-               beta = random_values(n, 4);
+    auto draw = [](Index count, unsigned seed) { return test::normal_values(count, seed, 0.5f, 2.0f); };
+    const auto x = draw(m * n, 1), residual = draw(m * n, 2), gamma = draw(n, 3), beta = draw(n, 4);
     const float eps = 1e-5f;
     std::vector<float> rows = x, xhat(x.size()), rstd(m);
     loci::models::rows::norm_rows(rows.data(), residual.data(), m, n, gamma.data(), beta.data(), eps, xhat.data(),
