@@ -117,3 +117,24 @@ TEST_CASE("a bf16 run records oneDNN's instruction set and where its products ra
       CHECK(out.find("oneDNN runs avx2 (capped by ONEDNN_MAX_CPU_ISA=AVX2)") != std::string::npos);
   }
 }
+
+TEST_CASE("a run records and says what its chunk products run on, and trains on BLAS alone where libxsmm has none") {
+  loci::test::TempDir generated;
+  auto r =
+      loci::test::run_loci("train " + loci::test::train_config(generated) + " train.epochs=1", "env -u LIBXSMM_TARGET");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  auto summary = nlohmann::json::parse(loci::test::slurp(generated.path() / "run/summary.json"));
+  const std::string products = summary.at("chunk_products");
+  CHECK(products.rfind("libxsmm 1.17", 0) == 0);  // this project's x86 CPUs all have generated kernels
+  CHECK(r.output.find("loci: chunk products: " + products) != std::string::npos);
+
+  // libxsmm's generic target stands for a CPU it generates nothing for: every product on BLAS, said and recorded.
+  loci::test::TempDir fallback;
+  r = loci::test::run_loci("train " + loci::test::train_config(fallback) + " train.epochs=1", "LIBXSMM_TARGET=generic");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  summary = nlohmann::json::parse(loci::test::slurp(fallback.path() / "run/summary.json"));
+  CHECK(std::string(summary.at("chunk_products")).rfind("none (", 0) == 0);
+  CHECK(r.output.find("loci: chunk products: none (") != std::string::npos);
+}
