@@ -15,6 +15,7 @@ namespace loci::models {
 namespace {
 
 using rows::Index;
+using rows::Products;
 
 constexpr Index kChunkRows = 256;
 constexpr Index kChunksPerSlice = 4;
@@ -28,10 +29,11 @@ Dims dims_of(const torch::Tensor& x, const torch::Tensor& weight) {
 }
 
 // out = x Wᵀ + b, then LayerNorm(out + residual) where l.gamma is defined; xhat and rstd kept when given.
-void forward_rows(const Dims& d, const float* x, const float* residual, const LinearNormLayers& l, float* out,
-                  float* xhat, float* rstd) {
+void forward_rows(const Products& p, const Dims& d, const float* x, const float* residual, const LinearNormLayers& l,
+                  float* out, float* xhat, float* rstd) {
   const auto wt = l.weight.t().contiguous();  // transposed once for every chunk's product (rows::gemm)
   const float* w = wt.data_ptr<float>();      // [d_in, d]
+  const auto wr = p.rounded(w, wt.numel());
   const float* b = l.bias.data_ptr<float>();
   const bool normed = l.gamma.defined();
   const float* gamma = normed ? l.gamma.data_ptr<float>() : nullptr;
@@ -42,7 +44,7 @@ void forward_rows(const Dims& d, const float* x, const float* residual, const Li
     for (Index chunk = first; chunk < last; ++chunk) {
       const Index r0 = chunk * kChunkRows, c = std::min(kChunkRows, d.rows - r0);
       float* oc = out + r0 * d.d;
-      rows::gemm(false, false, c, d.d, d.d_in, 1.0f, x + r0 * d.d_in, d.d_in, w, d.d, 0.0f, oc, d.d);
+      p.gemm(false, false, c, d.d, d.d_in, 1.0f, x + r0 * d.d_in, d.d_in, w, d.d, 0.0f, oc, d.d, rows::data_or_null(wr));
       rows::add_bias(oc, c, d.d, b);
       if (normed)
         rows::norm_rows(oc, residual + r0 * d.d, c, d.d, gamma, beta, static_cast<float>(l.eps),
@@ -69,8 +71,8 @@ struct Gradients {
 
 // Backward over slices of rows side by side: each slice's weight, bias (and LayerNorm) gradients go to its own
 // share, summed in slice order by the caller.
-Gradients backward_rows(const Dims& d, const torch::Tensor& g, const torch::Tensor& x, const torch::Tensor& weight,
-                        const KeptNorm& norm, bool want_x) {
+Gradients backward_rows(const Products& p, const Dims& d, const torch::Tensor& g, const torch::Tensor& x,
+                        const torch::Tensor& weight, const KeptNorm& norm, bool want_x) {
   Gradients out;
   if (want_x) out.x = torch::empty({d.rows, d.d_in}, x.options());
   out.sum = norm.gamma ? torch::empty({d.rows, d.d}, x.options()) : g;
@@ -79,6 +81,7 @@ Gradients backward_rows(const Dims& d, const torch::Tensor& g, const torch::Tens
   const float* pw = weight.data_ptr<float>();
   float* pgx = want_x ? out.x.data_ptr<float>() : nullptr;
   float* pgs = norm.gamma ? out.sum.data_ptr<float>() : nullptr;
+  const auto wr = want_x ? p.rounded(pw, weight.numel()) : std::vector<std::uint16_t>();
   const Index slice_rows = kChunksPerSlice * kChunkRows;
   const Index slices = (d.rows + slice_rows - 1) / slice_rows;
   out.shares.resize(static_cast<std::size_t>(slices));
@@ -102,9 +105,10 @@ Gradients backward_rows(const Dims& d, const torch::Tensor& g, const torch::Tens
           sc = pgs + r0 * d.d;
         }
         rows::add_column_sums(sc, c, d.d, share.b.data());
-        rows::gemm(true, false, d.d, d.d_in, c, 1.0f, sc, d.d, px + r0 * d.d_in, d.d_in, 1.0f, share.w.data(),
-                   d.d_in);
-        if (pgx) rows::gemm(false, false, c, d.d_in, d.d, 1.0f, sc, d.d, pw, d.d_in, 0.0f, pgx + r0 * d.d_in, d.d_in);
+        p.gemm(true, false, d.d, d.d_in, c, 1.0f, sc, d.d, px + r0 * d.d_in, d.d_in, 1.0f, share.w.data(), d.d_in);
+        if (pgx)
+          p.gemm(false, false, c, d.d_in, d.d, 1.0f, sc, d.d, pw, d.d_in, 0.0f, pgx + r0 * d.d_in, d.d_in,
+                 rows::data_or_null(wr));
       }
     }
   });
@@ -131,18 +135,19 @@ Backward backward_of(torch::autograd::AutogradContext* ctx, const torch::Tensor&
   const KeptNorm norm =
       normed ? KeptNorm{saved[2].data_ptr<float>(), saved[3].data_ptr<float>(), saved[4].data_ptr<float>()}
              : KeptNorm{};
-  b.g = backward_rows(b.d, grad.contiguous(), x, weight, norm, ctx->needs_input_grad(0));
+  const Products p{ctx->saved_data["bf16"].toBool()};
+  b.g = backward_rows(p, b.d, grad.contiguous(), x, weight, norm, ctx->needs_input_grad(0));
   if (b.g.x.defined()) b.x = b.g.x.view(ctx->saved_data["x_shape"].toIntVector());
   return b;
 }
 
 // x Wᵀ + b, [..., d_in] -> [..., d], on contiguous x and layers without a LayerNorm.
-torch::Tensor linear_rows(const torch::Tensor& x, const LinearNormLayers& l) {
+torch::Tensor linear_rows(const Products& p, const torch::Tensor& x, const LinearNormLayers& l) {
   const Dims d = dims_of(x, l.weight);
   auto shape = x.sizes().vec();
   shape.back() = d.d;
   auto out = torch::empty(shape, x.options());
-  forward_rows(d, x.data_ptr<float>(), nullptr, l, out.data_ptr<float>(), nullptr, nullptr);
+  forward_rows(p, d, x.data_ptr<float>(), nullptr, l, out.data_ptr<float>(), nullptr, nullptr);
   return out;
 }
 
@@ -158,9 +163,11 @@ class FusedLinearNorm : public torch::autograd::Function<FusedLinearNorm> {
     auto out = torch::empty(residual.sizes(), x.options());
     auto xhat = torch::empty({d.rows, d.d}, x.options());
     auto rstd = torch::empty({d.rows}, x.options());
-    forward_rows(d, x.data_ptr<float>(), residual.data_ptr<float>(), l, out.data_ptr<float>(), xhat.data_ptr<float>(),
-                 rstd.data_ptr<float>());
+    const Products p = Products::now();
+    forward_rows(p, d, x.data_ptr<float>(), residual.data_ptr<float>(), l, out.data_ptr<float>(),
+                 xhat.data_ptr<float>(), rstd.data_ptr<float>());
     ctx->save_for_backward({x, l.weight, l.gamma, xhat, rstd});
+    ctx->saved_data["bf16"] = p.bf16;
     ctx->saved_data["x_shape"] = x_in.sizes().vec();
     ctx->saved_data["residual_shape"] = residual_in.sizes().vec();
     return out;
@@ -186,8 +193,10 @@ class FusedLinear : public torch::autograd::Function<FusedLinear> {
                                const torch::Tensor& weight, const torch::Tensor& bias) {
     const auto x = x_in.contiguous();
     const LinearNormLayers l{weight.contiguous(), bias.contiguous(), {}, {}, 0.0};
-    auto out = linear_rows(x, l);
+    const Products p = Products::now();
+    auto out = linear_rows(p, x, l);
     ctx->save_for_backward({x, l.weight});
+    ctx->saved_data["bf16"] = p.bf16;
     ctx->saved_data["x_shape"] = x_in.sizes().vec();
     return out;
   }
@@ -235,8 +244,8 @@ torch::Tensor fused_linear_norm(const torch::Tensor& x, const torch::Tensor& res
   const auto in = x.contiguous(), res = residual.contiguous();
   const LinearNormLayers c{l.weight.contiguous(), l.bias.contiguous(), l.gamma.contiguous(), l.beta.contiguous(), l.eps};
   auto out = torch::empty(res.sizes(), in.options());
-  forward_rows(dims_of(in, c.weight), in.data_ptr<float>(), res.data_ptr<float>(), c, out.data_ptr<float>(), nullptr,
-               nullptr);
+  forward_rows(Products::now(), dims_of(in, c.weight), in.data_ptr<float>(), res.data_ptr<float>(), c,
+               out.data_ptr<float>(), nullptr, nullptr);
   return out;
 }
 
@@ -244,7 +253,7 @@ torch::Tensor fused_linear(const torch::Tensor& x, const torch::Tensor& weight, 
   if (!linear_fusable(x, weight, bias)) return torch::linear(x, weight, bias);
   if (torch::GradMode::is_enabled() && (x.requires_grad() || weight.requires_grad() || bias.requires_grad()))
     return FusedLinear::apply(x, weight, bias);
-  return linear_rows(x.contiguous(), {weight.contiguous(), bias.contiguous(), {}, {}, 0.0});
+  return linear_rows(Products::now(), x.contiguous(), {weight.contiguous(), bias.contiguous(), {}, {}, 0.0});
 }
 
 }  // namespace loci::models

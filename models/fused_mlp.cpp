@@ -21,14 +21,9 @@ using rows::add_bias;
 using rows::add_column_sums;
 using rows::data_or_null;
 using rows::Index;
+using rows::Products;
 using rows::norm_backward_rows;
 using rows::norm_rows;
-
-// C[m, n] = op(A) op(B) + beta C.
-void gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, const float* a, Index lda, const float* b, Index ldb,
-          float beta, float* c, Index ldc) {
-  rows::gemm(trans_a, trans_b, m, n, k, 1.0f, a, lda, b, ldb, beta, c, ldc);
-}
 
 // Two [rows, hidden] float buffers per chunk within about half a megabyte: in a core's L2 on current x86 CPUs.
 Index chunk_rows(Index hidden) { return std::clamp<Index>(65536 / std::max<Index>(1, hidden), 16, 512); }
@@ -63,8 +58,8 @@ struct Norm {
 // Each chunk's products run on one thread (SingleThreadScope, also where at::parallel_for runs a range inline):
 // OpenBLAS rounds some small products differently on one thread and on several, and the chunks, not BLAS, are what
 // runs side by side here.
-void forward_rows(const Dims& d, const float* x, const MlpLayers& l, bool gelu2, const Norm& norm, float* out,
-                  const Kept& kept) {
+void forward_rows(const Products& p, const Dims& d, const float* x, const MlpLayers& l, bool gelu2, const Norm& norm,
+                  float* out, const Kept& kept) {
   const Index step = chunk_rows(d.hidden);
   const Index chunks = (d.rows + step - 1) / step;
   // The weights transposed once, so that every chunk's product takes them as they lie (rows::gemm).
@@ -73,6 +68,7 @@ void forward_rows(const Dims& d, const float* x, const MlpLayers& l, bool gelu2,
   const float* b1 = l.b1.data_ptr<float>();
   const float* w2 = w2t.data_ptr<float>();  // [hidden, d_out]
   const float* b2 = l.b2.data_ptr<float>();
+  const auto w1r = p.rounded(w1, w1t.numel()), w2r = p.rounded(w2, w2t.numel());
   at::parallel_for(0, chunks, 1, [&](Index first, Index last) {
     const SingleThreadScope one;
     std::vector<float> scratch_h(static_cast<std::size_t>(kept.h1 ? 0 : step * d.hidden));
@@ -80,11 +76,13 @@ void forward_rows(const Dims& d, const float* x, const MlpLayers& l, bool gelu2,
     for (Index chunk = first; chunk < last; ++chunk) {
       const Index r0 = chunk * step, c = std::min(step, d.rows - r0);
       float* hc = kept.h1 ? kept.h1 + r0 * d.hidden : scratch_h.data();
-      gemm(false, false, c, d.hidden, d.d_in, x + r0 * d.d_in, d.d_in, w1, d.hidden, 0.0f, hc, d.hidden);
+      p.gemm(false, false, c, d.hidden, d.d_in, 1.0f, x + r0 * d.d_in, d.d_in, w1, d.hidden, 0.0f, hc, d.hidden,
+             data_or_null(w1r));
       add_bias(hc, c, d.hidden, b1);
       gelu_values(hc, act.data(), c * d.hidden);
       float* oc = out + r0 * d.d_out;
-      gemm(false, false, c, d.d_out, d.hidden, act.data(), d.hidden, w2, d.d_out, 0.0f, oc, d.d_out);
+      p.gemm(false, false, c, d.d_out, d.hidden, 1.0f, act.data(), d.hidden, w2, d.d_out, 0.0f, oc, d.d_out,
+             data_or_null(w2r));
       add_bias(oc, c, d.d_out, b2);
       if (gelu2) {
         if (kept.slope2)
@@ -114,7 +112,8 @@ struct Saved {
   const float *x, *w1, *w2, *h1, *slope2, *xhat, *rstd, *gamma;
 };
 
-Grads backward_rows(const Dims& d, const float* grad, const Saved& in, bool need_x, const torch::TensorOptions& options) {
+Grads backward_rows(const Products& p, const Dims& d, const float* grad, const Saved& in, bool need_x,
+                    const torch::TensorOptions& options) {
   constexpr Index chunks_per_slice = 4;
   const Index step = chunk_rows(d.hidden);
   const Index slice_rows = chunks_per_slice * step;
@@ -124,6 +123,7 @@ Grads backward_rows(const Dims& d, const float* grad, const Saved& in, bool need
   Grads out;
   if (need_x) out.x = torch::empty({d.rows, d.d_in}, options);
   float* gx = need_x ? out.x.data_ptr<float>() : nullptr;
+  const auto w1r = p.rounded(in.w1, d.hidden * d.d_in), w2r = p.rounded(in.w2, d.d_out * d.hidden);
 
   at::parallel_for(0, slices, 1, [&](Index first, Index last) {
     const SingleThreadScope one;
@@ -155,16 +155,18 @@ Grads backward_rows(const Dims& d, const float* grad, const Saved& in, bool need
         }
         add_column_sums(gc, c, d.d_out, share.b2.data());
         gelu_values_and_slopes(in.h1 + r0 * d.hidden, act.data(), slope.data(), c * d.hidden);
-        gemm(true, false, d.d_out, d.hidden, c, gc, d.d_out, act.data(), d.hidden, 1.0f, share.w2.data(), d.hidden);
+        p.gemm(true, false, d.d_out, d.hidden, c, 1.0f, gc, d.d_out, act.data(), d.hidden, 1.0f, share.w2.data(),
+               d.hidden);
         float* gh = act.data();  // the activations are used; their buffer takes the hidden layer's gradient
-        gemm(false, false, c, d.hidden, d.d_out, gc, d.d_out, in.w2, d.hidden, 0.0f, gh, d.hidden);
+        p.gemm(false, false, c, d.hidden, d.d_out, 1.0f, gc, d.d_out, in.w2, d.hidden, 0.0f, gh, d.hidden,
+               data_or_null(w2r));
         for (Index i = 0; i < c * d.hidden; ++i) gh[i] *= slope[static_cast<std::size_t>(i)];
         add_column_sums(gh, c, d.hidden, share.b1.data());
-        gemm(true, false, d.hidden, d.d_in, c, gh, d.hidden, in.x + r0 * d.d_in, d.d_in, 1.0f, share.w1.data(),
-             d.d_in);
+        p.gemm(true, false, d.hidden, d.d_in, c, 1.0f, gh, d.hidden, in.x + r0 * d.d_in, d.d_in, 1.0f,
+               share.w1.data(), d.d_in);
         if (gx)
-          gemm(false, false, c, d.d_in, d.hidden, gh, d.hidden, in.w1, d.d_in, normed ? 1.0f : 0.0f,
-               gx + r0 * d.d_in, d.d_in);
+          p.gemm(false, false, c, d.d_in, d.hidden, 1.0f, gh, d.hidden, in.w1, d.d_in, normed ? 1.0f : 0.0f,
+                 gx + r0 * d.d_in, d.d_in, data_or_null(w1r));
       }
     }
   });
@@ -208,8 +210,10 @@ class FusedMlp : public torch::autograd::Function<FusedMlp> {
     const Norm norm{data_or_null(gamma), data_or_null(beta), static_cast<float>(eps)};
     const Kept kept{h1.data_ptr<float>(), data_or_null(slope2), data_or_null(xhat),
                     data_or_null(rstd)};
-    forward_rows(d, x.data_ptr<float>(), layers, gelu2, norm, out.data_ptr<float>(), kept);
+    const Products p = Products::now();
+    forward_rows(p, d, x.data_ptr<float>(), layers, gelu2, norm, out.data_ptr<float>(), kept);
     ctx->save_for_backward({x, layers.w1, layers.w2, h1, slope2, xhat, rstd, gamma});
+    ctx->saved_data["bf16"] = p.bf16;
     ctx->saved_data["input_shape"] = input.sizes().vec();
     return out;
   }
@@ -228,7 +232,8 @@ class FusedMlp : public torch::autograd::Function<FusedMlp> {
                    data_or_null(saved[5]),
                    data_or_null(saved[6]),
                    data_or_null(saved[7])};
-    auto grads = backward_rows(d, g.data_ptr<float>(), in, ctx->needs_input_grad(0), x.options());
+    const Products p{ctx->saved_data["bf16"].toBool()};
+    auto grads = backward_rows(p, d, g.data_ptr<float>(), in, ctx->needs_input_grad(0), x.options());
     if (grads.x.defined()) grads.x = grads.x.view(ctx->saved_data["input_shape"].toIntVector());
     auto keep = [&](int i, torch::Tensor t) { return ctx->needs_input_grad(i) ? t : torch::Tensor(); };
     return {grads.x,
@@ -288,7 +293,7 @@ torch::Tensor fused_mlp(const torch::Tensor& x, const MlpLayers& layers, bool ge
   const auto beta = normed ? norm.bias.contiguous() : torch::Tensor();
   const Dims d = dims_of(in, l.w1, l.w2);
   auto out = torch::empty(out_shape(in, d.d_out), in.options());
-  forward_rows(d, in.data_ptr<float>(), l, gelu_after_fc2,
+  forward_rows(Products::now(), d, in.data_ptr<float>(), l, gelu_after_fc2,
                {data_or_null(gamma), data_or_null(beta), static_cast<float>(norm.eps)},
                out.data_ptr<float>(), {});
   return out;

@@ -1,5 +1,6 @@
 #include "models/row_kernels.hpp"
 
+#include "models/bf16_products.hpp"
 #include "models/jit_gemm.hpp"
 #include "models/lane_sums.hpp"
 
@@ -19,6 +20,23 @@ void gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, co
   cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
               static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,
               static_cast<int>(ldb), beta, c, static_cast<int>(ldc));
+}
+
+Products Products::now() { return {bf16_products_on()}; }
+
+void Products::gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, const float* a, Index lda,
+                    const float* b, Index ldb, float beta, float* c, Index ldc, const std::uint16_t* b16) const {
+  if (bf16)
+    bf16_gemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, b16, ldb, beta, c, ldc);
+  else
+    rows::gemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+std::vector<std::uint16_t> Products::rounded(const float* data, Index count) const {
+  if (!bf16) return {};
+  std::vector<std::uint16_t> out(static_cast<std::size_t>(count));
+  round_to_bf16(1, count, data, count, out.data());
+  return out;
 }
 
 LOCI_WIDE void add_bias(float* rows, Index m, Index n, const float* bias) {

@@ -17,6 +17,24 @@ using Index = std::int64_t;
 void gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, const float* a, Index lda,
           const float* b, Index ldb, float beta, float* c, Index ldc);
 
+// How one pass's chunk products run: in float32 (gemm above), or with bfloat16 operands (bf16_products.hpp) where
+// the layer's forward found bf16_products_on(); its backward keeps the forward's choice.
+struct Products {
+  bool bf16 = false;
+
+  static Products now();  // float32, or bf16 while bf16_products_on()
+
+  // As gemm; b16: B already rounded to bfloat16 (rounded() below), or null.
+  void gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, const float* a, Index lda,
+            const float* b, Index ldb, float beta, float* c, Index ldc, const std::uint16_t* b16 = nullptr) const;
+
+  // count floats (a weight, once per pass) rounded to bfloat16; empty in float32.
+  std::vector<std::uint16_t> rounded(const float* data, Index count) const;
+};
+
+// The data of a rounded copy, or null where there is none.
+inline const std::uint16_t* data_or_null(const std::vector<std::uint16_t>& v) { return v.empty() ? nullptr : v.data(); }
+
 void add_bias(float* rows, Index m, Index n, const float* bias);
 
 // Column sums in double: a bias gradient sums thousands of rows.

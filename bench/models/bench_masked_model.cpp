@@ -3,7 +3,7 @@
 // half the tokens replaced by the mask embedding, MSE on them, AdamW lr 1e-3, batch 32), as the trainer runs it.
 // Prints RESULT lines that run_masked.sh sets beside bench/reference/masked_model.py.
 //
-// Usage: bench_masked_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--parts N] [--bf16]
+// Usage: bench_masked_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--parts N] [--bf16 | --bf16-fused]
 //                           [--tokens 100] [--breakdown] [--profile TRACE]
 // --parts: train.micro_batches (default: the thread count, one part per thread, as a run on that many cores would
 // set it); 1 is one pass on one thread whatever --threads says.
@@ -15,10 +15,10 @@
 #include "models/init/init_registry.hpp"
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"
+#include "models/precision_scope.hpp"
 #include "step_timing.hpp"
 
 #include <ATen/Parallel.h>
-#include <ATen/autocast_mode.h>
 #include <torch/csrc/autograd/profiler_legacy.h>
 
 #include <cstdio>
@@ -29,13 +29,25 @@
 
 namespace {
 
+// The precision in the header line and in RESULT lines, with what bf16's products run on.
+std::string header(const std::string& precision, const std::string& products) {
+  if (precision == "fp32") return "";
+  if (products == "autocast") return ", bf16 autocast";
+  return ", bf16 fused products on " + loci::models::bf16_products_engine();
+}
+
+const char* suffix(const std::string& precision, const std::string& products) {
+  return precision == "fp32" ? "" : products == "autocast" ? "_bf16" : "_bf16_fused";
+}
+
 constexpr int64_t kBatch = 32, kWindow = 50, kD = 64, kBlocks = 4, kHidden = 256;
 
 struct Args {
   std::vector<int> threads{1, 2};
   int steps = 10, warmup = 3, reps = 5, parts = 0;  // parts 0: one per thread
   int64_t tokens = 100;
-  bool bf16 = false, breakdown = false;
+  std::string precision = "fp32", bf16_products = "autocast";  // --bf16; --bf16-fused: with fused products
+  bool breakdown = false;
   std::string profile;  // a Chrome trace of a few steps, per ATen operation
 };
 
@@ -54,7 +66,8 @@ Args parse(int argc, char** argv) {
     else if (arg == "--warmup") a.warmup = std::stoi(next());
     else if (arg == "--parts") a.parts = std::stoi(next());
     else if (arg == "--tokens") a.tokens = std::stoll(next());
-    else if (arg == "--bf16") a.bf16 = true;
+    else if (arg == "--bf16") a.precision = "bf16";
+    else if (arg == "--bf16-fused") a.precision = "bf16", a.bf16_products = "fused";
     else if (arg == "--breakdown") a.breakdown = true;
     else if (arg == "--profile") a.profile = next();
     else throw std::invalid_argument("unknown argument " + arg);
@@ -89,7 +102,7 @@ int main(int argc, char** argv) try {
   std::printf("model: batch %lld, T %lld, window %lld, d %lld, %lld blocks, learned PE per block, mask 0.5, AdamW "
               "lr 1e-3%s\n",
               static_cast<long long>(kBatch), static_cast<long long>(args.tokens), static_cast<long long>(kWindow),
-              static_cast<long long>(kD), static_cast<long long>(kBlocks), args.bf16 ? ", bf16 autocast" : "");
+              static_cast<long long>(kD), static_cast<long long>(kBlocks), header(args.precision, args.bf16_products).c_str());
   const char* core = std::getenv("OPENBLAS_CORETYPE");
   std::printf("blas: %s (OPENBLAS_CORETYPE %s)\n", loci::models::blas_description().c_str(), core ? core : "not set");
   std::printf("FLOPs per step: %.3g, of which attention (scores, weights x values) %.0f%%\n", step_flops(args.tokens),
@@ -115,11 +128,11 @@ int main(int argc, char** argv) try {
       micro.backward(model->parameters(), [&](int p) {
         const auto [begin, end] = loci::models::MicroBatches::range(p, parts, kBatch);
         const loci::models::ModelInput in{x.narrow(0, begin, end - begin), {}, mask.narrow(0, begin, end - begin), {}};
-        at::autocast::set_cpu_enabled(args.bf16);
-        at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-        const auto out = model->forward(in);
-        at::autocast::set_cpu_enabled(false);
-        if (args.bf16) at::autocast::clear_cache();
+        loci::models::ModelOutput out;
+        {
+          const loci::models::PrecisionScope precision(args.precision, args.bf16_products, torch::kCPU);
+          out = model->forward(in);
+        }
         return model->loss(out, in, in.x).to(torch::kFloat) * (static_cast<double>(end - begin) / kBatch);
       });
       opt.step();
@@ -131,7 +144,7 @@ int main(int argc, char** argv) try {
     }
     std::printf("RESULT impl=cpp%s threads=%d parts=%d ms_per_step=%.2f samples_per_s=%.0f cpu_ms_per_step=%.2f "
                 "gflops=%.1f\n",
-                args.bf16 ? "_bf16" : "", threads, parts, t.wall * 1e3, kBatch / t.wall, t.cpu * 1e3,
+                suffix(args.precision, args.bf16_products), threads, parts, t.wall * 1e3, kBatch / t.wall, t.cpu * 1e3,
                 step_flops(args.tokens) / t.wall / 1e9);
     if (args.breakdown) {
       const auto q = torch::randn({kBatch, 1, args.tokens, kD});

@@ -2,7 +2,7 @@
 // lr 1e-4) per thread count, the FLOPs a step needs counted analytically, and the machine's measured GEMM rate at
 // the model's matrix sizes for comparison. Prints RESULT/GEMM lines that run.sh turns into a table.
 //
-// Usage: bench_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--parts 2] [--bf16] [--no-prune]
+// Usage: bench_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--parts 2] [--bf16 | --bf16-fused] [--no-prune]
 //                    [--no-factor] [--breakdown] [--default-malloc] [--profile TRACE]
 // --parts: the batch's gradient as that many parts' gradients summed, the parts side by side on the threads, one
 // thread each (models/micro_batches.hpp, as `train.micro_batches` does); 0: plain LibTorch, one pass over the batch
@@ -17,10 +17,10 @@
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"
 #include "models/pe/sinusoid.hpp"
+#include "models/precision_scope.hpp"
 #include "step_timing.hpp"
 
 #include <ATen/Parallel.h>
-#include <ATen/autocast_mode.h>
 #include <torch/csrc/autograd/profiler_legacy.h>
 
 #include <cstdio>
@@ -33,6 +33,17 @@
 
 namespace {
 
+// The precision in the header line and in RESULT lines, with what bf16's products run on.
+std::string header(const std::string& precision, const std::string& products) {
+  if (precision == "fp32") return "";
+  if (products == "autocast") return ", bf16 autocast";
+  return ", bf16 fused products on " + loci::models::bf16_products_engine();
+}
+
+const char* suffix(const std::string& precision, const std::string& products) {
+  return precision == "fp32" ? "" : products == "autocast" ? "_bf16" : "_bf16_fused";
+}
+
 using loci::models::ModelOptions;
 using loci::bench::time_per_call;
 
@@ -41,7 +52,8 @@ constexpr int64_t kBatch = 128, kTokens = 16, kChannels = 5, kD = 160, kBlocks =
 struct Args {
   std::vector<int> threads{1, 2};
   int steps = 10, warmup = 3, reps = 5, parts = 2;
-  bool bf16 = false, prune = true, factor = true, breakdown = false, tune_malloc = true;
+  std::string precision = "fp32", bf16_products = "autocast";  // --bf16; --bf16-fused: with fused products
+  bool prune = true, factor = true, breakdown = false, tune_malloc = true;
   std::string profile;  // a Chrome trace of a few steps, per ATen operation
 };
 
@@ -65,7 +77,10 @@ Args parse(int argc, char** argv) {
       a.parts = std::stoi(next());
       if (a.parts < 0) throw std::invalid_argument("--parts must be 0 (plain step) or a number of parts");
     } else if (arg == "--bf16") {
-      a.bf16 = true;
+      a.precision = "bf16";
+    } else if (arg == "--bf16-fused") {
+      a.precision = "bf16";
+      a.bf16_products = "fused";
     } else if (arg == "--no-prune") {
       a.prune = false;
     } else if (arg == "--no-factor") {
@@ -137,7 +152,7 @@ int main(int argc, char** argv) try {
   std::printf("model: batch %lld, T %lld, C %lld, d %lld, %lld blocks, learned PE per block, AdamW lr 1e-4%s%s\n",
               static_cast<long long>(kBatch), static_cast<long long>(kTokens), static_cast<long long>(kChannels),
               static_cast<long long>(kD), static_cast<long long>(kBlocks), args.prune ? ", last block pruned" : "",
-              args.bf16 ? ", bf16 autocast" : "");
+              header(args.precision, args.bf16_products).c_str());
   const char* core = std::getenv("OPENBLAS_CORETYPE");
   std::printf("blas: %s (OPENBLAS_CORETYPE %s)\n", loci::models::blas_description().c_str(), core ? core : "not set");
   std::printf("malloc: %s\n", args.tune_malloc ? "tuned (loci::models::tune_allocator)" : "glibc defaults");
@@ -150,30 +165,29 @@ int main(int argc, char** argv) try {
     auto model = loci::models::make_model(options, positions, 0);
     loci::models::FusedAdamW opt(model->parameters(), torch::optim::AdamWOptions(1e-4).weight_decay(0.0));
     // The trainer's step (plugins/torch_trainer): the batch's gradient as the sum of `parts` parts' gradients,
-    // the parts side by side on the threads, each under autocast when asked (autocast is per thread).
+    // the parts side by side on the threads, each under the precision asked for.
     loci::models::MicroBatches parts(loci::models::MicroBatchOptions(std::max(1, args.parts), threads));
     auto step = [&] {
       if (args.parts == 0) {  // plain LibTorch: one pass over the batch, each operation split over the threads
         opt.zero_grad();
-        at::autocast::set_cpu_enabled(args.bf16);
-        at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-        auto logits = model->classify(x);
-        at::autocast::set_cpu_enabled(false);
+        torch::Tensor logits;
+        {
+          const loci::models::PrecisionScope precision(args.precision, args.bf16_products, torch::kCPU);
+          logits = model->classify(x);
+        }
         torch::cross_entropy_loss(logits.to(torch::kFloat32), y).backward();
-        if (args.bf16) at::autocast::clear_cache();
         opt.step();
         return;
       }
       parts.backward(model->parameters(), [&](int p) {
         const auto [begin, end] = loci::models::MicroBatches::range(p, args.parts, kBatch);
-        at::autocast::set_cpu_enabled(args.bf16);
-        at::autocast::set_autocast_cpu_dtype(at::kBFloat16);
-        auto logits = model->classify(x.narrow(0, begin, end - begin));
-        auto loss = torch::cross_entropy_loss(logits.to(torch::kFloat32), y.narrow(0, begin, end - begin)) *
-                    (static_cast<double>(end - begin) / kBatch);
-        at::autocast::set_cpu_enabled(false);
-        if (args.bf16) at::autocast::clear_cache();
-        return loss;
+        torch::Tensor logits;
+        {
+          const loci::models::PrecisionScope precision(args.precision, args.bf16_products, torch::kCPU);
+          logits = model->classify(x.narrow(0, begin, end - begin));
+        }
+        return torch::cross_entropy_loss(logits.to(torch::kFloat32), y.narrow(0, begin, end - begin)) *
+               (static_cast<double>(end - begin) / kBatch);
       });
       opt.step();
     };
@@ -186,7 +200,7 @@ int main(int argc, char** argv) try {
     std::printf(
         "RESULT impl=cpp%s threads=%d ms_per_step=%.2f puzzles_per_s=%.0f cpu_ms_per_step=%.2f gflops=%.1f "
         "model_gflops=%.1f\n",
-        args.bf16 ? "_bf16" : "", threads, s * 1e3, kBatch / s, t.cpu * 1e3, step_flops(args.prune, args.factor) / s / 1e9,
+        suffix(args.precision, args.bf16_products), threads, s * 1e3, kBatch / s, t.cpu * 1e3, step_flops(args.prune, args.factor) / s / 1e9,
         step_flops(false, false) / s / 1e9);
     if (args.breakdown) {
       const auto fwd = time_per_call([&] { model->classify(x); }, 2, args.steps);
@@ -200,7 +214,7 @@ int main(int argc, char** argv) try {
                   (fwd_bwd.cpu - fwd.cpu) * 1e3, (t.cpu - fwd_bwd.cpu) * 1e3);
     }
     std::printf("GEMM threads=%d fp32_gflops=%.1f", threads, gemm_gflops(torch::kFloat32, 10));
-    if (args.bf16) std::printf(" bf16_gflops=%.1f", gemm_gflops(torch::kBFloat16, 10));
+    if (args.precision != "fp32") std::printf(" bf16_gflops=%.1f", gemm_gflops(torch::kBFloat16, 10));
     std::printf("\n");
     std::fflush(stdout);
   }

@@ -1,5 +1,6 @@
 #include "onednn_state.hpp"
 
+#include "models/bf16_products.hpp"
 #include "plugins/api/blas_kernel.hpp"
 
 #include <ATen/Context.h>
@@ -36,7 +37,7 @@ std::string env(const char* name) {
 
 }  // namespace
 
-OneDnnState onednn_state() {
+OneDnnState onednn_state(bool fused_products) {
   OneDnnState s;
   s.isa = effective_isa();
   s.isa_cap = env("ONEDNN_MAX_CPU_ISA");
@@ -45,9 +46,13 @@ OneDnnState onednn_state() {
   const bool has = at::hasMKLDNN() && !s.isa.empty();
   const bool onednn = at::globalContext().userEnabledMkldnn() &&
                       blas::bf16_products(has, s.isa, cpu) == blas::Bf16Products::onednn;
-  s.bf16_products = onednn ? "oneDNN" : "LibTorch's reference loops";
+  const std::string fused = fused_products ? models::bf16_products_engine() : "";
+  s.bf16_products = !fused.empty() ? "the fused layers on " + fused : onednn ? "oneDNN" : "LibTorch's reference loops";
   const std::string cap = s.isa_cap.empty() ? "" : " (capped by ONEDNN_MAX_CPU_ISA=" + s.isa_cap + ")";
-  if (onednn)
+  if (!fused.empty())
+    s.why = "bf16: the fused layers' products take bfloat16 operands on " + fused + cap +
+            ", float32 sums and everything between them float32";
+  else if (onednn)
     s.why = "bf16 products run on oneDNN, instruction set " + s.isa + (cap.empty() ? " (its own choice)" : cap);
   else
     s.why = "bf16 products run on LibTorch's reference loops (" +
@@ -59,12 +64,12 @@ OneDnnState onednn_state() {
 }
 
 OneDnnState settle_onednn() {
-  const OneDnnState s = onednn_state();
+  const OneDnnState s = onednn_state(false);
   const bool has = at::hasMKLDNN() && !s.isa.empty();
   if (blas::libtorch_sends_bf16_to_onednn(has, blas::this_cpu()) &&
       blas::bf16_products(has, s.isa, blas::this_cpu()) != blas::Bf16Products::onednn)
     at::globalContext().setUserEnabledMkldnn(false);
-  return onednn_state();
+  return onednn_state(false);
 }
 
 }  // namespace loci::torch_trainer

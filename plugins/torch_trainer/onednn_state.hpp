@@ -11,14 +11,15 @@ namespace loci::torch_trainer {
 struct OneDnnState {
   std::string isa;            // oneDNN's instruction set ("avx512_core_amx"), "" when oneDNN is not loaded
   std::string isa_cap;        // the user's ONEDNN_MAX_CPU_ISA (or DNNL_MAX_CPU_ISA), "" when unset
-  std::string bf16_products;  // "oneDNN" or "LibTorch's reference loops"
+  std::string bf16_products;  // "the fused layers on oneDNN gemm_bf16bf16f32 (...)" (models/precision_scope.hpp),
+                              // else autocast's: "oneDNN" or "LibTorch's reference loops"
   std::string why;            // one sentence for the log and summary.json
 };
 
 // Reads the state, and before a bf16 run keeps LibTorch off oneDNN where oneDNN cannot run bf16 products (a cap
 // below AVX-512), which would otherwise fail at the first product.
 OneDnnState settle_onednn();
-// The state as settled (for summary.json).
-OneDnnState onednn_state();
+// The state as settled (for summary.json); fused_products: train.bf16_products is fused.
+OneDnnState onednn_state(bool fused_products);
 
 }  // namespace loci::torch_trainer

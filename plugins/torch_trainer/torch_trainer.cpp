@@ -21,9 +21,9 @@
 #include "models/blas_info.hpp"
 #include "models/jit_gemm.hpp"
 #include "models/micro_batches.hpp"
+#include "models/precision_scope.hpp"
 #include "optimizer.hpp"
 #include "onednn_state.hpp"
-#include "precision.hpp"
 #include "run_identity.hpp"
 #include "plugins/api/config/options.hpp"
 #include "plugins/api/config/yaml_io.hpp"
@@ -40,6 +40,9 @@ namespace loci::torch_trainer {
 namespace {
 
 namespace fs = std::filesystem;
+
+// bf16 whose products run in the fused layers (train.bf16_products: fused), not under autocast.
+bool fused_products(const TrainOptions& o) { return o.precision == "bf16" && o.bf16_products == "fused"; }
 
 torch::Tensor positions_of(const data::Dataset& ds) {
   const auto a = ds.read_dataset_array("positions");
@@ -128,7 +131,8 @@ class TorchTrainer final : public Trainer {
       const blas::Choice kernel = blas::current();
       std::cerr << "loci: BLAS kernel " << (kernel.kernel.empty() ? "(not OpenBLAS)" : kernel.kernel) << " ("
                 << kernel.why << ")\n";
-      if (s.opt.precision == "bf16" && s.device.is_cpu()) std::cerr << "loci: " << onednn_state().why << "\n";
+      if (s.opt.precision == "bf16" && s.device.is_cpu())
+        std::cerr << "loci: " << onednn_state(fused_products(s.opt)).why << "\n";
       if (s.device.is_cpu()) std::cerr << "loci: chunk products: " << models::rows::jit_gemm_description() << "\n";
     }
     claim_run_folder(s);
@@ -192,6 +196,10 @@ class TorchTrainer final : public Trainer {
     // Keeps freed tensor memory in the process: page faults on fresh multi-MB buffers otherwise double step time.
     models::tune_allocator();
     if (s.opt.precision == "bf16" && s.device.is_cpu()) settle_onednn();
+    if (fused_products(s.opt) && s.device.is_cpu() && models::bf16_products_engine().empty())
+      throw UserError(resolved.at("train.bf16_products").mark().str() +
+                      ": train.bf16_products is fused, but oneDNN here has no bfloat16 arithmetic (" +
+                      onednn_state(false).isa + "; it needs AVX512_BF16 or AMX): use autocast");
     // Joined before anything else can fail, so that a rank which stops early stops the others at once.
     s.dp = DataParallel::join(launch_rank(), std::chrono::seconds(s.opt.dist_timeout));
     s.rank = s.dp ? s.dp->rank() : 0;
@@ -450,8 +458,8 @@ class TorchTrainer final : public Trainer {
         if (begin == end) return {};
         auto part = [&, b = begin, e = end](const torch::Tensor& t) { return t.defined() ? t.narrow(0, b, e - b) : t; };
         const models::ModelInput in{part(x), part(target_index), part(mask)};
-        // autocast covers the forward pass only; backward follows the dtypes it recorded
-        const AutocastScope autocast(opt.precision, s.device.type());
+        // the forward pass only: backward follows what forward recorded (autocast's dtypes, the fused layers' choice)
+        const models::PrecisionScope precision(opt.precision, opt.bf16_products, s.device.type());
         const models::ModelOutput out = s.model->forward(in);
         outputs[static_cast<std::size_t>(p)] = out.output.detach();
         const double share = static_cast<double>(end - begin) / static_cast<double>(batch.size);
@@ -627,7 +635,7 @@ class TorchTrainer final : public Trainer {
     j["blas"] = models::blas_description();  // the kernel decides speed and the last bits of every product
     const blas::Choice kernel = blas::current();
     j["blas_kernel"] = {{"kernel", kernel.kernel}, {"why", kernel.why}};
-    const OneDnnState dnn = onednn_state();
+    const OneDnnState dnn = onednn_state(fused_products(opt));
     j["onednn"] = {{"isa", dnn.isa}, {"isa_cap", dnn.isa_cap}, {"bf16_products", dnn.bf16_products}, {"why", dnn.why}};
     j["chunk_products"] = models::rows::jit_gemm_description();  // the fused layers' kernels, generated for this CPU
     j["data"] = s.recorded.at("data").text();

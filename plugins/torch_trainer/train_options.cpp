@@ -176,8 +176,13 @@ void declare_train(Table& t) {
       .doc("cpu, or cuda when LibTorch was built with CUDA");
   t.add("train.precision", [](O& o) -> std::string& { return o.precision; })
       .choices({"fp32", "bf16"})
-      .doc("bf16: the training forward/backward under bfloat16 autocast, the attention's own products in fp32 on the "
-           "CPU (parameters, optimizer and evaluation stay fp32; not the paper's numerics)");
+      .doc("bf16: the training step in bfloat16 as train.bf16_products says (parameters, optimizer and evaluation "
+           "stay fp32; not the paper's numerics)");
+  t.add("train.bf16_products", [](O& o) -> std::string& { return o.bf16_products; })
+      .choices({"autocast", "fused"})
+      .doc("with train.precision bf16 on a CPU: autocast (LibTorch's bfloat16 autocast over the forward pass, the "
+           "attention's own products in fp32) or fused (the fused layers keep float32 activations and round only "
+           "their products' operands to bfloat16, on oneDNN's gemm_bf16bf16f32; needs AVX512_BF16 or AMX)");
   t.add("train.eval_mask_ratios", [](O& o) -> std::vector<double>& { return o.eval_mask_ratios; })
       .within(0, 1)
       .doc("masked regression: more shares of tokens to mask at each evaluation besides model.mask_ratio_eval (the "

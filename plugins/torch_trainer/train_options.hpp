@@ -48,7 +48,8 @@ struct TrainOptions {
   std::vector<double> robustness_noise;  // sds of embedding noise evaluated once training ends (robustness.csv)  // masked regression: extra evaluations, rows named <split>@<ratio>
   std::string blas_kernel = "auto";
   std::string on_other_settings = "refuse";  // or new_folder: <out>@<identity hash> (run_identity.hpp)  // plugins/api/blas_kernel.hpp; settled by the `loci` process before training
-  std::string precision = "fp32";  // or bf16: autocast in the training step (precision.hpp)
+  std::string precision = "fp32";  // or bf16 (models/precision_scope.hpp)
+  std::string bf16_products = "autocast";  // or fused: how a CPU bf16 step runs its products
   bool save_attention = false, progress = true;
   std::string attention_split;  // "" = human, else test, else the first evaluated split
   std::int64_t checkpoint_every = 0;  // also keep checkpoints/epoch_<E>.pt every this many epochs (0 = off)

@@ -1,0 +1,157 @@
+#include "models/bf16_products.hpp"
+
+#include "models/bfloat16_bits.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <dlfcn.h>
+#include <immintrin.h>
+#include <stdexcept>
+#include <vector>
+
+namespace loci::models {
+namespace {
+
+// A count, not a flag: the trainer's micro-batches enter and leave their scopes on several threads at once.
+std::atomic<int> bf16_scopes{0};
+
+// oneDNN's C API, looked up in the copy LibTorch loaded (RTLD_NOLOAD: never a second one); Debian ships no oneDNN
+// headers with LibTorch. Row-major, as its sgemm.
+using GemmBf16 = int (*)(char, char, std::int64_t, std::int64_t, std::int64_t, float, const std::uint16_t*,
+                         std::int64_t, const std::uint16_t*, std::int64_t, float, float*, std::int64_t);
+
+struct OneDnn {
+  GemmBf16 gemm = nullptr;
+  std::string engine;  // empty: not usable here
+
+  OneDnn() {
+    void* lib = dlopen("libdnnl.so.2", RTLD_NOW | RTLD_NOLOAD);
+    if (lib == nullptr) return;
+    gemm = reinterpret_cast<GemmBf16>(dlsym(lib, "dnnl_gemm_bf16bf16f32"));
+    const auto isa = reinterpret_cast<int (*)()>(dlsym(lib, "dnnl_get_effective_cpu_isa"));
+    const auto name = reinterpret_cast<const char* (*)(int)>(dlsym(lib, "dnnl_cpu_isa2str"));
+    if (gemm == nullptr || isa == nullptr || name == nullptr) return;
+    const char* text = name(isa());
+    std::string which = text != nullptr ? text : "";
+    if (which.rfind("cpu_isa_", 0) == 0) which.erase(0, 8);
+    // Below these oneDNN emulates bfloat16 arithmetic with float32 instructions, slower than the float32 products.
+    const bool native = which.find("bf16") != std::string::npos || which.find("amx") != std::string::npos;
+    if (native && trial_agrees()) engine = "oneDNN gemm_bf16bf16f32 (" + which + ")";
+  }
+
+  // One small product against its known value: a library that refuses or miscomputes is not used.
+  bool trial_agrees() const {
+    const std::uint16_t a[4] = {float_to_bf16(1.0f), float_to_bf16(2.0f), float_to_bf16(3.0f), float_to_bf16(4.0f)};
+    const std::uint16_t b[4] = {float_to_bf16(0.5f), float_to_bf16(-1.0f), float_to_bf16(2.0f), float_to_bf16(1.5f)};
+    float c[4] = {};
+    if (gemm('N', 'N', 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 2) != 0) return false;
+    return c[0] == 4.5f && c[1] == 2.0f && c[2] == 9.5f && c[3] == 3.0f;
+  }
+};
+
+const OneDnn& onednn() {
+  static const OneDnn instance;
+  return instance;
+}
+
+// Per-thread scratch for the rounded operands: chunk products run on many threads at once.
+std::uint16_t* scratch(std::vector<std::uint16_t>& buffer, std::int64_t size) {
+  if (static_cast<std::int64_t>(buffer.size()) < size) buffer.resize(static_cast<std::size_t>(size));
+  return buffer.data();
+}
+
+}  // namespace
+
+bool bf16_products_on() { return bf16_scopes.load() > 0; }
+
+Bf16ProductsScope::Bf16ProductsScope() { ++bf16_scopes; }
+Bf16ProductsScope::~Bf16ProductsScope() { --bf16_scopes; }
+
+std::string bf16_products_engine() { return onednn().engine; }
+
+namespace rows {
+
+namespace {
+
+__attribute__((target_clones("avx512f", "avx2", "default"))) void round_rows(std::int64_t rows, std::int64_t cols,
+                                                                              const float* in, std::int64_t ld,
+                                                                              std::uint16_t* out) {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* from = in + r * ld;
+    std::uint16_t* to = out + r * cols;
+    for (std::int64_t j = 0; j < cols; ++j) to[j] = float_to_bf16(from[j]);
+  }
+}
+
+// AVX512_BF16's own conversion, 32 floats an instruction: the loop above took a fifth of a bf16 step's products.
+// It rounds to nearest even as float_to_bf16 does, but treats float32 denormals as zero.
+__attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) void round_rows_avx512_bf16(std::int64_t rows,
+                                                                                   std::int64_t cols, const float* in,
+                                                                                   std::int64_t ld,
+                                                                                   std::uint16_t* out) {
+  for (std::int64_t r = 0; r < rows; ++r) {
+    const float* from = in + r * ld;
+    std::uint16_t* to = out + r * cols;
+    std::int64_t j = 0;
+    for (; j + 32 <= cols; j += 32) {
+      const __m512bh pair = _mm512_cvtne2ps_pbh(_mm512_loadu_ps(from + j + 16), _mm512_loadu_ps(from + j));
+      _mm512_storeu_si512(to + j, reinterpret_cast<__m512i>(pair));
+    }
+    if (j < cols) {
+      const auto tail = static_cast<__mmask16>((1u << std::min<std::int64_t>(16, cols - j)) - 1u);
+      const __m256bh low = _mm512_cvtneps_pbh(_mm512_maskz_loadu_ps(tail, from + j));
+      _mm256_mask_storeu_epi16(to + j, tail, reinterpret_cast<__m256i>(low));
+      j += 16;
+      if (j < cols) {
+        const auto rest = static_cast<__mmask16>((1u << (cols - j)) - 1u);
+        const __m256bh high = _mm512_cvtneps_pbh(_mm512_maskz_loadu_ps(rest, from + j));
+        _mm256_mask_storeu_epi16(to + j, rest, reinterpret_cast<__m256i>(high));
+      }
+    }
+  }
+}
+
+const bool has_avx512_bf16 = __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vl");
+
+}  // namespace
+
+void round_to_bf16(std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ld, std::uint16_t* out) {
+  if (has_avx512_bf16)
+    round_rows_avx512_bf16(rows, cols, in, ld, out);
+  else
+    round_rows(rows, cols, in, ld, out);
+}
+
+void bf16_gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,
+               std::int64_t lda, const float* b, const std::uint16_t* b16, std::int64_t ldb, float beta, float* c,
+               std::int64_t ldc) {
+  const auto& lib = onednn();
+  if (lib.engine.empty()) throw std::logic_error("bf16_gemm called where bf16_products_engine() is empty");
+  if (m == 0 || n == 0) return;
+  if (k == 0) {  // nothing to sum (and no leading dimension oneDNN accepts): C is beta C
+    for (std::int64_t r = 0; r < m; ++r)
+      for (std::int64_t j = 0; j < n; ++j) c[r * ldc + j] = beta == 0.0f ? 0.0f : beta * c[r * ldc + j];
+    return;
+  }
+  thread_local std::vector<std::uint16_t> a_buffer, b_buffer;
+  // Stored shapes: op(A) is [m, k], so A lies as [k, m] when transposed; likewise B.
+  const std::int64_t a_rows = trans_a ? k : m, a_cols = trans_a ? m : k;
+  std::uint16_t* a16 = scratch(a_buffer, a_rows * a_cols);
+  round_to_bf16(a_rows, a_cols, a, lda, a16);
+  std::int64_t ldb16 = ldb;
+  if (b16 == nullptr) {
+    const std::int64_t b_rows = trans_b ? n : k, b_cols = trans_b ? k : n;
+    std::uint16_t* packed = scratch(b_buffer, b_rows * b_cols);
+    round_to_bf16(b_rows, b_cols, b, ldb, packed);
+    b16 = packed;
+    ldb16 = b_cols;
+  }
+  const int status = lib.gemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha, a16, a_cols, b16, ldb16, beta,
+                              c, ldc);
+  if (status != 0)
+    throw std::runtime_error("oneDNN gemm_bf16bf16f32 failed (status " + std::to_string(status) + ") on " +
+                             std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k));
+}
+
+}  // namespace rows
+}  // namespace loci::models
