@@ -8,7 +8,8 @@
 #             (or `loci generate configs/lst.yaml out=DIR`).
 # Environment: KERNELS (default "unset,Haswell,SkylakeX,Cooperlake"; "unset" runs both sides with OPENBLAS_CORETYPE
 # removed from the environment: loci then chooses by itself, the authors' code gets OpenBLAS's own choice), THREADS
-# (default 2), TURNS (default 2), PRECISIONS of loci (default "fp32,bf16"; the authors' code is fp32).
+# (default 2), TURNS (default 2), PRECISIONS of loci (default "fp32,bf16"; bf16-fused: bf16 with
+# train.bf16_products=fused; the authors' code is fp32).
 # loci's per-step time is the issue's method: the difference of train_seconds (summary.json) between runs of 20 and
 # 140 steps, so start-up and data loading cancel. The authors' side times its own train() over whole epochs (64
 # steps of 128 puzzles) after one warm-up epoch. Each side keeps its best turn; the ratios are also given as the median
@@ -39,12 +40,13 @@ with_kernel() {
 
 # loci_rate K PRECISION: puzzles/s of one step from two run lengths; prints "rate kernel-loci-ran".
 loci_rate() {
-  local k="$1" p="$2" s
+  local k="$1" p="$2" s products=autocast
+  [[ "$p" != bf16-fused ]] || { p=bf16; products=fused; }
   local -A seconds
   for s in 20 140; do
     rm -rf "$work/run"
     with_kernel "$k" "$loci" train "$root/configs/lst_train.yaml" data="$data" out="$work/run" train.steps=$s \
-      train.eval_every=100000 train.threads="$threads" train.precision="$p" seed=0 >"$work/log" 2>&1 ||
+      train.eval_every=100000 train.threads="$threads" train.precision="$p" train.bf16_products="$products" seed=0 >"$work/log" 2>&1 ||
       { cat "$work/log" >&2; exit 1; }
     seconds[$s]="$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["train_seconds"])' \
       "$work/run/summary.json")"

@@ -121,6 +121,38 @@ TEST_CASE("train.precision bf16 trains under autocast and evaluates the fp32 mod
   CHECK(std::system(py.c_str()) == 0);
 }
 
+TEST_CASE("train.bf16_products fused trains with bfloat16 products in the fused layers, or refuses where it cannot") {
+  loci::test::TempDir full, fused, capped;
+  // Capped below bfloat16 arithmetic, oneDNN cannot run the products: a user's error naming the key, no run folder.
+  const auto refused = run_loci("train -q " + train_config(capped) + " train.precision=bf16 train.bf16_products=fused",
+                                "ONEDNN_MAX_CPU_ISA=AVX512_CORE");
+  INFO(refused.output);
+  CHECK(refused.exit_code == 1);
+  CHECK(refused.output.find("train.bf16_products") != std::string::npos);
+  CHECK_FALSE(fs::exists(capped.path() / "run/summary.json"));
+
+  const auto r = run_loci("train -q " + train_config(fused) + " train.precision=bf16 train.bf16_products=fused");
+  INFO(r.output);
+  if (r.exit_code == 1 && r.output.find("has no bfloat16 arithmetic") != std::string::npos) {
+    WARN("this CPU's oneDNN has no bfloat16 arithmetic: fused bf16 products refused, as they should be");
+    return;
+  }
+  REQUIRE(r.exit_code == 0);
+  REQUIRE(run_loci("train -q " + train_config(full)).exit_code == 0);
+  const std::string summary = slurp(fused.path() / "run/summary.json");
+  CHECK(summary.find("\"bf16_products\": \"the fused layers on oneDNN gemm_bf16bf16f32") != std::string::npos);
+  // Rounded products change the weights, not what the model learns; the PE stays float32.
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy, pandas; "
+                         "a = pandas.read_csv('" + (full.path() / "run/metrics.csv").string() + "'); "
+                         "b = pandas.read_csv('" + (fused.path() / "run/metrics.csv").string() + "'); "
+                         "p = h5py.File('" + (full.path() / "run/pe.h5").string() + "')['placement_0'][-1]; "
+                         "q = h5py.File('" + (fused.path() / "run/pe.h5").string() + "')['placement_0']; "
+                         "assert q.dtype == numpy.float32, q.dtype; q = q[-1]; "
+                         "assert not numpy.array_equal(p, q); assert numpy.abs(p - q).max() < 0.05, numpy.abs(p - q).max(); "
+                         "d = (a.loss - b.loss).abs().max(); assert d < 0.05, d\"";
+  CHECK(std::system(py.c_str()) == 0);
+}
+
 TEST_CASE("a run stopped and resumed ends bit-identical to an uninterrupted one") {
   loci::test::TempDir whole, parts;
   REQUIRE(run_loci("train -q " + train_config(whole)).exit_code == 0);
