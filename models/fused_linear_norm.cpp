@@ -44,7 +44,8 @@ void forward_rows(const Products& p, const Dims& d, const float* x, const float*
     for (Index chunk = first; chunk < last; ++chunk) {
       const Index r0 = chunk * kChunkRows, c = std::min(kChunkRows, d.rows - r0);
       float* oc = out + r0 * d.d;
-      p.gemm(false, false, c, d.d, d.d_in, 1.0f, x + r0 * d.d_in, d.d_in, w, d.d, 0.0f, oc, d.d, rows::data_or_null(wr));
+      p.gemm(false, false, c, d.d, d.d_in, 1.0f, x + r0 * d.d_in, d.d_in, w, d.d, 0.0f, oc, d.d,
+             rows::data_or_null(wr));
       rows::add_bias(oc, c, d.d, b);
       if (normed)
         rows::norm_rows(oc, residual + r0 * d.d, c, d.d, gamma, beta, static_cast<float>(l.eps),

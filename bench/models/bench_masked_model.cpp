@@ -16,6 +16,7 @@
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"
 #include "models/precision_scope.hpp"
+#include "step_precision.hpp"
 #include "step_timing.hpp"
 
 #include <ATen/Parallel.h>
@@ -29,24 +30,13 @@
 
 namespace {
 
-// The precision in the header line and in RESULT lines, with what bf16's products run on.
-std::string header(const std::string& precision, const std::string& products) {
-  if (precision == "fp32") return "";
-  if (products == "autocast") return ", bf16 autocast";
-  return ", bf16 fused products on " + loci::models::bf16_products_engine();
-}
-
-const char* suffix(const std::string& precision, const std::string& products) {
-  return precision == "fp32" ? "" : products == "autocast" ? "_bf16" : "_bf16_fused";
-}
-
 constexpr int64_t kBatch = 32, kWindow = 50, kD = 64, kBlocks = 4, kHidden = 256;
 
 struct Args {
   std::vector<int> threads{1, 2};
   int steps = 10, warmup = 3, reps = 5, parts = 0;  // parts 0: one per thread
   int64_t tokens = 100;
-  std::string precision = "fp32", bf16_products = "autocast";  // --bf16; --bf16-fused: with fused products
+  loci::bench::StepPrecision step;  // --bf16, --bf16-fused
   bool breakdown = false;
   std::string profile;  // a Chrome trace of a few steps, per ATen operation
 };
@@ -66,8 +56,7 @@ Args parse(int argc, char** argv) {
     else if (arg == "--warmup") a.warmup = std::stoi(next());
     else if (arg == "--parts") a.parts = std::stoi(next());
     else if (arg == "--tokens") a.tokens = std::stoll(next());
-    else if (arg == "--bf16") a.precision = "bf16";
-    else if (arg == "--bf16-fused") a.precision = "bf16", a.bf16_products = "fused";
+    else if (a.step.parse(arg)) continue;
     else if (arg == "--breakdown") a.breakdown = true;
     else if (arg == "--profile") a.profile = next();
     else throw std::invalid_argument("unknown argument " + arg);
@@ -102,7 +91,7 @@ int main(int argc, char** argv) try {
   std::printf("model: batch %lld, T %lld, window %lld, d %lld, %lld blocks, learned PE per block, mask 0.5, AdamW "
               "lr 1e-3%s\n",
               static_cast<long long>(kBatch), static_cast<long long>(args.tokens), static_cast<long long>(kWindow),
-              static_cast<long long>(kD), static_cast<long long>(kBlocks), header(args.precision, args.bf16_products).c_str());
+              static_cast<long long>(kD), static_cast<long long>(kBlocks), args.step.header().c_str());
   const char* core = std::getenv("OPENBLAS_CORETYPE");
   std::printf("blas: %s (OPENBLAS_CORETYPE %s)\n", loci::models::blas_description().c_str(), core ? core : "not set");
   std::printf("FLOPs per step: %.3g, of which attention (scores, weights x values) %.0f%%\n", step_flops(args.tokens),
@@ -130,7 +119,7 @@ int main(int argc, char** argv) try {
         const loci::models::ModelInput in{x.narrow(0, begin, end - begin), {}, mask.narrow(0, begin, end - begin), {}};
         loci::models::ModelOutput out;
         {
-          const loci::models::PrecisionScope precision(args.precision, args.bf16_products, torch::kCPU);
+          const loci::models::PrecisionScope precision(args.step.precision, args.step.bf16_products, torch::kCPU);
           out = model->forward(in);
         }
         return model->loss(out, in, in.x).to(torch::kFloat) * (static_cast<double>(end - begin) / kBatch);
@@ -144,7 +133,7 @@ int main(int argc, char** argv) try {
     }
     std::printf("RESULT impl=cpp%s threads=%d parts=%d ms_per_step=%.2f samples_per_s=%.0f cpu_ms_per_step=%.2f "
                 "gflops=%.1f\n",
-                suffix(args.precision, args.bf16_products), threads, parts, t.wall * 1e3, kBatch / t.wall, t.cpu * 1e3,
+                args.step.suffix(), threads, parts, t.wall * 1e3, kBatch / t.wall, t.cpu * 1e3,
                 step_flops(args.tokens) / t.wall / 1e9);
     if (args.breakdown) {
       const auto q = torch::randn({kBatch, 1, args.tokens, kD});

@@ -2,8 +2,8 @@
 // lr 1e-4) per thread count, the FLOPs a step needs counted analytically, and the machine's measured GEMM rate at
 // the model's matrix sizes for comparison. Prints RESULT/GEMM lines that run.sh turns into a table.
 //
-// Usage: bench_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--parts 2] [--bf16 | --bf16-fused] [--no-prune]
-//                    [--no-factor] [--breakdown] [--default-malloc] [--profile TRACE]
+// Usage: bench_model [--threads 1,2] [--steps 10] [--reps 5] [--warmup 3] [--parts 2] [--bf16 | --bf16-fused]
+//                    [--no-prune] [--no-factor] [--breakdown] [--default-malloc] [--profile TRACE]
 // --parts: the batch's gradient as that many parts' gradients summed, the parts side by side on the threads, one
 // thread each (models/micro_batches.hpp, as `train.micro_batches` does); 0: plain LibTorch, one pass over the batch
 // with each operation split over the threads (what the trainer did before micro-batches).
@@ -18,6 +18,7 @@
 #include "models/model.hpp"
 #include "models/pe/sinusoid.hpp"
 #include "models/precision_scope.hpp"
+#include "step_precision.hpp"
 #include "step_timing.hpp"
 
 #include <ATen/Parallel.h>
@@ -33,17 +34,6 @@
 
 namespace {
 
-// The precision in the header line and in RESULT lines, with what bf16's products run on.
-std::string header(const std::string& precision, const std::string& products) {
-  if (precision == "fp32") return "";
-  if (products == "autocast") return ", bf16 autocast";
-  return ", bf16 fused products on " + loci::models::bf16_products_engine();
-}
-
-const char* suffix(const std::string& precision, const std::string& products) {
-  return precision == "fp32" ? "" : products == "autocast" ? "_bf16" : "_bf16_fused";
-}
-
 using loci::models::ModelOptions;
 using loci::bench::time_per_call;
 
@@ -52,7 +42,7 @@ constexpr int64_t kBatch = 128, kTokens = 16, kChannels = 5, kD = 160, kBlocks =
 struct Args {
   std::vector<int> threads{1, 2};
   int steps = 10, warmup = 3, reps = 5, parts = 2;
-  std::string precision = "fp32", bf16_products = "autocast";  // --bf16; --bf16-fused: with fused products
+  loci::bench::StepPrecision step;  // --bf16, --bf16-fused
   bool prune = true, factor = true, breakdown = false, tune_malloc = true;
   std::string profile;  // a Chrome trace of a few steps, per ATen operation
 };
@@ -76,11 +66,7 @@ Args parse(int argc, char** argv) {
     } else if (arg == "--parts") {
       a.parts = std::stoi(next());
       if (a.parts < 0) throw std::invalid_argument("--parts must be 0 (plain step) or a number of parts");
-    } else if (arg == "--bf16") {
-      a.precision = "bf16";
-    } else if (arg == "--bf16-fused") {
-      a.precision = "bf16";
-      a.bf16_products = "fused";
+    } else if (a.step.parse(arg)) {
     } else if (arg == "--no-prune") {
       a.prune = false;
     } else if (arg == "--no-factor") {
@@ -152,7 +138,7 @@ int main(int argc, char** argv) try {
   std::printf("model: batch %lld, T %lld, C %lld, d %lld, %lld blocks, learned PE per block, AdamW lr 1e-4%s%s\n",
               static_cast<long long>(kBatch), static_cast<long long>(kTokens), static_cast<long long>(kChannels),
               static_cast<long long>(kD), static_cast<long long>(kBlocks), args.prune ? ", last block pruned" : "",
-              header(args.precision, args.bf16_products).c_str());
+              args.step.header().c_str());
   const char* core = std::getenv("OPENBLAS_CORETYPE");
   std::printf("blas: %s (OPENBLAS_CORETYPE %s)\n", loci::models::blas_description().c_str(), core ? core : "not set");
   std::printf("malloc: %s\n", args.tune_malloc ? "tuned (loci::models::tune_allocator)" : "glibc defaults");
@@ -172,7 +158,7 @@ int main(int argc, char** argv) try {
         opt.zero_grad();
         torch::Tensor logits;
         {
-          const loci::models::PrecisionScope precision(args.precision, args.bf16_products, torch::kCPU);
+          const loci::models::PrecisionScope precision(args.step.precision, args.step.bf16_products, torch::kCPU);
           logits = model->classify(x);
         }
         torch::cross_entropy_loss(logits.to(torch::kFloat32), y).backward();
@@ -183,7 +169,7 @@ int main(int argc, char** argv) try {
         const auto [begin, end] = loci::models::MicroBatches::range(p, args.parts, kBatch);
         torch::Tensor logits;
         {
-          const loci::models::PrecisionScope precision(args.precision, args.bf16_products, torch::kCPU);
+          const loci::models::PrecisionScope precision(args.step.precision, args.step.bf16_products, torch::kCPU);
           logits = model->classify(x.narrow(0, begin, end - begin));
         }
         return torch::cross_entropy_loss(logits.to(torch::kFloat32), y.narrow(0, begin, end - begin)) *
@@ -200,7 +186,7 @@ int main(int argc, char** argv) try {
     std::printf(
         "RESULT impl=cpp%s threads=%d ms_per_step=%.2f puzzles_per_s=%.0f cpu_ms_per_step=%.2f gflops=%.1f "
         "model_gflops=%.1f\n",
-        suffix(args.precision, args.bf16_products), threads, s * 1e3, kBatch / s, t.cpu * 1e3, step_flops(args.prune, args.factor) / s / 1e9,
+        args.step.suffix(), threads, s * 1e3, kBatch / s, t.cpu * 1e3, step_flops(args.prune, args.factor) / s / 1e9,
         step_flops(false, false) / s / 1e9);
     if (args.breakdown) {
       const auto fwd = time_per_call([&] { model->classify(x); }, 2, args.steps);
@@ -214,7 +200,7 @@ int main(int argc, char** argv) try {
                   (fwd_bwd.cpu - fwd.cpu) * 1e3, (t.cpu - fwd_bwd.cpu) * 1e3);
     }
     std::printf("GEMM threads=%d fp32_gflops=%.1f", threads, gemm_gflops(torch::kFloat32, 10));
-    if (args.precision != "fp32") std::printf(" bf16_gflops=%.1f", gemm_gflops(torch::kBFloat16, 10));
+    if (args.step.precision != "fp32") std::printf(" bf16_gflops=%.1f", gemm_gflops(torch::kBFloat16, 10));
     std::printf("\n");
     std::fflush(stdout);
   }

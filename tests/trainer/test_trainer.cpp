@@ -30,6 +30,20 @@ std::string strip_seconds(const std::string& csv) {
   return out.str();
 }
 
+// A bf16 run against its fp32 twin: bfloat16 products change the weights (so they ran), not what the model learns
+// (the losses agree to a few hundredths), and the learned PE stays float32.
+bool learns_like(const fs::path& fp32_run, const fs::path& bf16_run) {
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy, pandas; "
+                         "a = pandas.read_csv('" + (fp32_run / "metrics.csv").string() + "'); "
+                         "b = pandas.read_csv('" + (bf16_run / "metrics.csv").string() + "'); "
+                         "p = h5py.File('" + (fp32_run / "pe.h5").string() + "')['placement_0'][-1]; "
+                         "q = h5py.File('" + (bf16_run / "pe.h5").string() + "')['placement_0']; "
+                         "assert q.dtype == numpy.float32, q.dtype; q = q[-1]; "
+                         "assert not numpy.array_equal(p, q); assert numpy.abs(p - q).max() < 0.05, numpy.abs(p - q).max(); "
+                         "d = (a.loss - b.loss).abs().max(); assert d < 0.05, d\"";
+  return std::system(py.c_str()) == 0;
+}
+
 }  // namespace
 
 TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a summary") {
@@ -108,17 +122,7 @@ TEST_CASE("train.precision bf16 trains under autocast and evaluates the fp32 mod
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(slurp(half.path() / "run/summary.json").find("\"precision\": \"bf16\"") != std::string::npos);
-  // bfloat16 products change the weights (so autocast was on), but not what the model learns: the final losses
-  // agree to a few hundredths, and the learned PE stays float32.
-  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy, pandas; "
-                         "a = pandas.read_csv('" + (full.path() / "run/metrics.csv").string() + "'); "
-                         "b = pandas.read_csv('" + (half.path() / "run/metrics.csv").string() + "'); "
-                         "p = h5py.File('" + (full.path() / "run/pe.h5").string() + "')['placement_0'][-1]; "
-                         "q = h5py.File('" + (half.path() / "run/pe.h5").string() + "')['placement_0']; "
-                         "assert q.dtype == numpy.float32, q.dtype; q = q[-1]; "
-                         "assert not numpy.array_equal(p, q); assert numpy.abs(p - q).max() < 0.05, numpy.abs(p - q).max(); "
-                         "d = (a.loss - b.loss).abs().max(); assert d < 0.05, d\"";
-  CHECK(std::system(py.c_str()) == 0);
+  CHECK(learns_like(full.path() / "run", half.path() / "run"));
 }
 
 TEST_CASE("train.bf16_products fused trains with bfloat16 products in the fused layers, or refuses where it cannot") {
@@ -141,16 +145,7 @@ TEST_CASE("train.bf16_products fused trains with bfloat16 products in the fused 
   REQUIRE(run_loci("train -q " + train_config(full)).exit_code == 0);
   const std::string summary = slurp(fused.path() / "run/summary.json");
   CHECK(summary.find("\"bf16_products\": \"the fused layers on oneDNN gemm_bf16bf16f32") != std::string::npos);
-  // Rounded products change the weights, not what the model learns; the PE stays float32.
-  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy, pandas; "
-                         "a = pandas.read_csv('" + (full.path() / "run/metrics.csv").string() + "'); "
-                         "b = pandas.read_csv('" + (fused.path() / "run/metrics.csv").string() + "'); "
-                         "p = h5py.File('" + (full.path() / "run/pe.h5").string() + "')['placement_0'][-1]; "
-                         "q = h5py.File('" + (fused.path() / "run/pe.h5").string() + "')['placement_0']; "
-                         "assert q.dtype == numpy.float32, q.dtype; q = q[-1]; "
-                         "assert not numpy.array_equal(p, q); assert numpy.abs(p - q).max() < 0.05, numpy.abs(p - q).max(); "
-                         "d = (a.loss - b.loss).abs().max(); assert d < 0.05, d\"";
-  CHECK(std::system(py.c_str()) == 0);
+  CHECK(learns_like(full.path() / "run", fused.path() / "run"));
 }
 
 TEST_CASE("a run stopped and resumed ends bit-identical to an uninterrupted one") {
