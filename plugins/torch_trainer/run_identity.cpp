@@ -1,6 +1,7 @@
 #include "run_identity.hpp"
 
 #include <fstream>
+#include <map>
 
 #include <nlohmann/json.hpp>
 
@@ -23,6 +24,14 @@ const std::vector<std::string>& not_identity() {
   return keys;
 }
 
+// Keys added after runs already existed, each with the value every run made before it had in effect: a run
+// recorded without one reads as having that value, so a new option does not refuse every earlier run. A new key
+// whose default changes what a run computes does not belong here.
+const std::map<std::string, std::string>& keys_added_later() {
+  static const std::map<std::string, std::string> added{{"train.bf16_products", "autocast"}};
+  return added;
+}
+
 nlohmann::json read_json(const fs::path& file) {
   std::ifstream in(file);
   if (!in) throw UserError(file.string() + ": cannot be read");
@@ -38,6 +47,7 @@ config::FlatConfig recorded_keys(const fs::path& run) {
   config::FlatConfig keys;
   if (had.contains("keys") && had["keys"].is_object())
     for (const auto& [k, v] : had["keys"].items()) keys[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  for (const auto& [k, v] : keys_added_later()) keys.emplace(k, v);
   return keys;
 }
 

@@ -139,6 +139,28 @@ TEST_CASE("a resumed run with other settings is refused, naming the keys that di
   CHECK(contains(slurp(dir.path() / "run/config.yaml"), "lr: 0.001"));  // the first run is untouched
 }
 
+TEST_CASE("a run made before an option existed continues as if it had that option's earlier value") {
+  loci::test::TempDir dir;
+  const auto cfg = train_config(dir);
+  REQUIRE(run_loci("train -q --until-epoch 1 " + cfg).exit_code == 0);
+  // As loci wrote identity.json before train.bf16_products existed.
+  const fs::path identity = dir.path() / "run/identity.json";
+  const std::string had = slurp(identity);
+  const auto at = had.find("\"train.bf16_products\"");
+  REQUIRE(at != std::string::npos);
+  const auto line = had.rfind('\n', at), end = had.find('\n', at);
+  std::ofstream(identity) << had.substr(0, line) + had.substr(end);
+  REQUIRE_FALSE(contains(slurp(identity), "bf16_products"));
+  const auto resumed = run_loci("train -q --resume " + cfg);
+  INFO(resumed.output);
+  CHECK(resumed.exit_code == 0);
+  CHECK(fs::exists(dir.path() / "run/summary.json"));
+  // Another value than the earlier one is still another setting.
+  const auto fused = run_loci("train -q --resume " + cfg + " train.precision=bf16 train.bf16_products=fused");
+  CHECK(fused.exit_code == 1);
+  CHECK(contains(fused.output, "train.bf16_products"));
+}
+
 TEST_CASE("train.epochs may grow on a finished run, which then equals a run asked for that many from the start") {
   loci::test::TempDir grown, whole;
   // 3 epochs evaluated every 2: the finished run evaluated at 2 and 3; a 4-epoch run evaluates at 2 and 4 only.
