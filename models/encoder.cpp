@@ -91,6 +91,27 @@ std::vector<torch::Tensor> EncoderImpl::pe_matrices() const {
   return out;
 }
 
+std::vector<torch::Tensor> EncoderImpl::position_logits() const {
+  torch::NoGradGuard no_grad;
+  std::vector<torch::Tensor> out;
+  const int64_t d = options_.d_model(), heads = options_.heads(), dh = d / heads;
+  for (int64_t b = 0; b < static_cast<int64_t>(blocks_.size()); ++b) {
+    const BlockPE where = block_pe(b, 0);
+    const torch::Tensor p = where.active ? pe_->matrix(where.placement) : torch::Tensor();
+    if (!p.defined()) {
+      out.push_back(torch::empty({0}));
+      continue;
+    }
+    // in_proj's rows are q, k, v in that order; per head, P Wq_h^T (P Wk_h^T)^T, scaled as the logits are.
+    const torch::Tensor w = blocks_[static_cast<size_t>(b)]->attention->in_proj->weight.detach().to(torch::kFloat32);
+    const torch::Tensor pf = p.detach().to(torch::kFloat32);
+    const torch::Tensor q = torch::matmul(pf, w.narrow(0, 0, d).t()).view({tokens_, heads, dh}).transpose(0, 1);
+    const torch::Tensor k = torch::matmul(pf, w.narrow(0, d, d).t()).view({tokens_, heads, dh}).transpose(0, 1);
+    out.push_back((torch::matmul(q, k.transpose(1, 2)) / std::sqrt(static_cast<double>(dh))).contiguous());
+  }
+  return out;
+}
+
 void EncoderImpl::record_attention(bool on) {
   recording_ = on;
   for (auto& block : blocks_) block->attention->record(on);

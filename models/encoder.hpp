@@ -48,6 +48,8 @@ class EncoderImpl : public torch::nn::Module {
 
   // The PE of every placement, as pe_matrices() of the model documents.
   std::vector<torch::Tensor> pe_matrices() const;
+  // Each block's position-position attention term, as position_logits() of the model documents.
+  std::vector<torch::Tensor> position_logits() const;
   // Attention weights of every block from the last forward while recording: [B, H, N, N] each.
   void record_attention(bool on);
   bool recording_attention() const { return recording_; }
@@ -56,6 +58,8 @@ class EncoderImpl : public torch::nn::Module {
   const EncoderOptions& options() const { return options_; }
   int64_t tokens() const { return tokens_; }
   const PositionalEncodingImpl& pe() const { return *pe_; }
+  // After each optimizer step: the PE's own constraint (PositionalEncodingImpl::after_step).
+  void after_optimizer_step() { pe_->after_step(); }
   EncoderBlockImpl& block(int64_t i) { return *blocks_[static_cast<size_t>(i)]; }
 
   torch::nn::Linear embedding{nullptr};

@@ -60,12 +60,23 @@ class ModelImpl : public torch::nn::Module {
   //   none, rope, rope_axial: an empty tensor (numel 0).
   std::vector<torch::Tensor> pe_matrices() const { return encoder->pe_matrices(); }
 
+  // Per block, the part of its attention logits that positions alone make, [H, T, T]: the PE the block adds,
+  // projected through the block's query and key weights, (P Wq_h^T)(P Wk_h^T)^T / sqrt(dh) (TUPE's
+  // position-position term, without biases and without the tokens' own content). Exact for post-norm blocks (the
+  // paper's), whose attention reads the PE-added input as is; for pre-norm blocks it leaves out the LayerNorm. Where
+  // the PE carries the geometry it shows in P; where the block learned to read positions, in Wq and Wk. An empty
+  // tensor (numel 0) for a block that adds no [T, d] PE (none, rope, relative, alibi; input_only past block 0).
+  std::vector<torch::Tensor> position_logits() const { return encoder->position_logits(); }
+
   // While recording, each forward keeps every block's attention weights; maps are [B, H, N, N] with N = prefix + T
   // (the CLS token first when pooling is cls).
   void record_attention(bool on) { encoder->record_attention(on); }
   std::vector<torch::Tensor> attention_maps() const { return encoder->attention_maps(); }
   // A forward without gradients that records and returns the maps, leaving recording as it was.
   std::vector<torch::Tensor> attention_maps(const ModelInput& input);
+
+  // Call after every optimizer step (a PE that constrains its tables applies the constraint here).
+  void after_optimizer_step() { encoder->after_optimizer_step(); }
 
   const ModelOptions& options() const { return options_; }
   int64_t tokens() const { return encoder->tokens(); }

@@ -91,6 +91,9 @@ class PositionalEncodingImpl : public torch::nn::Module {
   // q, k are [B, H, T, dh] (data tokens only); rotary PEs replace them by their rotated versions.
   virtual void rotate(torch::Tensor& q, torch::Tensor& k, int64_t placement) const;
   virtual bool causal() const { return false; }
+  // Called by the trainer after every optimizer step: a PE that constrains its tables (learned_fixed_norm puts them
+  // back on their sphere) does it here. Default: nothing.
+  virtual void after_step() {}
 
   // What pe_matrices() reports for placement p: matrix(p) for additive PEs, the table a relative or alibi PE keeps,
   // or an empty tensor (numel 0) when the PE stores nothing (none, rope, rope_axial).

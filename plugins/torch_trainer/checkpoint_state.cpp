@@ -29,6 +29,7 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
   j["pe_epochs"] = nlohmann::ordered_json::array();
   for (const auto& h : state.pe_history) j["pe_epochs"].push_back({h.epoch, h.step});
   j["attention_blocks"] = state.pe_history.empty() ? 0 : state.pe_history.front().attention.size();
+  j["position_logit_blocks"] = state.pe_history.empty() ? 0 : state.pe_history.front().position_logits.size();
   archive.write("state_json", c10::IValue(j.dump()));
   for (std::size_t e = 0; e < state.pe_history.size(); ++e) {
     for (std::size_t p = 0; p < state.pe_history[e].matrices.size(); ++p) {
@@ -39,6 +40,11 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
     for (std::size_t b = 0; b < state.pe_history[e].attention.size(); ++b)
       archive.write("attention_" + std::to_string(e) + "_" + std::to_string(b), state.pe_history[e].attention[b],
                     /*is_buffer=*/true);
+    // Snapshots restored from a checkpoint older than the term have none: they are written as absent.
+    if (state.pe_history[e].position_logits.size() == state.pe_history.front().position_logits.size())
+      for (std::size_t b = 0; b < state.pe_history[e].position_logits.size(); ++b)
+        archive.write("position_logits_" + std::to_string(e) + "_" + std::to_string(b),
+                      state.pe_history[e].position_logits[b], /*is_buffer=*/true);
   }
 
   // Serialised in memory, then written like a shard (temporary, fsync, rename): LibTorch's own file writer throws
@@ -84,6 +90,7 @@ RunState load_checkpoint(const std::filesystem::path& file, models::Model& model
   for (const auto& r : j.at("rows")) s.rows.push_back(row_from_json(r));
   const std::size_t placements = model->pe_matrices().size();
   const std::size_t attention_blocks = j.value("attention_blocks", std::size_t{0});
+  const std::size_t logit_blocks = j.value("position_logit_blocks", std::size_t{0});
   std::size_t e = 0;
   for (const auto& pe : j.at("pe_epochs")) {
     PeSnapshot snap;
@@ -98,6 +105,15 @@ RunState load_checkpoint(const std::filesystem::path& file, models::Model& model
       torch::Tensor t;
       archive.read("attention_" + std::to_string(e) + "_" + std::to_string(b), t, /*is_buffer=*/true);
       snap.attention.push_back(t);
+    }
+    for (std::size_t b = 0; b < logit_blocks; ++b) {
+      torch::Tensor t;
+      // Absent in the snapshots restored from an older checkpoint and written back (see save_checkpoint).
+      if (!archive.try_read("position_logits_" + std::to_string(e) + "_" + std::to_string(b), t, /*is_buffer=*/true)) {
+        snap.position_logits.clear();
+        break;
+      }
+      snap.position_logits.push_back(t);
     }
     s.pe_history.push_back(std::move(snap));
     ++e;

@@ -28,7 +28,8 @@ const std::vector<std::string>& not_identity() {
 // recorded without one reads as having that value, so a new option does not refuse every earlier run. A new key
 // whose default changes what a run computes does not belong here.
 const std::map<std::string, std::string>& keys_added_later() {
-  static const std::map<std::string, std::string> added{{"train.bf16_products", "autocast"}};
+  static const std::map<std::string, std::string> added{
+      {"train.bf16_products", "autocast"}, {"train.pe.weight_decay", "null"}, {"train.pe.lr_scale", "1.0"}};
   return added;
 }
 

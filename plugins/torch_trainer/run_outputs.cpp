@@ -118,18 +118,21 @@ void write_metrics(const std::filesystem::path& run, const std::vector<MetricsRo
   data::write_file_atomically(run / "metrics.jsonl", jsonl.str());
 }
 
-void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapshot>& history,
-                   const torch::Tensor& positions, const std::string& pe_type, double init_std,
-                   const std::string& placement) {
-  std::vector<data::Array> arrays;
-  const auto evals = static_cast<std::int64_t>(history.size());
-  std::vector<std::int64_t> epochs, steps;
-  for (const auto& h : history) {
-    epochs.push_back(h.epoch);
-    steps.push_back(h.step);
+namespace {
+
+// The [evaluation, ...] stack of one tensor per snapshot, as float32 values.
+std::vector<float> stacked(const std::vector<const torch::Tensor*>& per_evaluation) {
+  std::vector<float> values;
+  for (const auto* t : per_evaluation) {
+    const auto c = t->to(torch::kCPU, torch::kFloat32).contiguous();
+    values.insert(values.end(), c.data_ptr<float>(), c.data_ptr<float>() + c.numel());
   }
-  arrays.push_back(array_of("epoch", {"evaluation"}, {evals}, epochs, "epoch of each evaluation"));
-  arrays.push_back(array_of("step", {"evaluation"}, {evals}, steps, "optimizer steps done at each evaluation"));
+  return values;
+}
+
+void add_pe_tables(std::vector<data::Array>& arrays, const std::vector<PeSnapshot>& history,
+                   const torch::Tensor& positions) {
+  const auto evals = static_cast<std::int64_t>(history.size());
   const std::size_t placements = history.empty() ? 0 : history.front().matrices.size();
   for (std::size_t p = 0; p < placements; ++p) {
     const auto& first = history.front().matrices[p];
@@ -143,22 +146,58 @@ void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapsho
       shape.push_back(first.size(d));
       dims.push_back(table ? (d == 0 ? "token" : "dim") : "axis" + std::to_string(d));
     }
-    std::vector<float> values;
-    values.reserve(static_cast<std::size_t>(evals * first.numel()));
-    for (const auto& h : history) {
-      const auto t = h.matrices[p].to(torch::kCPU, torch::kFloat32).contiguous();
-      values.insert(values.end(), t.data_ptr<float>(), t.data_ptr<float>() + t.numel());
-    }
-    arrays.push_back(array_of("placement_" + std::to_string(p), dims, shape, values,
+    std::vector<const torch::Tensor*> per;
+    for (const auto& h : history) per.push_back(&h.matrices[p]);
+    arrays.push_back(array_of("placement_" + std::to_string(p), dims, shape, stacked(per),
                               table ? "the [token, dim] PE this placement adds, at each evaluation"
                                     : "the PE's attention table at each evaluation"));
   }
+}
+
+// Only when every evaluation has the term (a run resumed from a checkpoint older than it has not).
+void add_position_logits(std::vector<data::Array>& arrays, const std::vector<PeSnapshot>& history) {
+  if (history.empty()) return;
+  const std::size_t blocks = history.front().position_logits.size();
+  for (const auto& h : history)
+    if (h.position_logits.size() != blocks) return;
+  for (std::size_t b = 0; b < blocks; ++b) {
+    const auto& first = history.front().position_logits[b];
+    if (first.numel() == 0 || first.dim() != 3) continue;
+    std::vector<const torch::Tensor*> per;
+    for (const auto& h : history) per.push_back(&h.position_logits[b]);
+    arrays.push_back(array_of("position_logits_" + std::to_string(b), {"evaluation", "head", "query", "key"},
+                              {static_cast<std::int64_t>(history.size()), first.size(0), first.size(1), first.size(2)},
+                              stacked(per),
+                              "the block's position-position attention term: its PE through its query and key "
+                              "weights, (P Wq^T)(P Wk^T)^T / sqrt(d_head), per head"));
+  }
+}
+
+}  // namespace
+
+void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapshot>& history,
+                   const torch::Tensor& positions, const PeDescription& pe) {
+  std::vector<data::Array> arrays;
+  const auto evals = static_cast<std::int64_t>(history.size());
+  std::vector<std::int64_t> epochs, steps;
+  for (const auto& h : history) {
+    epochs.push_back(h.epoch);
+    steps.push_back(h.step);
+  }
+  arrays.push_back(array_of("epoch", {"evaluation"}, {evals}, epochs, "epoch of each evaluation"));
+  arrays.push_back(array_of("step", {"evaluation"}, {evals}, steps, "optimizer steps done at each evaluation"));
+  add_pe_tables(arrays, history, positions);
+  add_position_logits(arrays, history);
   const auto pos = positions.to(torch::kCPU, torch::kFloat32).contiguous();
   std::vector<float> pv(pos.data_ptr<float>(), pos.data_ptr<float>() + pos.numel());
   arrays.push_back(array_of("positions", {"token", "axis"}, {pos.size(0), pos.size(1)}, pv,
                             "true position of each token (from the dataset)"));
-  data::Attributes attrs{{"pe_type", pe_type}, {"init_std", init_std}, {"placement", placement},
-                         {"placements", static_cast<std::int64_t>(placements)}};
+  const std::size_t placements = history.empty() ? 0 : history.front().matrices.size();
+  data::Attributes attrs{{"pe_type", pe.type},
+                         {"init_std", pe.init_std},
+                         {"placement", pe.placement},
+                         {"placements", static_cast<std::int64_t>(placements)},
+                         {"drawn_from_init", static_cast<std::int64_t>(pe.drawn ? 1 : 0)}};
   data::write_array_file(run / "pe.h5", arrays, attrs);
 }
 

@@ -31,13 +31,23 @@ struct PeSnapshot {
   std::int64_t epoch = 0, step = 0;
   std::vector<torch::Tensor> matrices;  // one per placement; empty tensors for PEs without a table
   std::vector<torch::Tensor> attention; // train.save_attention: one [heads, N, N] mean map per block, else empty
+  // Model::position_logits(): one [heads, T, T] per block (numel 0 for a block without a [T, d] PE); empty in the
+  // snapshots of checkpoints written before loci recorded it.
+  std::vector<torch::Tensor> position_logits;
+};
+
+// What pe.h5's attributes say of the PE.
+struct PeDescription {
+  std::string type, placement;
+  double init_std = 0;  // the init's std (0 when it has none)
+  bool drawn = false;   // its [T, d] tables are drawn from an initialiser (learned, random_fixed, ...): sigma matters
 };
 
 // pe.h5: `epoch` and `step` [evaluation], `placement_<p>` [evaluation, ...] for each placement with a table,
-// `positions` [token, axis] (the dataset's true positions), and attributes describing the PE.
+// `position_logits_<b>` [evaluation, head, query, key] for each block whose attention sees a [T, d] PE (when every
+// evaluation recorded it), `positions` [token, axis] (the dataset's true positions), and attributes describing the PE.
 void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapshot>& history,
-                   const torch::Tensor& positions, const std::string& pe_type, double init_std,
-                   const std::string& placement);
+                   const torch::Tensor& positions, const PeDescription& pe);
 
 // attention.h5: `epoch` and `step` [evaluation], `block_<b>` [evaluation, head, query, key] (each block's attention
 // weights averaged over the samples of `split`), attributes split and samples.

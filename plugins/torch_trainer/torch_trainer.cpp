@@ -278,7 +278,7 @@ class TorchTrainer final : public Trainer {
                       "' with these model keys cannot be built on " + s.ds->path().string() + ": " + e.what());
     }
     s.model->to(s.device);
-    s.optimizer = make_optimizer(s.opt, s.model->parameters());
+    s.optimizer = make_optimizer(s.opt, s.model);
     // Each batch's gradient as the sum of train.micro_batches parts, the parts side by side on the threads, one each.
     s.micro = std::make_unique<models::MicroBatches>(models::MicroBatchOptions(s.opt.micro_batches, at::get_num_threads()));
   }
@@ -440,7 +440,7 @@ class TorchTrainer final : public Trainer {
                   EpochTally& tally) const {
     const TrainOptions& opt = s.opt;
     const double lr = learning_rate(opt.schedule, opt.lr, opt.min_lr, opt.warmup_steps, s.state.step, s.total_steps);
-    for (auto& group : s.optimizer->param_groups()) group.options().set_lr(lr);
+    set_learning_rate(*s.optimizer, opt, lr);
     // The mask of the whole global batch, cut to this rank's part: every rank draws what one process would.
     torch::Tensor mask;
     if (s.plan.task == Task::masked_regression)
@@ -489,6 +489,7 @@ class TorchTrainer final : public Trainer {
       torch::nn::utils::clip_grad_norm_(s.model->parameters(), opt.clip_grad_norm);
     }
     s.optimizer->step();
+    s.model->after_optimizer_step();
   }
 
   // Evaluates, then rewrites every output file and the checkpoint; true when early stopping says stop.
@@ -499,11 +500,23 @@ class TorchTrainer final : public Trainer {
     if (!s.attention_split.empty())
       write_attention_file(s.run, s.state.pe_history, s.attention_split, s.ds->samples(s.attention_split));
     const auto& pe = s.mopt.encoder().pe();
-    write_pe_file(s.run, s.state.pe_history, s.positions, pe.type(), pe.init() ? pe.init()->std() : 0.0, pe.placement());
+    write_pe_file(s.run, s.state.pe_history, s.positions, pe_description(pe, s.model));
     const bool best = improves_best(s);
     save_checkpoint(s.last, s.model, *s.optimizer, s.state, s.plan.condition_names);
     keep_checkpoints(s, best);
     return stop;
+  }
+
+  // A PE is drawn from its init when it has an initialiser and adds [T, d] tables: sigma is then its scale.
+  static PeDescription pe_description(const models::PEOptions& pe, models::Model& model) {
+    PeDescription d;
+    d.type = pe.type();
+    d.placement = pe.placement();
+    d.init_std = pe.init() ? pe.init()->std() : 0.0;
+    const auto tables = model->pe_matrices();
+    d.drawn = pe.init().has_value() && !tables.empty() && tables.front().dim() == 2 &&
+              tables.front().size(0) == model->tokens();
+    return d;
   }
 
   // train.checkpoint.best: whether this evaluation's loss on that split is the lowest so far (recorded in the state).
@@ -533,8 +546,9 @@ class TorchTrainer final : public Trainer {
   // Every PE table (and, when saved, each block's mean attention) as it is now.
   static PeSnapshot snapshot(models::Model& model, const data::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
                              const std::string& attention_split, const RunState& state) {
-    PeSnapshot snap{state.epoch, state.step, {}};
+    PeSnapshot snap{state.epoch, state.step, {}, {}, {}};
     for (const auto& m : model->pe_matrices()) snap.matrices.push_back(m.defined() ? m.to(torch::kCPU).clone() : m);
+    for (const auto& l : model->position_logits()) snap.position_logits.push_back(l.to(torch::kCPU).clone());
     if (!attention_split.empty())
       snap.attention = mean_attention(model, ds, attention_split, plan, opt.eval_batch_size, opt.seed, state.epoch);
     return snap;

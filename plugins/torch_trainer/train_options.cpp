@@ -130,6 +130,14 @@ void declare_train(Table& t) {
   t.add("train.optimizer", [](O& o) -> std::string& { return o.optimizer; }).choices({"adamw", "sgd"}).doc("optimizer");
   t.add("train.lr", [](O& o) -> double& { return o.lr; }).min(0).doc("learning rate");
   t.add("train.weight_decay", [](O& o) -> double& { return o.weight_decay; }).min(0).doc("weight decay");
+  t.add("train.pe.weight_decay", [](O& o) -> std::optional<double>& { return o.pe_weight_decay; })
+      .min(0)
+      .doc("weight decay of the PE's own parameters alone (absent: train.weight_decay, as every other parameter); "
+           "0 exempts the PE from decay (as timm exempts pos_embed), a value with train.weight_decay 0 decays the PE "
+           "alone");
+  t.add("train.pe.lr_scale", [](O& o) -> double& { return o.pe_lr_scale; })
+      .min(0)
+      .doc("the PE's learning rate as a multiple of train.lr (and of its schedule); 0 freezes the PE at its init");
   t.add("train.momentum", [](O& o) -> double& { return o.momentum; }).min(0).doc("SGD momentum");
   t.add("train.schedule", [](O& o) -> std::string& { return o.schedule; })
       .choices({"constant", "warmup_cosine"})

@@ -33,6 +33,9 @@ struct TrainOptions {
 
   std::string optimizer = "adamw";
   double lr = 1e-4, weight_decay = 0, momentum = 0.9;
+  // train.pe.*: the PE's own optimizer settings (its parameters then form a group of their own, optimizer.hpp).
+  std::optional<double> pe_weight_decay;  // absent: train.weight_decay
+  double pe_lr_scale = 1.0;               // the PE's learning rate = this x the schedule's
   std::string schedule = "constant";
   std::int64_t warmup_steps = 0;
   double min_lr = 0, clip_grad_norm = 0;
