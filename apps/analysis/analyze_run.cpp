@@ -7,7 +7,9 @@
 #include <set>
 #include <sstream>
 
+#include "apps/analysis/attention_term.hpp"
 #include "apps/analysis/dataset_truth.hpp"
+#include "apps/analysis/onset.hpp"
 #include "datasets/checksum.hpp"
 #include "datasets/error.hpp"
 #include "models/probe/communities.hpp"
@@ -326,8 +328,30 @@ ordered_json only(const ordered_json& probes, const std::vector<std::string>& na
 
 // One row per evaluation: each placement's probes and their mean, and (when pe.h5 starts at epoch 0) the mean
 // probes of the displacement from the initial PE.
+// Each PE table's distance matrix at evaluation e.
+std::vector<Eigen::MatrixXd> pe_distances(const std::vector<std::pair<int, const data::NumericArray*>>& tables,
+                                          std::int64_t e, const fs::path& file, const ProbeSetup& s) {
+  std::vector<Eigen::MatrixXd> out;
+  for (const auto& [index, array] : tables)
+    out.push_back(probe::pairwise_distance(slice(*array, e, file, "placement"), s.context.pe_metric));
+  return out;
+}
+
+// <name>_p_value and the null's mean and 95th percentile of a joint Mantel test of `dissimilarities` against the
+// true distance (1000 permutations); <name>_spearman too when `into` has none (the attention term).
+void add_permutation_test(ordered_json& into, const std::string& name, const std::vector<Eigen::MatrixXd>& dissimilarities,
+                          const ProbeSetup& s) {
+  if (dissimilarities.empty()) return;
+  const probe::MantelResult m = probe::mantel_test(dissimilarities, s.context.true_distance, 1000, 0);
+  if (!into.contains(name + "_spearman")) into[name + "_spearman"] = number(m.observed);
+  into[name + "_p_value"] = number(m.p_value);
+  into[name + "_null_mean"] = number(m.null_mean);
+  into[name + "_null_q95"] = number(m.null_q95);
+}
+
 ordered_json probe_evaluations(const RunFolder& run, const std::vector<std::pair<int, const data::NumericArray*>>& tables,
                                const ProbeSetup& s) {
+  const LogitArrays logits = position_logit_arrays(run, s.context.positions.rows());
   const auto epochs = integers_of(run, "epoch"), steps = integers_of(run, "step");
   const fs::path file = run.folder / "pe.h5";
   ordered_json evaluations = ordered_json::array();
@@ -350,11 +374,31 @@ ordered_json probe_evaluations(const RunFolder& run, const std::vector<std::pair
     row["epoch"] = e < static_cast<std::int64_t>(epochs.size()) ? epochs[e] : e;
     row["step"] = e < static_cast<std::int64_t>(steps.size()) ? steps[e] : 0;
     row["mean"] = mean_over(per);
+    add_permutation_test(row["mean"], "rsa", pe_distances(tables, e, file, s), s);
     if (!moved.empty()) row["displacement"] = mean_over(moved);
     row["placements"] = std::move(per);
+    if (!logits.empty()) {
+      ordered_json term;
+      add_permutation_test(term, "rsa", attention_term_dissimilarities(logits, e), s);
+      row["attention_term"] = std::move(term);
+    }
     evaluations.push_back(std::move(row));
   }
   return evaluations;
+}
+
+// The first evaluation where `statistic` of `section` (mean, attention_term) leaves its epoch-0 value (onset.hpp).
+ordered_json onset_of(const ordered_json& evaluations, const char* section, const std::string& statistic) {
+  std::vector<OnsetPoint> points;
+  for (const auto& row : evaluations) {
+    if (!row.contains(section)) return nullptr;
+    const auto& r = row[section];
+    auto get = [&](const std::string& k) { return r.contains(k) && r[k].is_number() ? r[k].get<double>() : std::nan(""); };
+    points.push_back({row["epoch"].get<std::int64_t>(), get(statistic + "_spearman"), get(statistic + "_p_value"),
+                      get(statistic + "_null_mean"), get(statistic + "_null_q95")});
+  }
+  const auto onset = onset_epoch(points);
+  return onset ? ordered_json(*onset) : ordered_json(nullptr);
 }
 
 // The last evaluation's probes, with their controls beside them: the same probes at initialisation (init_*) and
@@ -376,6 +420,16 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
     distances.push_back(probe::pairwise_distance(slice(*array, last, run.folder / "pe.h5", "placement"), s.context.pe_metric));
   const probe::MantelResult m = probe::mantel_test(distances, s.context.true_distance, 1000, 0);
   f["rsa_p_value"] = number(m.p_value);
+  f["rsa_onset_epoch"] = onset_of(evaluations, "mean", "rsa");
+  if (evaluations.back().contains("attention_term")) {
+    const auto& term = evaluations.back()["attention_term"];
+    f["qk_rsa_spearman"] = term["rsa_spearman"];
+    f["qk_rsa_p_value"] = term["rsa_p_value"];
+    f["init_qk_rsa_spearman"] =
+        has_initial && evaluations.front().contains("attention_term") ? evaluations.front()["attention_term"]["rsa_spearman"]
+                                                                      : ordered_json(nullptr);
+    f["qk_rsa_onset_epoch"] = onset_of(evaluations, "attention_term", "rsa");
+  }
   if (s.truth.fc.size() > 0) {
     const ordered_json data = identifiability(s);
     for (const auto& [key, value] : data.items()) f["data_" + key] = value;

@@ -20,8 +20,14 @@ bool is_run(const fs::path& p) {
   return fs::is_regular_file(p / "config.yaml", ec) && fs::is_regular_file(p / "pe.h5", ec);
 }
 
-// The PE types whose tables are drawn from an init (models/init/): only for them does the init scale matter.
-bool drawn_from_init(const std::string& pe_type) { return pe_type == "learned" || pe_type == "random_fixed"; }
+// Whether the PE's tables are drawn from an init (models/init/), the only PEs whose init scale matters: as the
+// trainer recorded it in pe.h5 (from the PE registry, so an extension's PE counts too); for runs older than that
+// record, the built-in PEs that draw.
+bool drawn_from_init(const std::string& pe_type, const data::Attributes& pe_attributes) {
+  if (const auto it = pe_attributes.find("drawn_from_init"); it != pe_attributes.end())
+    if (const auto* v = std::get_if<std::int64_t>(&it->second)) return *v != 0;
+  return pe_type == "learned" || pe_type == "random_fixed" || pe_type == "learned_fixed_norm";
+}
 
 std::string format_number(double v) {
   std::ostringstream s;
@@ -29,7 +35,7 @@ std::string format_number(double v) {
   return s.str();
 }
 
-RunIdentity identity_of(const config::Node& c, const fs::path& file) {
+RunIdentity identity_of(const config::Node& c, const fs::path& file, const data::Attributes& pe_attributes) {
   auto text = [&](const char* key) -> std::string {
     const config::Node* n = c.find_path(key);
     if (!n || !n->is_scalar()) throw UserError(file.string() + ": no '" + key + "' (not a config written by loci train)");
@@ -39,7 +45,7 @@ RunIdentity identity_of(const config::Node& c, const fs::path& file) {
   id.pe_type = text("model.pe.type");
   id.placement = text("model.pe.placement");
   id.seed = c.at("seed").as_int();
-  id.drawn = drawn_from_init(id.pe_type);
+  id.drawn = drawn_from_init(id.pe_type, pe_attributes);
   const config::Node* name = c.find_path("model.pe.init.name");
   if (!id.drawn || !name || !name->is_scalar()) return id;  // a PE that draws nothing has no init (null)
   const std::string init = name->text();
@@ -87,7 +93,6 @@ RunFolder load_run_folder(const fs::path& folder) {
   RunFolder r;
   r.folder = folder;
   r.config = config::load_file(folder / "config.yaml");
-  r.identity = identity_of(r.config, folder / "config.yaml");
   const fs::path metrics = folder / "metrics.jsonl";
   std::ifstream in(metrics);
   if (!in) throw data::DataError(metrics, "cannot be read (the run has not evaluated yet?)");
@@ -101,6 +106,7 @@ RunFolder load_run_folder(const fs::path& folder) {
     }
   }
   r.pe = data::read_array_file(folder / "pe.h5");
+  r.identity = identity_of(r.config, folder / "config.yaml", r.pe.attributes);
   return r;
 }
 

@@ -40,6 +40,10 @@ const std::vector<std::string>& probe_columns() {
         if (std::find(c.begin(), c.end(), o) == c.end()) c.push_back(o);
     // Each probe's controls: its permutation p-value, its value at initialisation, and on the displacement.
     c.push_back("rsa_p_value");
+    // Where the geometry lives (attention_term.hpp) and when it appears (onset.hpp).
+    for (const char* k : {"qk_rsa_spearman", "init_qk_rsa_spearman", "qk_rsa_p_value", "rsa_onset_epoch",
+                          "qk_rsa_onset_epoch"})
+      c.push_back(k);
     for (const auto& n : baseline_probes()) c.push_back("init_" + n);
     for (const auto& n : baseline_probes()) c.push_back("disp_" + n);
     return c;

@@ -1,5 +1,6 @@
 #include "models/probe/permutation.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numeric>
@@ -75,12 +76,22 @@ MantelResult mantel_test(const std::vector<Eigen::MatrixXd>& pe_distances, const
   std::mt19937_64 rng(seed);
   std::vector<Eigen::Index> order = identity;
   int at_least = 0;
+  std::vector<double> null;
+  null.reserve(static_cast<std::size_t>(std::max(permutations, 0)));
   for (int p = 0; p < permutations; ++p) {
     std::shuffle(order.begin(), order.end(), rng);
+    const double v = statistic(order);
+    null.push_back(v);
     // The same tolerance as the ranks: a permutation that maps the grid onto itself scores the observed value.
-    if (statistic(order) >= r.observed - 1e-12) ++at_least;
+    if (v >= r.observed - 1e-12) ++at_least;
   }
   r.p_value = (1.0 + at_least) / (1.0 + permutations);
+  if (!null.empty()) {
+    r.null_mean = std::accumulate(null.begin(), null.end(), 0.0) / static_cast<double>(null.size());
+    const auto q = null.begin() + static_cast<std::ptrdiff_t>(std::floor(0.95 * static_cast<double>(null.size() - 1)));
+    std::nth_element(null.begin(), q, null.end());
+    r.null_q95 = *q;
+  }
   return r;
 }
 

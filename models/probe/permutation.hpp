@@ -17,6 +17,9 @@ struct MantelResult {
   double observed = 0;  // mean over the PEs of the Spearman between PE and true distances
   double p_value = 1;   // (1 + #{permutations with a mean Spearman >= observed}) / (1 + permutations)
   int permutations = 0;
+  // The null distribution's mean and 95th percentile: observed - null_mean beside null_q95 - null_mean says how
+  // large a change from a baseline must be to count (the regime map's onset, apps/analysis/onset.hpp).
+  double null_mean = 0, null_q95 = 0;
 };
 
 // `pe_distances`: one T x T distance matrix per PE (a model's blocks), tested jointly: each permutation is applied

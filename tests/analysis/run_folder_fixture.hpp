@@ -27,6 +27,8 @@ struct FakeRun {
   std::vector<Eigen::MatrixXd> pe_per_eval;  // one placement, T x d_model per evaluation
   std::vector<double> human_accuracy;        // one per evaluation
   std::vector<double> test_mse;              // masked regression instead: the test split's MSE per evaluation
+  std::vector<Eigen::MatrixXd> logits_per_eval;  // block 0's position-position attention term (one head), or none
+  bool from_epoch_0 = false;                     // evaluations at epochs 0, 10, 20, ... (else 10, 20, ...)
 };
 
 inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
@@ -48,9 +50,10 @@ inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
   const auto evals = static_cast<std::int64_t>(r.pe_per_eval.size());
   std::vector<float> pe, positions;
   std::vector<std::int64_t> epochs, steps;
+  const std::int64_t first = r.from_epoch_0 ? 0 : 1;
   for (std::int64_t e = 0; e < evals; ++e) {
-    epochs.push_back((e + 1) * 10);
-    steps.push_back((e + 1) * 100);
+    epochs.push_back((e + first) * 10);
+    steps.push_back((e + first) * 100);
     for (Eigen::Index i = 0; i < 16; ++i)
       for (Eigen::Index j = 0; j < r.d_model; ++j) pe.push_back(static_cast<float>(r.pe_per_eval[e](i, j)));
   }
@@ -63,6 +66,15 @@ inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
       Array::of(ArraySpec{"step", {}, {"evaluation"}, {evals}, ""}, steps),
       Array::of(ArraySpec{"placement_0", {}, {"evaluation", "token", "dim"}, {evals, 16, r.d_model}, ""}, pe),
       Array::of(ArraySpec{"positions", {}, {"token", "axis"}, {16, 2}, ""}, positions)};
+  if (!r.logits_per_eval.empty()) {
+    std::vector<float> logits;
+    for (const auto& l : r.logits_per_eval)
+      for (Eigen::Index i = 0; i < 16; ++i)
+        for (Eigen::Index j = 0; j < 16; ++j) logits.push_back(static_cast<float>(l(i, j)));
+    const auto n = static_cast<std::int64_t>(r.logits_per_eval.size());
+    arrays.push_back(Array::of(
+        ArraySpec{"position_logits_0", {}, {"evaluation", "head", "query", "key"}, {n, 1, 16, 16}, ""}, logits));
+  }
   data::write_array_file(folder / "pe.h5", arrays, {{"pe_type", r.pe_type}});
 }
 

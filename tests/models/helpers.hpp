@@ -52,6 +52,7 @@ inline std::vector<PECase> all_pe_cases() {
       {"sinusoidal_2d", PEOptions("sinusoidal_2d")},
       {"sinusoidal_nd", PEOptions("sinusoidal_nd")},
       {"learned", PEOptions("learned")},
+      {"learned_fixed_norm", PEOptions("learned_fixed_norm")},
       {"random_fixed", PEOptions("random_fixed")},
       {"relative bias index", PEOptions("relative")},
       {"relative bias grid", PEOptions("relative").offsets("coordinates")},

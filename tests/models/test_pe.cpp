@@ -28,7 +28,7 @@ std::shared_ptr<PositionalEncodingImpl> make_pe(const PEOptions& o, const torch:
 }  // namespace
 
 TEST_CASE("the registry lists every PE and refuses unknown names") {
-  for (const char* name : {"none", "sinusoidal_1d", "sinusoidal_2d", "sinusoidal_nd", "learned", "random_fixed",
+  for (const char* name : {"none", "sinusoidal_1d", "sinusoidal_2d", "sinusoidal_nd", "learned", "learned_fixed_norm", "random_fixed",
                            "relative", "rope", "rope_axial", "alibi"})
     CHECK(PERegistry::contains(name));
   CHECK_THROWS_WITH(make_pe(PEOptions("learnt"), grid(), 16, 2), Catch::Contains("known: alibi"));
@@ -78,7 +78,8 @@ TEST_CASE("learned PEs receive gradients and move while fixed PEs never do") {
       auto out = model->forward({x, {}, {}});
       model->loss(out, {x, {}, {}}, labels).backward();
       const auto& type = pe_case.options.type();
-      if (type == "learned" || type == "relative") {
+      const bool learns = type == "learned" || type == "learned_fixed_norm" || type == "relative";
+      if (learns) {
         for (const auto& p : model->encoder->pe().named_parameters()) {
           INFO(p.key());
           CHECK(max_abs(p.value().grad()) > 0.0);
@@ -89,7 +90,7 @@ TEST_CASE("learned PEs receive gradients and move while fixed PEs never do") {
       REQUIRE(before.size() == after.size());
       for (size_t i = 0; i < before.size(); ++i) {
         const double moved = before[i].numel() == 0 ? 0.0 : max_abs(after[i] - before[i]);
-        if (type == "learned" || type == "relative")
+        if (learns)
           CHECK(moved > 1e-4);
         else
           CHECK(moved == 0.0);
