@@ -12,6 +12,9 @@ import math
 import os
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from reading import reading_html  # noqa: E402  (beside this script, in the build tree and the install)
+
 
 def fail(message):
     print(message, file=sys.stderr)
@@ -649,7 +652,12 @@ def plot_probes_over_training(figs, analyses):
         return
     fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.4), squeeze=False)
     groups = sorted({a["run"]["group"] for a in have})
-    for ax, (key, title) in zip(axes[0], [("mean", "RSA of the PE"), ("displacement", "RSA of PE(t) − PE(0)")]):
+    panels = [("mean", "RSA of the PE"), ("displacement", "RSA of PE(t) − PE(0)")]
+    if any("attention_term" in e for a in have for e in a["evaluations"]):
+        panels.append(("attention_term", "RSA of the position term P Wq Wkᵀ Pᵀ"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(4.2 * len(panels), 3.4), squeeze=False)
+    groups = sorted({a["run"]["group"] for a in have})
+    for ax, (key, title) in zip(axes[0], panels):
         shown = []
         for a in have:
             pts = [(e["epoch"], e[key]["rsa_spearman"]) for e in a["evaluations"]
@@ -660,7 +668,7 @@ def plot_probes_over_training(figs, analyses):
                 ax.plot(x, y, color=f"C{i % 10}", alpha=0.8, label=first_of_group(a, have))
                 shown += y
         ax.axhline(0, color="0.6", linewidth=0.8)
-        ax.set_title(title)
+        ax.set_title(title, fontsize=9)
         ax.set_xlabel("epoch")
         ax.set_ylabel("Spearman with the true distances")
         ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
@@ -668,11 +676,13 @@ def plot_probes_over_training(figs, analyses):
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=7)
     fig.tight_layout()
-    figs.save(fig, "probes_over_training", "RSA over training: the PE and its displacement",
-              "RSA (Spearman between PE distances and true distances, mean over blocks) at each evaluation, of the PE "
-              "itself (epoch 0 = the PE at initialisation) and of the displacement PE(t) − PE(0). With a small "
-              "learning rate the PE keeps most of its random draw, so the raw RSA can stay near 0 while the "
-              "displacement already mirrors the positions.")
+    figs.save(fig, "probes_over_training", "RSA over training: the PE, its displacement and its attention term",
+              "RSA (Spearman between distances and true distances, mean over blocks) at each evaluation: of the PE "
+              "itself (epoch 0 = the PE at initialisation), of the displacement PE(t) − PE(0) (what training wrote "
+              "into the PE)" + (", and of each block's position-position attention term (the PE through the query "
+              "and key weights, rows centred: where a grid learned in Wq and Wk rather than in the PE shows)"
+              if len(panels) == 3 else "") + ". 0 is no relation; a curve's rise over its own epoch-0 value is what "
+              "training did, and its permutation p is in the reading above.")
 
 
 def chance_caption(chance):
@@ -745,10 +755,13 @@ th:first-child, td:first-child {{ text-align: left; }}
 figure {{ margin: 2em 0; }} figure svg {{ max-width: 100%; height: auto; }}
 figcaption {{ font-size: 0.85em; color: #555; }}
 p.lead {{ font-size: 1.05em; }}
+p.reading {{ margin: 0.3em 0; }}
 </style></head>
 <body>
 <h1>loci report</h1>
 {intro}
+<h2>What these runs found</h2>
+{reading}
 <p>{runs} runs from <code>{source}</code>, grouped by PE type and init scale; mean ± sd over seeds at the last
 evaluation.{units} Figures are also in <code>figures/</code> as SVG and PNG.</p>
 {table}
@@ -812,6 +825,7 @@ def main(argv):
         for name, title, caption, svg in figs.items)
     page = PAGE.format(title=html.escape(os.path.basename(os.path.abspath(source))), runs=len(runs),
                        source=html.escape(os.path.abspath(source)), intro=intro_html(analyses, columns, classes),
+                       reading=reading_html(analyses, columns, chance),
                        units=" Accuracies in %." if accuracy else "", table=table_html(summary, columns),
                        figures=body)
     target = os.path.join(out, "report.html")
