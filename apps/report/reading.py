@@ -161,6 +161,6 @@ def reading_html(analyses, columns, chance):
         lines.append(note)
     if drawn and not any_took and _task_differs(groups, columns[0] if columns else None):
         lines.append("Not separable from scale: the groups' task results differ, but no drawn PE's shape moved from "
-                     "its draw significantly; what differs between them here is the draw's scale (σ), not a learned "
-                     "geometry.")
+                     "its draw significantly; the difference goes with the draw's scale (σ), not with a geometry the "
+                     "PE learned.")
     return "".join(f'<p class="reading">{html.escape(line)}</p>\n' for line in lines)

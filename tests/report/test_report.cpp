@@ -157,6 +157,14 @@ TEST_CASE("The quickstart pipeline's report renders in Chromium with every figur
   CHECK(r.dom.find("generalise to the 108 human puzzles") != std::string::npos);
   CHECK(r.dom.find("Accuracies in %") != std::string::npos);
   CHECK(r.dom.find("Dashed grey line: chance (25%, one class in 4)") != std::string::npos);
+  // The reading: each group's accuracy against chance, each drawn PE's RSA and its attention term's beside epoch 0,
+  // with the permutation p printed; two epochs move neither shape, so each kept the shape it started with.
+  CHECK(r.dom.find("What these runs found") != std::string::npos);
+  CHECK(r.dom.find("Chance is 25%") != std::string::npos);
+  CHECK(count(r.dom, "permutation p") >= 4);  // the PE and its attention term, both groups
+  CHECK(r.dom.find("learned normal(0.2): the PE's RSA") != std::string::npos);
+  CHECK(r.dom.find("its attention's position term") != std::string::npos);
+  CHECK(r.dom.find("took the shape of the positions") == std::string::npos);
   // One seed and 2 epochs: sigma 0.2 and 2 are still one draw rescaled, and the captions say so.
   CHECK(r.dom.find("the normal inits of different σ are the same draw rescaled") != std::string::npos);
   for (const char* f : {"task_vs_sigma", "learning_curves"}) {
