@@ -121,8 +121,9 @@ def onset_fit(cells, key):
     slope = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
     resid = [y - (my + slope * (x - mx)) for x, y in zip(xs, ys)]
     r2 = 1 - sum(r * r for r in resid) / max(sum((y - my) ** 2 for y in ys), 1e-300)
+    caveat = (f"; only {len(set(xs))} distinct lr·wd values, not yet a test of the law" if len(set(xs)) < 3 else "")
     return (f"{key}: log onset = {my - slope * mx:.2f} + {slope:.2f} · log(1/(lr·wd)) over {len(xs)} runs, "
-            f"R² {r2:.2f} (a slope of 1 is the law onset ∝ 1/(lr·wd))")
+            f"R² {r2:.2f} (a slope of 1 is the law onset ∝ 1/(lr·wd)){caveat}")
 
 
 def figure(cells, path):
