@@ -401,6 +401,19 @@ ordered_json onset_of(const ordered_json& evaluations, const char* section, cons
   return onset ? ordered_json(*onset) : ordered_json(nullptr);
 }
 
+// The PE's mean row norm over the mean norm of the embedded tokens it is added to (metrics' embedding_norm) at the
+// last evaluation: the relative scale of the PE, which sigma alone does not give (the embedding's scale is the
+// model's own). Null for runs that did not record the embedding's norm.
+ordered_json relative_scale(const RunFolder& run, const ordered_json& final_probes, const ProbeSetup& s) {
+  double embedding = std::nan("");
+  for (const auto& m : run.metrics)
+    if (m.contains("embedding_norm") && m["embedding_norm"].is_number()) embedding = m["embedding_norm"].get<double>();
+  if (!final_probes.contains("norm_frobenius") || !final_probes["norm_frobenius"].is_number()) return nullptr;
+  const double row = final_probes["norm_frobenius"].get<double>() /
+                     std::sqrt(static_cast<double>(s.context.positions.rows()));
+  return number(embedding > 0 ? row / embedding : std::nan(""));
+}
+
 // The last evaluation's probes, with their controls beside them: the same probes at initialisation (init_*) and
 // on the displacement (disp_*), and the permutation p-value of the RSA (rsa_p_value: the true positions shuffled
 // among the tokens, 1000 times, every block's PE scored against each shuffle).
@@ -421,6 +434,7 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
   const probe::MantelResult m = probe::mantel_test(distances, s.context.true_distance, 1000, 0);
   f["rsa_p_value"] = number(m.p_value);
   f["rsa_onset_epoch"] = onset_of(evaluations, "mean", "rsa");
+  f["pe_to_embedding_norm"] = relative_scale(run, f, s);
   if (evaluations.back().contains("attention_term")) {
     const auto& term = evaluations.back()["attention_term"];
     f["qk_rsa_spearman"] = term["rsa_spearman"];

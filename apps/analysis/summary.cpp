@@ -42,7 +42,7 @@ const std::vector<std::string>& probe_columns() {
     c.push_back("rsa_p_value");
     // Where the geometry lives (attention_term.hpp) and when it appears (onset.hpp).
     for (const char* k : {"qk_rsa_spearman", "init_qk_rsa_spearman", "qk_rsa_p_value", "rsa_onset_epoch",
-                          "qk_rsa_onset_epoch"})
+                          "qk_rsa_onset_epoch", "pe_to_embedding_norm"})
       c.push_back(k);
     for (const auto& n : baseline_probes()) c.push_back("init_" + n);
     for (const auto& n : baseline_probes()) c.push_back("disp_" + n);

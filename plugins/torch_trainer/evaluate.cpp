@@ -119,6 +119,18 @@ SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::
   return m;
 }
 
+double token_embedding_norm(models::Model& model, const data::Dataset& ds, const std::string& split,
+                            const FeedPlan& plan, std::int64_t batch_size) {
+  torch::NoGradGuard no_grad;
+  const models::SingleThreadScope one;
+  data::BatchStream stream(ds, data::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
+  data::Batch batch;
+  if (!stream.next(batch) || batch.size == 0) return -1;
+  const Feed f = Feed::from(batch, plan, stream);
+  const torch::Tensor h = model->encoder->embed(f.x).to(torch::kFloat64);  // [B, T, d]
+  return h.norm(2, {-1}).mean().item<double>();
+}
+
 std::vector<torch::Tensor> mean_attention(models::Model& model, const data::Dataset& ds, const std::string& split,
                                           const FeedPlan& plan, std::int64_t batch_size, std::uint64_t seed,
                                           std::int64_t epoch) {

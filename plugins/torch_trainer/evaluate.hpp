@@ -50,6 +50,12 @@ SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::
 // Each block's attention weights averaged over every sample of `split`: [heads, N, N] per block (N = prefix + T; the
 // last block is not pruned while maps are recorded). Computed on this thread alone and summed in float64, so the
 // maps do not depend on the thread count; dropout kept on at evaluation draws from a generator seeded by (seed, epoch).
+// The mean Euclidean norm of the embedded tokens (the encoder's token embedding, before any PE) over the first
+// `batch_size` samples of `split`, in float64 on one thread: the scale a PE is added to (issue 33's relative-scale
+// control: the paper's sigma beside it).
+double token_embedding_norm(models::Model& model, const data::Dataset& ds, const std::string& split,
+                            const FeedPlan& plan, std::int64_t batch_size);
+
 std::vector<torch::Tensor> mean_attention(models::Model& model, const data::Dataset& ds, const std::string& split,
                                           const FeedPlan& plan, std::int64_t batch_size, std::uint64_t seed,
                                           std::int64_t epoch);

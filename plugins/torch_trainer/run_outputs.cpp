@@ -65,6 +65,7 @@ nlohmann::ordered_json to_json(const MetricsRow& r, const std::vector<std::strin
   }
   if (r.metrics.mask_ratio >= 0) j["mask_ratio"] = r.metrics.mask_ratio;
   if (r.pe_norm >= 0) j["pe_norm"] = r.pe_norm;
+  if (r.embedding_norm >= 0) j["embedding_norm"] = r.embedding_norm;
   j["by_condition"] = r.metrics.accuracy_by_condition;
   return j;
 }
@@ -86,6 +87,7 @@ MetricsRow row_from_json(const nlohmann::ordered_json& j) {
   r.metrics.r2_token_mean = j.value("r2_token_mean", std::numeric_limits<double>::quiet_NaN());
   r.metrics.mask_ratio = j.value("mask_ratio", -1.0);
   r.pe_norm = j.value("pe_norm", -1.0);
+  r.embedding_norm = j.value("embedding_norm", -1.0);
   r.metrics.accuracy_by_condition = j.at("by_condition").get<std::vector<double>>();
   return r;
 }
@@ -98,7 +100,7 @@ void write_metrics(const std::filesystem::path& run, const std::vector<MetricsRo
   csv << "epoch,step,seconds,lr,split,samples,loss,accuracy";
   for (const auto& n : names) csv << "," << condition_column(n);
   csv << ",mse" << (regression ? ",mse_global_mean,mse_token_mean,r2_global_mean,r2_token_mean,mask_ratio" : "")
-      << ",pe_norm\n";
+      << ",pe_norm,embedding_norm\n";
   for (const auto& r : rows) {
     csv << r.epoch << "," << r.step << "," << number(r.seconds) << "," << number(r.lr) << "," << r.metrics.split << ","
         << r.metrics.samples << "," << number(r.metrics.loss) << "," << number(r.metrics.accuracy);
@@ -109,7 +111,7 @@ void write_metrics(const std::filesystem::path& run, const std::vector<MetricsRo
       csv << "," << number(r.metrics.mse_global_mean) << "," << number(r.metrics.mse_token_mean) << ","
           << signed_number(r.metrics.r2_global_mean) << "," << signed_number(r.metrics.r2_token_mean) << ","
           << number(r.metrics.mask_ratio);
-    csv << "," << number(r.pe_norm) << "\n";
+    csv << "," << number(r.pe_norm) << "," << number(r.embedding_norm) << "\n";
     auto j = to_json(r, names);
     j.erase("by_condition");
     jsonl << j.dump() << "\n";

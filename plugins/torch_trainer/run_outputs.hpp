@@ -17,6 +17,9 @@ namespace loci::torch_trainer {
 struct MetricsRow {
   std::int64_t epoch = 0, step = 0;
   double seconds = 0, lr = 0, pe_norm = -1;
+  // The mean norm of an embedded token (before the PE is added) over the first evaluation batch of the training
+  // split: the scale the PE's rows (pe_norm / sqrt(tokens)) compete with. -1: not recorded.
+  double embedding_norm = -1;
   SplitMetrics metrics;
 };
 

@@ -559,11 +559,12 @@ class TorchTrainer final : public Trainer {
                     models::MicroBatches& micro, const TokenMeans& means, bool say) {
     std::string line = "loci: epoch " + std::to_string(state.epoch) + " step " + std::to_string(state.step) + ":";
     const double norm = pe_norm(model);
+    const double embedding = token_embedding_norm(model, ds, opt.train_split, plan, opt.eval_batch_size);
     const double lr = learning_rate(opt.schedule, opt.lr, opt.min_lr, opt.warmup_steps, state.step,
                                     opt.steps > 0 ? opt.steps : state.step);
     bool stop = false;
     for (const auto& split : splits) {
-      MetricsRow row{state.epoch, state.step, state.seconds, lr, norm,
+      MetricsRow row{state.epoch, state.step, state.seconds, lr, norm, embedding,
                      evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed, micro, -1, means)};
       line += " | " + describe(row.metrics);
       if (opt.early_stop_patience > 0 && split == opt.early_stop_split) {
@@ -580,7 +581,7 @@ class TorchTrainer final : public Trainer {
       for (const double ratio : opt.eval_mask_ratios) {
         // The default ratio again draws the same masks: the same numbers, so they are copied, not recomputed.
         const bool same = ratio == model->masked_regression->options().mask_ratio_eval();
-        MetricsRow extra{state.epoch, state.step, state.seconds, lr, norm,
+        MetricsRow extra{state.epoch, state.step, state.seconds, lr, norm, embedding,
                          same ? at_default
                               : evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed, micro, ratio, means)};
         extra.metrics.split = split + "@" + config::default_text(ratio);

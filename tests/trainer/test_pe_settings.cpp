@@ -97,3 +97,18 @@ TEST_CASE("pe.h5 holds each block's position-position attention term at every ev
   CHECK(a.find("\"qk_rsa_p_value\"") != std::string::npos);
   CHECK(a.find("\"init_qk_rsa_spearman\"") != std::string::npos);
 }
+
+TEST_CASE("every evaluation records the embedded tokens' norm, and the analysis gives the PE's scale relative to it") {
+  loci::test::TempDir small, large;
+  REQUIRE(run_loci("train -q " + train_config(small) + " model.pe.init.std=0.2").exit_code == 0);
+  REQUIRE(run_loci("train -q " + train_config(large) + " model.pe.init.std=2.0").exit_code == 0);
+  CHECK(slurp(small.path() / "run/metrics.csv").find(",pe_norm,embedding_norm\n") != std::string::npos);
+  const std::string py =
+      "/usr/bin/python3 -c \"import json; r = [json.load(open(p))['final']['pe_to_embedding_norm'] for p in ('" +
+      (small.path() / "run/analysis.json").string() + "', '" + (large.path() / "run/analysis.json").string() +
+      "')]; assert 0 < r[0] and 5 < r[1] / r[0] < 20, r\"";
+  REQUIRE(run_loci("analyze -q " + (small.path() / "run").string()).exit_code == 0);
+  REQUIRE(run_loci("analyze -q " + (large.path() / "run").string()).exit_code == 0);
+  // Same seed, so the same embedding; sigma ten times larger gives a PE about ten times larger beside it.
+  CHECK(std::system(py.c_str()) == 0);
+}

@@ -64,7 +64,7 @@ TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a s
   for (const char* f : {"config.yaml", "metrics.csv", "metrics.jsonl", "pe.h5", "summary.json", "checkpoints/last.pt"})
     CHECK(fs::exists(run / f));
   const auto csv = slurp(run / "metrics.csv");
-  CHECK(csv.rfind("epoch,step,seconds,lr,split,samples,loss,accuracy,accuracy_binary,accuracy_ternary,accuracy_quaternary,mse,pe_norm\n", 0) == 0);
+  CHECK(csv.rfind("epoch,step,seconds,lr,split,samples,loss,accuracy,accuracy_binary,accuracy_ternary,accuracy_quaternary,mse,pe_norm,embedding_norm\n", 0) == 0);
   // 2 evaluations x 3 splits (train, test, human) + header.
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 7);
   CHECK(csv.find(",human,108,") != std::string::npos);
@@ -318,7 +318,7 @@ TEST_CASE("the trainer's masked-token regression runs unchanged on network_dynam
   REQUIRE(r.exit_code == 0);
   const auto csv = slurp(dir.path() / "run/metrics.csv");
   CHECK(csv.rfind("epoch,step,seconds,lr,split,samples,loss,accuracy,mse,mse_global_mean,mse_token_mean,r2_global_mean,"
-                  "r2_token_mean,mask_ratio,pe_norm\n", 0) == 0);
+                  "r2_token_mean,mask_ratio,pe_norm,embedding_norm\n", 0) == 0);
   CHECK(csv.find(",test_noise,16,") != std::string::npos);
   // Every split is also evaluated at 50% masking (train.eval_mask_ratios), beside model.mask_ratio_eval's 90%.
   CHECK(csv.find(",test@0.5,16,") != std::string::npos);
