@@ -82,7 +82,7 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
     if (shared && !complete) return Found{{}, prior->created};  // the run the other ranks are making
     if (!force)
       throw DataError(out_, std::string(complete ? "already holds this dataset" : "holds an unfinished run of this dataset") +
-                                "; pass resume to keep its verified shards or force to remake it");
+                                "; pass --resume to keep its verified shards or --force to remake it");
     remove_dataset_files();
     return {};
   }

@@ -74,7 +74,7 @@ TEST_CASE("a folder holding another dataset or other files is refused unless for
   REQUIRE_THROWS_WITH(data::generate_dataset(src, other), Contains("holds a different dataset (config_yaml differs"));
   CHECK(data::Dataset::open(o.out).verify().shards == 6);  // the refusals touched nothing
 
-  REQUIRE_THROWS_WITH(data::generate_dataset(src, o), Contains("already holds this dataset; pass resume"));
+  REQUIRE_THROWS_WITH(data::generate_dataset(src, o), Contains("already holds this dataset; pass --resume"));
 
   other.force = true;
   other.resume = false;

@@ -60,7 +60,7 @@ TEST_CASE("a generation killed by SIGKILL resumes to the uninterrupted result", 
   // Without resume (or force) the unfinished run is not overwritten.
   const auto refused = test::run_helper(with(killed, {}));
   CHECK(refused.status == 2);
-  CHECK_THAT(refused.err, Catch::Contains("unfinished run") && Catch::Contains("pass resume"));
+  CHECK_THAT(refused.err, Catch::Contains("unfinished run") && Catch::Contains("pass --resume"));
   CHECK_THAT(refused.err, Catch::Contains(killed.string()));
 
   const auto resumed = test::run_helper(with(killed, {"--resume"}));
