@@ -142,13 +142,13 @@ def reading_html(analyses, columns, chance):
         lines.append(task)
     shape_lines, any_took, drawn = [], False, []
     for name, runs in sorted(groups.items()):
-        if not runs[0]["run"].get("drawn"):
-            continue
-        drawn.append(name)
-        text, took = _shape_sentence(name, runs, "rsa", "the PE's")
-        if text:
-            shape_lines.append(text)
-            any_took = any_took or took
+        # A fixed PE's own RSA never moves; its attention term can, through Wq and Wk alone.
+        if runs[0]["run"].get("drawn"):
+            drawn.append(name)
+            text, took = _shape_sentence(name, runs, "rsa", "the PE's")
+            if text:
+                shape_lines.append(text)
+                any_took = any_took or took
         term, _ = _shape_sentence(name, runs, "qk_rsa", "its attention's position term (P Wq Wkᵀ Pᵀ):")
         if term:
             shape_lines.append(term)

@@ -134,10 +134,11 @@ void declare_train(Table& t) {
       .min(0)
       .doc("weight decay of the PE's own parameters alone (absent: train.weight_decay, as every other parameter); "
            "0 exempts the PE from decay (as timm exempts pos_embed), a value with train.weight_decay 0 decays the PE "
-           "alone");
+           "alone; no effect on a PE without parameters (the fixed ones)");
   t.add("train.pe.lr_scale", [](O& o) -> double& { return o.pe_lr_scale; })
       .min(0)
-      .doc("the PE's learning rate as a multiple of train.lr (and of its schedule); 0 freezes the PE at its init");
+      .doc("the PE's learning rate as a multiple of train.lr (and of its schedule); 0 freezes the PE at its init; no "
+           "effect on a PE without parameters");
   t.add("train.momentum", [](O& o) -> double& { return o.momentum; }).min(0).doc("SGD momentum");
   t.add("train.schedule", [](O& o) -> std::string& { return o.schedule; })
       .choices({"constant", "warmup_cosine"})
