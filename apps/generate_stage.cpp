@@ -44,7 +44,7 @@ std::vector<data::InputFile> checksum_inputs(const std::vector<std::string>& fil
 
 // `license` is the card's, not the samples': changing it rewrites the card of a finished dataset, never its shards.
 const std::vector<std::string>& generator_identity_drop() {
-  static const std::vector<std::string> keys{"out", "threads", "plugin_path", "license"};
+  static const std::vector<std::string> keys{"out", "threads", "plugin_path", "plugin_override", "license"};
   return keys;
 }
 

@@ -18,6 +18,7 @@ train: {type: any, doc: "training config (see `loci config schema TRAINER`) plus
 analyze: {type: any, doc: "analysis of the trained runs (`loci analyze`): {runs, out, metric, knn, mds_dims}; runs default to the train stage's out, out to <out>/analysis"}
 report: {type: any, doc: "report of the analysis (`loci report`): {out}; out defaults to <out>/report"}
 plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins"}
+plugin_override: {type: list, of: string, default: [], doc: "plugin names that more than one library may provide, the first found on the search path winning; any other name found twice is an error"}
 )yaml";
 
 // A stage is present when the config gives it a value (the schema lists every stage, as null when absent).
@@ -75,7 +76,8 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
     config::Node stage = config::resolve_includes(*g, file.parent_path());
     if (!stage.is_map()) throw UserError(g->mark().str() + ": 'generate' must be a generator config (a mapping)");
     if (!own_key(*g, "out")) stage.set("out", config::Node::scalar((folder / "data").string(), g->mark()));
-    if (!stage.find("plugin_path") && out.find("plugin_path")) stage.set("plugin_path", *out.find("plugin_path"));
+    for (const char* key : {"plugin_path", "plugin_override"})
+      if (!stage.find(key) && out.find(key)) stage.set(key, *out.find(key));
     const ResolvedConfig r = resolve_node(stage, gen, registry, file.string() + " (generate)");
     if (r.kind != ConfigKind::generator)
       throw UserError(g->mark().str() + ": the 'generate' stage needs a `generator:` key");
@@ -114,7 +116,8 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
       stage.set("data", g->at("out"));
     }
     if (!own_key(*t, "out")) stage.set("out", config::Node::scalar((folder / "runs").string(), t->mark()));
-    if (!stage.find("plugin_path") && out.find("plugin_path")) stage.set("plugin_path", *out.find("plugin_path"));
+    for (const char* key : {"plugin_path", "plugin_override"})
+      if (!stage.find(key) && out.find(key)) stage.set(key, *out.find(key));
     // Every point of the sweep must resolve before anything runs.
     const Sweep plan = plan_sweep_grids(grids);
     for (const auto& point : plan.points) {

@@ -21,7 +21,13 @@ ConfigKind kind_of(const config::Node& raw, const std::string& where) {
   throw UserError(where + ": a config names a `generator:`, a `trainer:`, or pipeline stages (generate, train, ...)");
 }
 
-PluginRegistry load_plugins(const config::Node& raw, const fs::path& config_file) {
+PluginRegistry load_plugins(const config::Node& raw_config, const fs::path& config_file,
+                            const std::vector<std::string>& overrides) {
+  config::Node raw = raw_config;
+  std::vector<std::string> plugin_keys;
+  for (const auto& o : overrides)
+    if (o.rfind("plugin_path=", 0) == 0 || o.rfind("plugin_override=", 0) == 0) plugin_keys.push_back(o);
+  config::apply_overrides(raw, plugin_keys);
   std::vector<fs::path> extra;
   if (const auto* pp = raw.find("plugin_path"); pp && pp->is_sequence())
     for (const auto& item : pp->items()) {
@@ -29,8 +35,11 @@ PluginRegistry load_plugins(const config::Node& raw, const fs::path& config_file
       if (p.is_relative()) p = config_file.parent_path() / p;
       extra.push_back(p);
     }
+  std::vector<std::string> override_names;
+  if (const auto* po = raw.find("plugin_override"); po && po->is_sequence())
+    for (const auto& item : po->items()) override_names.push_back(item.text());
   PluginRegistry registry;
-  registry.scan(PluginRegistry::search_path(extra));
+  registry.scan(PluginRegistry::search_path(extra), override_names);
   return registry;
 }
 
@@ -58,9 +67,7 @@ ResolvedConfig resolve_node(const config::Node& raw, const std::vector<std::stri
 
 ResolvedConfig resolve(const fs::path& file, const std::vector<std::string>& overrides, PluginRegistry& registry) {
   const config::Node raw = config::load_file(file);
-  config::Node with_overrides = raw;
-  config::apply_overrides(with_overrides, overrides);
-  registry = load_plugins(with_overrides, file);
+  registry = load_plugins(raw, file, overrides);
   return resolve_node(raw, overrides, registry, file.string());
 }
 

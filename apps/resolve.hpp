@@ -23,7 +23,9 @@ config::Node load_raw(const std::filesystem::path& file, const std::vector<std::
 ConfigKind kind_of(const config::Node& raw, const std::string& where);
 
 // Loads plugins from the search path, including the config's own `plugin_path:` entries.
-PluginRegistry load_plugins(const config::Node& raw, const std::filesystem::path& config_file);
+// `overrides` may move `plugin_path` and `plugin_override` too; the others are not looked at here.
+PluginRegistry load_plugins(const config::Node& raw, const std::filesystem::path& config_file,
+                            const std::vector<std::string>& overrides = {});
 
 ResolvedConfig resolve(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                        PluginRegistry& registry);

@@ -78,7 +78,7 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
     // A sweep killed outright (SIGKILL, no chance to pass anything on) still stops its runs.
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) _exit(128 + SIGTERM);
-    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0644);
     if (fd >= 0) {
       dup2(fd, 1);
       dup2(fd, 2);

@@ -8,6 +8,7 @@
 
 #include "datasets/atomic_file.hpp"
 #include "datasets/detail/h5.hpp"
+#include "datasets/detail/self_contained.hpp"
 #include "datasets/error.hpp"
 
 namespace loci::data {
@@ -108,6 +109,8 @@ ArrayFileContents read_array_file(const std::filesystem::path& source) {
   if (H5Fis_hdf5(source.c_str()) <= 0) throw DataError(source, "not an HDF5 file (truncated or foreign)");
   h5::Handle file = h5::file(H5Fopen(source.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   if (!file.valid()) throw DataError(source, "cannot open (" + h5::last_error() + ")");
+  if (const std::string outside = h5::outside_storage(file); !outside.empty())
+    throw DataError(source, outside + "; loci reads only bytes stored in the file itself");
   ArrayFileContents out;
   for (const auto& name : h5::attribute_names(file))
     if (auto v = h5::read_attribute(file, name)) out.attributes[name] = *v;

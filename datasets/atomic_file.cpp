@@ -50,7 +50,9 @@ void sync_folder(const fs::path& dir) {
 
 void write_file_atomically(const fs::path& target, const void* data, std::size_t size, Durability durability) {
   const fs::path tmp = temporary_name(target);
-  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  // A leftover (a crash's, or a link someone planted) is removed, never written through: O_EXCL | O_NOFOLLOW.
+  ::unlink(tmp.c_str());
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0) throw DataError(target, "cannot write (" + reason(errno) + ")");
 
   auto fail = [&](const std::string& what, int err) {

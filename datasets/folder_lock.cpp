@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,13 +15,20 @@ namespace loci::data {
 
 namespace {
 
-std::string holder_of(int fd) {
+std::string contents(int fd) {
   char buf[256] = {};
   const ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-  std::string s = n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : "";
+}
+
+std::string holder_of(int fd) {
+  std::string s = contents(fd);
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s.empty() ? "another process" : s;
 }
+
+// A claim this code wrote ("pid N on host"), or an empty file: the only contents loci may overwrite.
+bool is_claim(const std::string& text) { return text.empty() || text.rfind("pid ", 0) == 0; }
 
 std::string me() {
   char host[128] = {};
@@ -33,8 +41,20 @@ std::string me() {
 FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& name) {
   make_folder(folder);
   const auto file = folder / name;
-  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  // O_NOFOLLOW: a planted link must not make the claim write through it to a file elsewhere.
+  fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  if (fd_ < 0 && errno == ELOOP)
+    throw DataError(file, "is a symbolic link; loci claims a folder only through a plain file of its own (remove the link)");
   if (fd_ < 0) throw DataError(file, std::string("cannot be opened to claim the folder (") + std::strerror(errno) + ")");
+  struct stat st {};
+  const bool plain = fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1;
+  if (!plain || !is_claim(contents(fd_))) {
+    ::close(fd_);
+    fd_ = -1;
+    throw DataError(file, plain ? "holds something other than a loci claim; loci will not overwrite it (move it away)"
+                                : "is not a plain file of its own (a device, a folder or a hard link to another file); "
+                                  "remove it");
+  }
   if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
     const int err = errno;
     const std::string holder = holder_of(fd_);

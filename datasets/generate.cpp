@@ -262,7 +262,8 @@ GenerateReport generate_dataset(const SampleSource& source, const GenerateOption
     todo_samples += p.samples;
   }
 
-  const int threads = o.threads > 0 ? o.threads : omp_get_max_threads();
+  // More threads than cores only time-slice them (the bytes never depend on the count).
+  const int threads = o.threads > 0 ? std::min(o.threads, omp_get_num_procs()) : omp_get_max_threads();
   const fs::path name = o.out.filename().empty() ? o.out.parent_path().filename() : o.out.filename();
   Progress progress(ProgressOptions("generating " + name.string(), todo_samples).enabled(o.progress));
   {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "datasets/detail/h5.hpp"
+#include "datasets/detail/self_contained.hpp"
 #include "datasets/error.hpp"
 
 namespace loci::data {
@@ -111,6 +112,8 @@ Matrix read_hdf5(const fs::path& file, std::string dataset) {
   if (!fs::is_regular_file(file)) throw DataError(file, "no such file");
   const h5::Handle f = h5::file(H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   if (!f.valid()) throw DataError(file, "not a readable HDF5 file");
+  if (const std::string outside = h5::outside_storage(f); !outside.empty())
+    throw DataError(file, outside + "; its checksum would not cover those bytes");
   if (dataset.empty()) {
     Search search;
     H5Lvisit(f, H5_INDEX_NAME, H5_ITER_INC, visit, &search);

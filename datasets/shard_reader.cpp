@@ -5,6 +5,7 @@
 #include <map>
 
 #include "datasets/detail/h5.hpp"
+#include "datasets/detail/self_contained.hpp"
 #include "datasets/error.hpp"
 #include "datasets/format.hpp"
 
@@ -123,6 +124,8 @@ ShardFile::ShardFile(fs::path path) : impl_(std::make_unique<Impl>()) {
   if (!fs::exists(p, ec)) throw DataError(p, "missing");
   impl_->file = h5::file(H5Fopen(p.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   if (!impl_->file.valid()) impl_->fail("not a readable HDF5 file");
+  if (const std::string outside = h5::outside_storage(impl_->file); !outside.empty())
+    throw DataError(p, outside + "; its checksum cannot vouch for those bytes");
   auto version = h5::read_attribute(impl_->file, "loci_schema_version");
   if (!version || !std::holds_alternative<std::int64_t>(*version))
     throw DataError(p, "not a loci shard (no loci_schema_version attribute)");

@@ -147,8 +147,8 @@ bool is_percentage(const std::string& col) { return col.size() > 9 && col.compar
 // seed, over which a group is summarised.
 config::FlatConfig settings_of(const ordered_json& run) {
   const fs::path file = fs::path(run["folder"].get<std::string>()) / "config.yaml";
-  static const std::vector<std::string> aside{"seed", "out", "data", "plugin_path", "jobs", "train.threads",
-                                              "train.progress", "train.dist_timeout"};
+  static const std::vector<std::string> aside{"seed", "out", "data", "plugin_path", "plugin_override", "jobs", "train.threads",
+                                              "train.progress", "train.dist_timeout", "train.dist_eval_timeout"};
   std::error_code ec;
   if (!fs::exists(file, ec)) return {};  // a run folder always has one; an analysis handed in alone may not
   return config::flatten(config::without(config::load_file(file), aside));

@@ -53,6 +53,7 @@ void add_analyze_command(CLI::App& app) {
     // Extensions on the plugin path may register probes of their own (models/probe/registry.hpp).
     static PluginRegistry plugins;
     plugins.scan(PluginRegistry::search_path());
+    plugins.load_extensions();
     analysis::AnalyzeOptions options;
     options.pe_metric = probe::parse_metric(a->metric);
     options.knn_k = a->knn;

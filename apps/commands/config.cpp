@@ -25,7 +25,7 @@ void add_config_command(CLI::App& app) {
     PluginRegistry registry;
     const config::Node raw = config::load_file(show_args->file);
     if (kind_of(raw, show_args->file) == ConfigKind::pipeline) {
-      registry = load_plugins(raw, show_args->file);
+      registry = load_plugins(raw, show_args->file, show_args->overrides);
       std::cout << config::to_yaml(resolve_pipeline(raw, show_args->overrides, registry, show_args->file));
       return;
     }
@@ -40,7 +40,7 @@ void add_config_command(CLI::App& app) {
     registry.scan(PluginRegistry::search_path());
     const PluginRecord* rec = nullptr;
     for (const auto& p : registry.plugins())
-      if (p.name == *name) rec = &p;
+      if (p.name == *name) rec = &registry.find(p.name, p.kind);  // loads it (and, for a trainer, the extensions)
     if (!rec) registry.find(*name, LOCI_PLUGIN_GENERATOR);  // throws with the nearest name
     std::cout << "# " << rec->kind_name() << " " << rec->name << " " << rec->version << ": " << rec->description
               << "\n"

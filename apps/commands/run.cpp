@@ -154,8 +154,9 @@ void add_run_command(CLI::App& app) {
     const config::Node raw = config::load_file(f.file);
     if (kind_of(raw, f.file) != ConfigKind::pipeline)
       throw UserError(f.file + ": not a pipeline config (it has no stages: generate, train, ...)");
-    PluginRegistry registry = load_plugins(raw, f.file);
+    PluginRegistry registry = load_plugins(raw, f.file, a->overrides);
     const config::Node resolved = resolve_pipeline(raw, a->overrides, registry, f.file);
+    if (stage(resolved, "analyze") && !f.dry_run) registry.load_extensions();  // their probes
     // "stage 2/4: train" before each stage, so a log shows where a long pipeline is.
     std::vector<std::string> stages;
     for (const char* s : {"generate", "train", "analyze", "report"})

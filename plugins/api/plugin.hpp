@@ -11,6 +11,7 @@
 #include "datasets/generate.hpp"
 #include "datasets/spec.hpp"
 #include "plugins/api/config/node.hpp"
+#include "plugins/api/plugin_note.hpp"
 #include "plugins/api/version.hpp"
 
 extern "C" {
@@ -95,9 +96,16 @@ class Trainer : public Plugin {
 
 }  // namespace loci
 
+// The note the host reads before loading anything (plugin_note.hpp). NAME, VERSION and DESCRIPTION are string
+// literals (at most 63, 31 and 255 characters: a longer one does not compile).
+#define LOCI_PLUGIN_NOTE(KIND, NAME, VERSION, DESCRIPTION)                                                 \
+  extern "C" __attribute__((section(".loci_plugin"), used, visibility("default")))                       \
+  const loci::PluginNote loci_plugin_note = {"LOCIPLG", loci::kPluginAbi, KIND, NAME, VERSION, DESCRIPTION};
+
 // Defines the entry point. Use once per plugin library:
 //   LOCI_PLUGIN(LOCI_PLUGIN_GENERATOR, "lst_grid", "0.1.0", "Latin Square Task puzzles", kSchema, LstGrid)
 #define LOCI_PLUGIN(KIND, NAME, VERSION, DESCRIPTION, SCHEMA_YAML, CLASS)                                   \
+  LOCI_PLUGIN_NOTE(KIND, NAME, VERSION, DESCRIPTION)                                                       \
   extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {      \
     static const loci_plugin_info info = {loci::kPluginAbi, loci::kPluginApi, KIND,          NAME,         \
                                           VERSION,          DESCRIPTION,      SCHEMA_YAML,  +[]() -> void* { \
@@ -109,6 +117,7 @@ class Trainer : public Plugin {
 // Defines the entry point of an extension: a library whose only work is the registrations it makes when loaded.
 //   LOCI_EXTENSION("my_pe", "0.1.0", "a positional encoding of my own")
 #define LOCI_EXTENSION(NAME, VERSION, DESCRIPTION)                                                      \
+  LOCI_PLUGIN_NOTE(LOCI_PLUGIN_EXTENSION, NAME, VERSION, DESCRIPTION)                                   \
   extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {  \
     static const loci_plugin_info info = {loci::kPluginAbi, loci::kPluginApi, LOCI_PLUGIN_EXTENSION,    \
                                           NAME,             VERSION,          DESCRIPTION,              \

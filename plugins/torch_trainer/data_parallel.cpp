@@ -1,5 +1,6 @@
 #include "data_parallel.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "plugins/api/error.hpp"
@@ -25,6 +26,33 @@ std::string first_line(const std::exception& e) {
 
 std::string who(int rank, int world) { return "rank " + std::to_string(rank) + " of " + std::to_string(world); }
 
+// "<length>:<text>" for each key and value: YAML values may hold any byte, newlines included.
+std::vector<std::uint8_t> encode(const config::FlatConfig& keys) {
+  std::string out;
+  for (const auto& [k, v] : keys)
+    for (const std::string* s : {&k, &v}) out += std::to_string(s->size()) + ":" + *s;
+  return {out.begin(), out.end()};
+}
+
+config::FlatConfig decode(const std::vector<std::uint8_t>& bytes) {
+  const std::string in(bytes.begin(), bytes.end());
+  config::FlatConfig out;
+  std::size_t at = 0;
+  auto next = [&]() {
+    const std::size_t colon = in.find(':', at);
+    if (colon == std::string::npos) throw std::runtime_error("malformed settings");
+    const std::size_t n = std::stoul(in.substr(at, colon - at));
+    if (colon + 1 + n > in.size()) throw std::runtime_error("malformed settings");
+    at = colon + 1 + n;
+    return in.substr(colon + 1, n);
+  };
+  while (at < in.size()) {
+    std::string key = next();
+    out[key] = next();
+  }
+  return out;
+}
+
 }  // namespace
 
 #ifdef LOCI_HAVE_GLOO
@@ -34,10 +62,10 @@ struct DataParallel::Group {
   c10::intrusive_ptr<c10d::ProcessGroupGloo> gloo;
   std::chrono::milliseconds timeout;
 
-  void wait(const std::vector<c10::intrusive_ptr<c10d::Work>>& works, const std::string& me, const std::string& what,
-            std::int64_t step) {
+  void wait(const std::vector<c10::intrusive_ptr<c10d::Work>>& works, std::chrono::milliseconds patience,
+            const std::string& me, const std::string& what, std::int64_t step) {
     try {
-      for (const auto& w : works) w->wait(timeout);
+      for (const auto& w : works) w->wait(patience);
     } catch (const std::exception& e) {
       throw UserError(me + ": " + what + " at step " + std::to_string(step) +
                       " failed; another rank stopped, was killed or hangs (see its output): " + first_line(e));
@@ -131,7 +159,7 @@ void DataParallel::all_reduce_gradients(const std::vector<torch::Tensor>& parame
     buckets.push_back(std::move(b));
     i = j;
   }
-  group_->wait(works, who(rank_, world_), "gradient all-reduce", step);
+  group_->wait(works, group_->timeout, who(rank_, world_), "gradient all-reduce", step);
   for (const auto& b : buckets) {
     std::int64_t offset = 0;
     for (std::size_t k = b.first; k < b.last; ++k) {
@@ -142,10 +170,39 @@ void DataParallel::all_reduce_gradients(const std::vector<torch::Tensor>& parame
   }
 }
 
-std::int64_t DataParallel::broadcast(std::int64_t value, const std::string& what, std::int64_t step) {
+std::int64_t DataParallel::broadcast(std::int64_t value, const std::string& what, std::int64_t step,
+                                     std::chrono::seconds wait) {
   std::vector<torch::Tensor> one{torch::tensor({value}, torch::kInt64)};
-  group_->wait({group_->gloo->broadcast(one)}, who(rank_, world_), "broadcast of " + what, step);
+  c10d::BroadcastOptions options;
+  options.timeout = wait.count() > 0 ? std::chrono::duration_cast<std::chrono::milliseconds>(wait) : group_->timeout;
+  group_->wait({group_->gloo->broadcast(one, options)}, options.timeout, who(rank_, world_), "broadcast of " + what, step);
   return one[0].item<std::int64_t>();
+}
+
+void DataParallel::agree(const config::Identity& identity) {
+  const std::string me = who(rank_, world_);
+  const auto key = [](int rank) { return "loci/run_identity/" + std::to_string(rank); };
+  std::vector<config::FlatConfig> theirs(static_cast<std::size_t>(world_));
+  try {
+    group_->store->set(key(rank_), encode(identity.keys));
+    for (int r = 0; r < world_; ++r)
+      if (r != rank_) theirs[static_cast<std::size_t>(r)] = decode(group_->store->get(key(r)));
+  } catch (const std::exception& e) {
+    throw UserError(me + ": the ranks could not compare their settings; another rank stopped, was killed or hangs "
+                         "(see its output): " + first_line(e));
+  }
+  theirs[static_cast<std::size_t>(rank_)] = identity.keys;
+  for (int r = 0; r < world_; ++r) {
+    if (r == rank_) continue;
+    // Told the same way on every rank: the lower rank's value first.
+    const int lo = std::min(r, rank_), hi = std::max(r, rank_);
+    const std::string diff = config::describe_difference(theirs[static_cast<std::size_t>(lo)],
+                                                         theirs[static_cast<std::size_t>(hi)]);
+    if (!diff.empty())
+      throw UserError(me + ": ranks " + std::to_string(lo) + " and " + std::to_string(hi) +
+                      " were started with other settings: " + diff + " (rank " + std::to_string(lo) + "'s -> rank " +
+                      std::to_string(hi) + "'s); start every rank with the same config, overrides and dataset");
+  }
 }
 
 #else  // LibTorch's c10d headers need gloo's (Debian: libgloo-dev); without them only one process trains.
@@ -160,7 +217,10 @@ std::unique_ptr<DataParallel> DataParallel::join(const LaunchRank& launch, std::
 }
 
 void DataParallel::all_reduce_gradients(const std::vector<torch::Tensor>&, double, std::int64_t) {}
-std::int64_t DataParallel::broadcast(std::int64_t value, const std::string&, std::int64_t) { return value; }
+std::int64_t DataParallel::broadcast(std::int64_t value, const std::string&, std::int64_t, std::chrono::seconds) {
+  return value;
+}
+void DataParallel::agree(const config::Identity&) {}
 
 #endif
 

@@ -13,6 +13,7 @@
 
 #include <torch/torch.h>
 
+#include "plugins/api/config/identity.hpp"
 #include "plugins/api/launch.hpp"
 
 namespace loci::torch_trainer {
@@ -32,8 +33,15 @@ class DataParallel {
   // Gradients travel flattened in buckets of a few MiB, each all-reduced while the next is packed.
   void all_reduce_gradients(const std::vector<torch::Tensor>& parameters, double weight, std::int64_t step);
 
-  // Rank 0's value, on every rank (a stop decision taken by rank 0 alone, say).
-  std::int64_t broadcast(std::int64_t value, const std::string& what, std::int64_t step);
+  // Rank 0's value, on every rank (a stop decision taken by rank 0 alone, say). `wait` bounds how long a rank
+  // waits for it when rank 0 has work of its own to finish first (an evaluation); 0 means the liveness timeout.
+  std::int64_t broadcast(std::int64_t value, const std::string& what, std::int64_t step,
+                         std::chrono::seconds wait = std::chrono::seconds(0));
+
+  // Every rank publishes the identity of the run it was asked for (settings and dataset checksums) and checks it
+  // against every other rank's before the first collective: ranks started with other settings would otherwise train
+  // to the end on a mix of both. UserError on every rank, naming the keys that differ.
+  void agree(const config::Identity& identity);
 
  private:
   struct Group;

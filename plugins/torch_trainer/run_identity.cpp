@@ -18,8 +18,8 @@ namespace {
 
 // Keys that change where or how fast a run goes, never what it computes. train.epochs is compared on its own.
 const std::vector<std::string>& not_identity() {
-  static const std::vector<std::string> keys{"out",          "data",          "plugin_path", "jobs",
-                                             "train.threads", "train.progress", "train.dist_timeout",
+  static const std::vector<std::string> keys{"out",          "data",          "plugin_path", "plugin_override", "jobs",
+                                             "train.threads", "train.progress", "train.dist_timeout", "train.dist_eval_timeout",
                                              "train.epochs", "train.on_other_settings", "train.checkpoint"};
   return keys;
 }

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <thread>
 
 #include "checkpoint_state.hpp"
 #include "data_parallel.hpp"
@@ -192,7 +193,9 @@ class TorchTrainer final : public Trainer {
       throw UserError(resolved.at("train.device").mark().str() +
                       ": train.device is cuda, but this LibTorch has no CUDA device (Debian's libtorch is CPU-only)");
     s.device = torch::Device(s.opt.device == "cuda" ? torch::kCUDA : torch::kCPU);
-    if (s.opt.threads > 0) at::set_num_threads(s.opt.threads);
+    // More threads than cores only time-slice them; the results never depend on the count.
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    if (s.opt.threads > 0) at::set_num_threads(std::min(s.opt.threads, cores));
     // Keeps freed tensor memory in the process: page faults on fresh multi-MB buffers otherwise double step time.
     models::tune_allocator();
     if (s.opt.precision == "bf16" && s.device.is_cpu()) settle_onednn();
@@ -237,6 +240,7 @@ class TorchTrainer final : public Trainer {
   static ResumePlan check_identity(Session& s, const config::Node& resolved, const TrainRequest& request) {
     s.recorded = recorded_config(resolved, s.opt);
     const config::Identity identity = run_identity(s.recorded, *s.ds);
+    if (s.dp) s.dp->agree(identity);  // before any rank reads or writes the folder under its own settings
     if (s.opt.on_other_settings == "new_folder" && made_otherwise(s.run, identity)) {
       // Asked for: these settings get a folder of their own beside the other run, found again on a rerun.
       s.opt.out = s.run.string() + "@" + identity.hash.substr(0, 8);
@@ -379,7 +383,10 @@ class TorchTrainer final : public Trainer {
           status = "early_stopped";
           stop = true;
         }
-        if (s.dp) stop = s.dp->broadcast(stop, "rank 0's stop decision", s.state.step) != 0;  // early stopping is rank 0's
+        // Early stopping is rank 0's; the others wait out its evaluation under a bound of its own.
+        if (s.dp)
+          stop = s.dp->broadcast(stop, "rank 0's stop decision", s.state.step,
+                                 std::chrono::seconds(s.opt.dist_eval_timeout)) != 0;
       } else if (s.lead && request.until_epoch > 0 && s.state.epoch >= request.until_epoch) {
         save_checkpoint(s.last, s.model, *s.optimizer, s.state, s.plan.condition_names);
       }

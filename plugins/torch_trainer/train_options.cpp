@@ -158,7 +158,9 @@ void declare_train(Table& t) {
   t.add("train.batch_size", [](O& o) -> std::int64_t& { return o.batch_size; }).min(1).doc("batch size");
   t.add("train.threads", [](O& o) -> int& { return o.threads; })
       .min(0)
-      .doc("threads (training: one per micro-batch; evaluation: all); 0 = all cores. The results do not depend on it");
+      .max(4096)
+      .doc("threads (training: one per micro-batch; evaluation: all); 0 = all cores, and more than the cores are "
+           "used as the cores. The results do not depend on it");
   t.add("train.micro_batches", [](O& o) -> int& { return o.micro_batches; })
       .min(1)
       .doc("each batch's gradient as the sum of this many equal parts' gradients, the parts computed side by side, "
@@ -168,6 +170,10 @@ void declare_train(Table& t) {
       .min(1)
       .doc("data-parallel runs (torchrun-style launch): seconds a rank waits for the others before it stops with an "
            "error");
+  t.add("train.dist_eval_timeout", [](O& o) -> std::int64_t& { return o.dist_eval_timeout; })
+      .min(1)
+      .doc("data-parallel runs: seconds the other ranks wait while rank 0 evaluates and saves, apart from "
+           "train.dist_timeout so that a long evaluation does not end a healthy run");
   t.add("train.eval_every", [](O& o) -> std::int64_t& { return o.eval_every; })
       .min(1)
       .doc("evaluate every this many epochs (and at the end)");

@@ -42,7 +42,8 @@ struct TrainOptions {
   std::int64_t epochs = 4000, steps = 0, batch_size = 128, eval_batch_size = 512, eval_every = 200;
   int threads = 0;
   int micro_batches = 2;  // parts of each batch whose gradients are summed (models/micro_batches.hpp)
-  std::int64_t dist_timeout = 600;  // seconds; data-parallel runs only
+  std::int64_t dist_timeout = 600;        // seconds; data-parallel runs only
+  std::int64_t dist_eval_timeout = 7200;  // seconds the other ranks wait out rank 0's evaluation
   std::int64_t early_stop_patience = 0;
   std::string early_stop_split = "test";
   double early_stop_min_delta = 0;

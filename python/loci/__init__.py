@@ -9,6 +9,7 @@ python3-pandas).
     sweep = loci.open_sweep("runs/quickstart/runs")      # one row per run: its varying settings, metrics, probes
 """
 
+import hashlib
 import json
 import os
 
@@ -17,7 +18,7 @@ import numpy as np
 import pandas as pd
 import xarray as xr
 
-__all__ = ["open_dataset", "open_run", "open_sweep", "Run"]
+__all__ = ["open_dataset", "open_run", "open_sweep", "Run", "UnsafeFileError"]
 
 # HDF5 bookkeeping attributes of dimension scales, never data.
 _SCALE_ATTRS = {"CLASS", "NAME", "REFERENCE_LIST", "DIMENSION_LIST", "DIMENSION_LABELS", "_Netcdf4Dimid"}
@@ -42,6 +43,71 @@ def _arrays(f):
             yield name, obj
 
 
+class UnsafeFileError(ValueError):
+    """A file or index entry that could hand out bytes its checksum does not cover."""
+
+
+def _outside_storage(f):
+    """Why `f` (an open h5py.File) reads bytes from elsewhere, or None: every link must be a hard link and every
+    dataset stored in the file itself (no external raw storage, no virtual dataset)."""
+    reasons = []
+
+    def visit(name, info):
+        if info.type == h5py.h5l.TYPE_EXTERNAL:
+            reasons.append(f"'{name.decode()}' is an external link to another file")
+        elif info.type != h5py.h5l.TYPE_HARD:
+            reasons.append(f"'{name.decode()}' is a soft link (loci files hold hard links only)")
+        else:
+            obj = f.get(name.decode(), getlink=False)
+            if isinstance(obj, h5py.Dataset):
+                plist = obj.id.get_create_plist()
+                if plist.get_layout() not in (h5py.h5d.CONTIGUOUS, h5py.h5d.CHUNKED, h5py.h5d.COMPACT):
+                    reasons.append(f"array '{name.decode()}' is a virtual dataset (its bytes come from other files)")
+                elif plist.get_external_count() != 0:
+                    reasons.append(f"array '{name.decode()}' is stored in another file (external storage)")
+        return 1 if reasons else None
+
+    f.id.links.visit(visit, info=True)
+    return reasons[0] if reasons else None
+
+
+def _open_h5(path):
+    """h5py.File of a loci file, refused when any of its bytes live outside it."""
+    f = h5py.File(path, "r")
+    reason = _outside_storage(f)
+    if reason:
+        f.close()
+        raise UnsafeFileError(f"{path}: {reason}; loci reads only bytes stored in the file itself")
+    return f
+
+
+def _sha256(path):
+    h = hashlib.sha256()
+    with open(path, "rb") as f:
+        for block in iter(lambda: f.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _shard_path(folder, shard, verify):
+    """The path of an index entry's shard: a plain file name in `folder`, whose size and SHA-256 match the index
+    when `verify`."""
+    name = shard.get("file", "")
+    if not name or name != os.path.basename(name) or name.startswith(".") or os.path.isabs(name):
+        raise UnsafeFileError(f"{os.path.join(folder, 'index.json')}: shard file '{name}' is not a plain file name "
+                              "in the dataset folder")
+    path = os.path.join(folder, name)
+    if verify:
+        size = os.path.getsize(path)
+        if "bytes" in shard and size != shard["bytes"]:
+            raise UnsafeFileError(f"{path}: {size} bytes where index.json records {shard['bytes']} (truncated or "
+                                  "changed; open with verify=False to read it anyway)")
+        if "sha256" in shard and _sha256(path) != shard["sha256"]:
+            raise UnsafeFileError(f"{path}: SHA-256 differs from index.json (changed since it was written; open "
+                                  "with verify=False to read it anyway)")
+    return path
+
+
 def _index(folder):
     path = os.path.join(folder, "index.json")
     try:
@@ -51,14 +117,18 @@ def _index(folder):
         raise FileNotFoundError(f"{path}: no loci dataset here ({e.strerror})") from None
 
 
-def open_dataset(folder, split):
+def open_dataset(folder, split, verify=True):
     """Every shard of `split` of a loci dataset folder as one xarray.Dataset.
 
     Per-sample arrays are concatenated along `sample` (the index within the split, as coordinate `sample_id`); the
     dataset's own arrays (`positions`, `distance`, ...) come once. Tokens carry their true position (coordinate
     `position` [token, axis]) and a label when the dataset stores one (`token_label`); a `time` dimension gets times in
     the generator's unit (attribute `units`). Each array keeps its `doc`; the shards' root attributes are the
-    Dataset's attributes."""
+    Dataset's attributes.
+
+    Each shard's size and SHA-256 are checked against index.json first (`verify=False` skips that); a shard whose
+    bytes live partly outside it (external storage or links, virtual datasets) or an index entry naming a file
+    outside the folder raises UnsafeFileError."""
     index = _index(folder)
     shards = sorted((s for s in index["shards"] if s["split"] == split), key=lambda s: s["first_sample"])
     if not shards:
@@ -66,7 +136,7 @@ def open_dataset(folder, split):
         raise KeyError(f"{folder}: no split '{split}' (splits: {', '.join(known)})")
     per_sample, shared, attrs = {}, {}, {}
     for k, shard in enumerate(shards):
-        with h5py.File(os.path.join(folder, shard["file"]), "r") as f:
+        with _open_h5(_shard_path(folder, shard, verify)) as f:
             if k == 0:
                 attrs = _attrs(f)
             for name, a in _arrays(f):
@@ -126,6 +196,7 @@ class Run:
         path = os.path.join(self.folder, name)
         if not os.path.exists(path):
             return None
+        _open_h5(path).close()  # refuses a file that reads bytes from elsewhere before xarray follows them
         with xr.open_dataset(path, engine="h5netcdf") as ds:
             ds = ds.load()
         # Every array over `evaluation` gets the epoch (and step) of each evaluation as coordinates.

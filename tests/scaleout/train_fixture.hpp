@@ -21,12 +21,13 @@ using loci::test::run_loci;
 using loci::test::slurp;
 
 // One small dataset per generator for the whole file (generation is deterministic, so sharing is safe).
-inline const fs::path& dataset(const std::string& config, const std::string& extra) {
+inline const fs::path& dataset(const std::string& config, const std::string& extra, std::string name = "") {
   static loci::test::TempDir dir;
   static std::map<std::string, fs::path> made;
-  auto& data = made[config];
+  if (name.empty()) name = fs::path(config).stem().string();
+  auto& data = made[name];
   if (data.empty()) {
-    data = dir.path() / fs::path(config).stem();
+    data = dir.path() / name;
     const auto cfg = dir.write(fs::path(config).filename().string(), "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/" +
                                                                           config + "\nout: " + data.string() + "\n" + extra);
     const auto r = run_loci("generate -q " + cfg);
@@ -37,6 +38,11 @@ inline const fs::path& dataset(const std::string& config, const std::string& ext
 }
 
 inline const fs::path& lst() { return dataset("lst.yaml", "splits: {train: 96, test: 24}\nsamples_per_shard: 64\n"); }
+
+// The same puzzles but a large test split: an evaluation that takes rank 0 seconds.
+inline const fs::path& lst_long_test() {
+  return dataset("lst.yaml", "splits: {train: 64, test: 6000}\nsamples_per_shard: 2000\n", "lst_long_test");
+}
 
 // Masked-token regression: 12 nodes, one token each.
 inline const fs::path& network() {

@@ -185,9 +185,20 @@ void check_scalar(const Entry& e, Type t, const Node& v, const std::string& path
       break;
     }
     case Type::string:
-    case Type::path:
       if (!v.is_scalar()) fail();
       break;
+    case Type::path: {
+      if (!v.is_scalar()) fail();
+      // Linux's own limits (PATH_MAX, NAME_MAX): past them every open fails, far from the key that caused it.
+      const std::string& text = v.text();
+      if (text.size() >= 4096) fail(" (a path is shorter than 4096 characters)");
+      std::size_t part = 0;
+      for (char c : text) {
+        part = c == '/' ? 0 : part + 1;
+        if (part > 255) fail(" (each part of a path is at most 255 characters)");
+      }
+      break;
+    }
     case Type::enumeration:
       if (!v.is_scalar()) fail();
       if (std::find(e.choices.begin(), e.choices.end(), v.text()) == e.choices.end()) {
