@@ -105,9 +105,11 @@ struct BatchStream::Impl {
 
   Batch empty_batch() const {
     Batch b;
+    // No batch holds more than the split: a batch_size beyond it is one batch of everything, not a huge buffer.
+    const auto room = static_cast<std::size_t>(std::max<std::int64_t>(1, std::min(o.batch_size(), total)));
     b.arrays.resize(infos.size());
-    for (std::size_t a = 0; a < infos.size(); ++a) b.arrays[a].reserve(infos[a].bytes() * static_cast<std::size_t>(o.batch_size()));
-    b.sample_ids.reserve(static_cast<std::size_t>(o.batch_size()));
+    for (std::size_t a = 0; a < infos.size(); ++a) b.arrays[a].reserve(infos[a].bytes() * room);
+    b.sample_ids.reserve(room);
     return b;
   }
 
@@ -207,6 +209,8 @@ std::int64_t BatchStream::batches() const {
 }
 
 const std::vector<ArrayInfo>& BatchStream::arrays() const { return impl_->infos; }
+const std::filesystem::path& BatchStream::dataset_path() const { return impl_->dataset.path(); }
+const std::string& BatchStream::split() const { return impl_->o.split(); }
 
 std::vector<std::int64_t> BatchStream::order() const {
   std::vector<std::int64_t> out;

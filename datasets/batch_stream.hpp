@@ -56,6 +56,9 @@ class BatchStream {
 
   std::int64_t batches() const;  // in this epoch (the same for every rank)
   const std::vector<ArrayInfo>& arrays() const;
+  // Where the batches come from, for messages about a sample: the dataset's folder (or file) and the split.
+  const std::filesystem::path& dataset_path() const;
+  const std::string& split() const;
 
   // The epoch's sample order, without reading anything: what next() will yield, batch after batch (this rank's part).
   std::vector<std::int64_t> order() const;

@@ -286,6 +286,12 @@ VerifyReport Dataset::verify() const {
       std::lock_guard<std::mutex> lock(m.mutex);
       m.checked.erase(k);  // verify means now: hash again even if an earlier read did
       m.check_checksum(k);
+      // The dataset's own arrays (positions, distances) are read from the first shard: every other must agree.
+      for (const auto& a : m.dataset_arrays)
+        if (k > 0 && m.shard(k).read_all(a.name) != m.shard(0).read_all(a.name))
+          throw DataError(file, "its dataset array '" + a.name + "' differs from that of " +
+                                    (m.dir / m.index.shards[0].file).string() +
+                                    " (every shard of a dataset holds the same one)");
     }
     ++r.shards;
     r.bytes += size;

@@ -97,6 +97,29 @@ FeedPlan plan_feed(const data::Dataset& ds, const TrainOptions& opt) {
   return p;
 }
 
+namespace {
+
+// A label, target cell or condition outside what the dataset declares would index past a table (an internal
+// error deep in LibTorch) or be counted under no name (silently); it is the data's mistake, named by sample.
+void check_range(const torch::Tensor& values, std::int64_t limit, const std::string& what, const data::Batch& batch,
+                 const data::BatchStream& stream) {
+  if (!values.defined() || values.numel() == 0 || limit <= 0) return;
+  const auto bad = (values < 0).logical_or(values >= limit).nonzero();
+  if (bad.numel() == 0) return;
+  const auto k = static_cast<std::size_t>(bad[0][0].item<std::int64_t>());
+  throw UserError(stream.dataset_path().string() + ": sample " + std::to_string(batch.sample_ids[k]) + " of split '" +
+                  stream.split() + "' has " + what + " " + std::to_string(values[static_cast<std::int64_t>(k)].item<std::int64_t>()) +
+                  ", outside 0.." + std::to_string(limit - 1));
+}
+
+}  // namespace
+
+void check_ranges(const Feed& f, const FeedPlan& plan, const data::Batch& batch, const data::BatchStream& stream) {
+  check_range(f.label, plan.classes, "label", batch, stream);
+  check_range(f.target, plan.tokens, "target token", batch, stream);
+  check_range(f.condition, static_cast<std::int64_t>(plan.condition_names.size()), "condition", batch, stream);
+}
+
 Feed Feed::from(const data::Batch& batch, const FeedPlan& plan, const data::BatchStream& stream) {
   Feed f;
   const auto& infos = stream.arrays();
@@ -112,6 +135,7 @@ Feed Feed::from(const data::Batch& batch, const FeedPlan& plan, const data::Batc
     ++i;
   }
   if (!plan.condition.empty()) f.condition = as_tensor(batch, i, infos[i], {batch.size}).to(torch::kInt64);
+  check_ranges(f, plan, batch, stream);
   return f;
 }
 

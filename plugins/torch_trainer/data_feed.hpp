@@ -34,7 +34,10 @@ struct Feed {
   torch::Tensor target;     // [B] int64 (pooling: target)
   torch::Tensor condition;  // [B] int64 when the plan has one
 
+  // UserError naming the sample when a label, target token or condition lies outside what the plan declares.
   static Feed from(const data::Batch& batch, const FeedPlan& plan, const data::BatchStream& stream);
 };
+
+void check_ranges(const Feed& f, const FeedPlan& plan, const data::Batch& batch, const data::BatchStream& stream);
 
 }  // namespace loci::torch_trainer

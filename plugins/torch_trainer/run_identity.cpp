@@ -55,7 +55,7 @@ config::FlatConfig recorded_keys(const fs::path& run) {
 }  // namespace
 
 bool made_otherwise(const fs::path& run, const config::Identity& identity) {
-  return fs::exists(run / "identity.json") && recorded_keys(run) != identity.keys;
+  return fs::exists(run / "identity.json") && !config::same_settings(recorded_keys(run), identity.keys);
 }
 
 config::Node recorded_config(const config::Node& resolved, const TrainOptions& options) {

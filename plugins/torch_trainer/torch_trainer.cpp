@@ -13,6 +13,7 @@
 
 #include "checkpoint_state.hpp"
 #include "data_parallel.hpp"
+#include "memory_check.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/checksum.hpp"
 #include "datasets/folder_lock.hpp"
@@ -53,6 +54,11 @@ torch::Tensor positions_of(const data::Dataset& ds) {
   else if (a.spec.dtype == data::DType::f64)
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(reinterpret_cast<const double*>(a.bytes.data())[i]);
   else throw UserError(ds.path().string() + ": /positions must be float32 or float64");
+  for (std::size_t i = 0; i < v.size(); ++i)
+    if (!std::isfinite(v[i]))
+      throw UserError(ds.path().string() + ": /positions holds " + std::to_string(v[i]) + " at token " +
+                      std::to_string(i / static_cast<std::size_t>(a.spec.shape[1])) +
+                      "; true positions must be finite numbers");
   return torch::from_blob(v.data(), {a.spec.shape[0], a.spec.shape[1]}, torch::kFloat32).clone();
 }
 
@@ -274,6 +280,7 @@ class TorchTrainer final : public Trainer {
     s.mopt.encoder().in_channels(s.plan.channels);
     s.mopt.task(s.plan.task == Task::classification ? "classification" : "masked_regression");
     s.mopt.classification().classes(s.plan.classes);
+    check_training_memory(s.opt, s.plan, s.ds->samples(s.opt.train_split), resolved);
     try {
       s.model = models::make_model(s.mopt, s.positions, s.opt.seed);
     } catch (const std::invalid_argument& e) {

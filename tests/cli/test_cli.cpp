@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -74,6 +75,19 @@ TEST_CASE("overrides on the command line are typed and checked") {
   const auto bad = run_loci("config show " + cfg + " seed=-3");
   CHECK(bad.exit_code == 1);
   CHECK(bad.output == "loci: error: command line 'seed=-3': 'seed': expected an integer >= 0, got '-3'\n");
+}
+
+TEST_CASE("thread counts and path lengths past any machine's are one-line errors naming the key") {
+  const std::string gen = std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml";
+  const std::string train = std::string(LOCI_SOURCE_DIR) + "/configs/lst_train.yaml";
+  for (const std::string& args : {"config show " + train + " train.threads=1000000", "config show " + gen + " threads=1000000",
+                                  "config show " + gen + " out=/tmp/" + std::string(10000, 'x')}) {
+    INFO(args.substr(0, 120));
+    const auto r = run_loci(args);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.output, Catch::StartsWith("loci: error: command line '"));
+    CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+  }
 }
 
 TEST_CASE("loci plugins lists the built plugins and config schema documents one") {

@@ -79,6 +79,15 @@ TEST_CASE_METHOD(Fixture, "out of range and unknown choices") {
                     path + ":2:14: 'compression': expected one of gzip, none, got 'gzp' (did you mean 'gzip'?)");
 }
 
+TEST_CASE_METHOD(Fixture, "a path past Linux's limits is refused at the key, not at the first failing open") {
+  CHECK_THROWS_WITH(resolve_text("out: data\n", {"out=" + std::string(300, 'a')}),
+                    Catch::Contains("'out': expected a path") && Catch::Contains("at most 255 characters"));
+  std::string deep;
+  for (int i = 0; i < 500; ++i) deep += "/abcdefghi";
+  CHECK_THROWS_WITH(resolve_text("out: data\n", {"out=" + deep}), Catch::Contains("shorter than 4096 characters"));
+  CHECK(resolve_text("out: data\n", {"out=" + std::string(255, 'a')}).at("out").text().size() == 255);
+}
+
 TEST_CASE_METHOD(Fixture, "a missing required key names the key and what it is for") {
   CHECK_THROWS_WITH(resolve_text("seed: 1\n"), Catch::Contains("missing required key 'out' (where to write)"));
 }

@@ -1,5 +1,9 @@
 #include "plugins/api/config/identity.hpp"
 
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
 #include "datasets/checksum.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 
@@ -51,6 +55,25 @@ Identity identity_of(const FlatConfig& keys) {
   return {keys, data::sha256_hex(text.data(), text.size())};
 }
 
+bool same_value(const std::string& a, const std::string& b) {
+  if (a == b) return true;
+  auto number = [](const std::string& s, double& out) {
+    if (s.empty() || std::isspace(static_cast<unsigned char>(s[0]))) return false;
+    char* end = nullptr;
+    out = std::strtod(s.c_str(), &end);
+    return end == s.c_str() + s.size() && std::isfinite(out);
+  };
+  double x = 0, y = 0;
+  return number(a, x) && number(b, y) && x == y;
+}
+
+bool same_settings(const FlatConfig& a, const FlatConfig& b) {
+  if (a.size() != b.size()) return false;
+  for (auto i = a.begin(), j = b.begin(); i != a.end(); ++i, ++j)
+    if (i->first != j->first || !same_value(i->second, j->second)) return false;
+  return true;
+}
+
 std::string describe_difference(const FlatConfig& had, const FlatConfig& now, std::size_t limit) {
   std::vector<std::string> items;
   auto shown = [](const FlatConfig& m, const std::string& k) {
@@ -62,7 +85,7 @@ std::string describe_difference(const FlatConfig& had, const FlatConfig& now, st
   all.insert(now.begin(), now.end());
   for (const auto& [k, v] : all) {
     const auto a = had.find(k), b = now.find(k);
-    if (a != had.end() && b != now.end() && a->second == b->second) continue;
+    if (a != had.end() && b != now.end() && same_value(a->second, b->second)) continue;
     items.push_back(k + " (" + shown(had, k) + " -> " + shown(now, k) + ")");
   }
   std::string out;

@@ -26,6 +26,13 @@ struct Identity {
 
 Identity identity_of(const FlatConfig& keys);
 
+// Whether two values of a key say the same: the same text, or the same finite number written two ways
+// (1e-4 and 0.0001), so that an override spelled otherwise than the record is not a different run.
+bool same_value(const std::string& a, const std::string& b);
+
+// Every key in both, with the same value (same_value).
+bool same_settings(const FlatConfig& a, const FlatConfig& b);
+
 // "train.lr (0.0001 -> 0.01), seed (0 -> 1)": the keys whose values differ between `had` and `now` (a key on one
 // side only counts, shown as "(absent)"); at most `limit` listed, then "and N more". Empty when they agree.
 std::string describe_difference(const FlatConfig& had, const FlatConfig& now, std::size_t limit = 6);

@@ -135,6 +135,12 @@ Node& Node::set(std::string key, Node value) {
   return entries_.back().second;
 }
 
+Node& Node::append(std::string key, Node value) {
+  if (kind_ != Kind::map) *this = map(mark_);
+  entries_.emplace_back(std::move(key), std::move(value));
+  return entries_.back().second;
+}
+
 bool Node::erase(std::string_view key) {
   for (auto it = entries_.begin(); it != entries_.end(); ++it)
     if (it->first == key) {

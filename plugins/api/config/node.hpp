@@ -70,6 +70,8 @@ class Node {
   Node* find(std::string_view key);
   // Inserts (at the end) or replaces the value of `key`.
   Node& set(std::string key, Node value);
+  // Adds a key known not to be there yet (set() looks for it first), for building a map in linear time.
+  Node& append(std::string key, Node value);
   bool erase(std::string_view key);
 
   // Dotted paths: "model.pe.init.std". find_path returns nullptr when any part is missing.
