@@ -22,6 +22,7 @@
 #include "plugins/api/param_attributes.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/dynamics/model.hpp"
+#include "sim/memory_available.hpp"
 #include "sim/volume/activity.hpp"
 #include "sim/volume/label_names.hpp"
 #include "sim/volume/mask.hpp"
@@ -167,6 +168,19 @@ class VolumetricParcels final : public Generator {
     return v;
   }
 
+  // Each parcel is a token: the dataset holds their [token, token] distances and the field's [token, token]
+  // covariance, so the count is bounded by memory before any of it is built.
+  void check_token_memory(std::int64_t tokens) const {
+    const double needed = 3 * 8 * static_cast<double>(tokens) * static_cast<double>(tokens);
+    const double available = static_cast<double>(memory_available());
+    if (needed > available)
+      throw UserError(opt_.parcellation_mark.str() + ": " + std::to_string(tokens) + " parcels make " +
+                      std::to_string(tokens) + " tokens, whose token x token distances and covariance need about " +
+                      gib_text(needed) + ", more than the " + gib_text(available) +
+                      " this process may use; use fewer parcels (an atlas with fewer labels, or volume.atlas_labels: "
+                      "mask)");
+  }
+
   void configure_simulation() {
     vol::LabelVolume mask = read_mask();
     try {
@@ -180,6 +194,7 @@ class VolumetricParcels final : public Generator {
         outside_team([&] { parcels_ = vol::parcellate(mask, p, opt_.seed); });
       }
       const auto count = atlas_parcels_ ? static_cast<std::int64_t>(original_labels_.size()) : opt_.parcellation.parcels();
+      check_token_memory(count);
       if (atlas_parcels_) name_tokens(opt_.nifti);
       parcel_facts_ = vol::describe_parcels(parcels_.labels, count);
       centroids_ = parcel_facts_.centroids;
@@ -194,6 +209,10 @@ class VolumetricParcels final : public Generator {
       }
     } catch (const UserError&) {
       throw;
+    } catch (const std::bad_alloc&) {
+      throw UserError(opt_.parcellation_mark.str() + ": ran out of memory building the parcels (" +
+                      gib_text(static_cast<double>(memory_available())) + " available); use fewer parcels or a "
+                      "coarser volume (volume.resample_mm)");
     } catch (const std::exception& e) {
       throw UserError(opt_.parcellation_mark.str() + ": " + e.what());
     }

@@ -8,6 +8,8 @@
 #include <memory>
 #include <stdexcept>
 
+#include "sim/memory_available.hpp"
+
 namespace loci::sim::volume {
 
 namespace {
@@ -55,6 +57,15 @@ void check_claimed_size(const nifti_image& nim, const std::string& path) {
     fail(path, "its header claims " + std::to_string(nim.nx) + " x " + std::to_string(nim.ny) + " x " +
                    std::to_string(nim.nz) + " voxels of " + std::to_string(nim.nbyper) + " bytes, more than " + image +
                    " holds (" + std::to_string(on_disk) + " bytes)");
+  // A gzip file of zeros inflates a thousandfold, so the ratio alone lets a small file claim gigabytes: the
+  // voxels must also fit in memory, with room for what parcellation builds per voxel (grids, labels, distances).
+  constexpr double kBytesPerVoxelDownstream = 64;
+  const double needed = claimed + kBytesPerVoxelDownstream * static_cast<double>(nim.nvox);
+  const double available = static_cast<double>(memory_available());
+  if (needed > available)
+    fail(path, "its " + std::to_string(nim.nx) + " x " + std::to_string(nim.ny) + " x " + std::to_string(nim.nz) +
+                   " voxels need about " + gib_text(needed) + " to parcellate, more than the " + gib_text(available) +
+                   " this process may use; crop or downsample the volume first");
 }
 
 }  // namespace

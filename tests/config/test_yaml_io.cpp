@@ -73,3 +73,24 @@ TEST_CASE("an empty mapping clears what an included file set - other mappings me
   CHECK(n.at("lst.imports").entries().empty());
   CHECK(n.at("lst.n").as_int() == 4);
 }
+
+TEST_CASE("a map of 100 000 keys reads with every key in order, found, replaced and erased by name") {
+  loci::test::TempDir dir;
+  std::string text = "m:\n";
+  for (int i = 0; i < 100000; ++i) text += "  k" + std::to_string(i) + ": " + std::to_string(i) + "\n";
+  Node n = load_file(dir.write("big.yaml", text));
+  Node& m = *n.find("m");
+  REQUIRE(m.entries().size() == 100000);
+  CHECK(m.entries()[99999].first == "k99999");
+  CHECK(m.find("k31337")->as_int() == 31337);
+  CHECK(m.find("k100000") == nullptr);
+  m.set("k5", Node::scalar("five"));
+  CHECK(m.entries()[5].second.text() == "five");
+  CHECK(m.erase("k3"));
+  CHECK(m.find("k3") == nullptr);
+  CHECK(m.find("k4")->as_int() == 4);  // positions after an erased key are found anew
+  CHECK(m.entries()[3].first == "k4");
+  m.set("k3", Node::scalar("back"));
+  CHECK(m.entries().back().first == "k3");
+  CHECK_THROWS_WITH(load_file(dir.write("dup.yaml", text + "  k7: again\n")), Catch::Contains("duplicate key 'k7'"));
+}

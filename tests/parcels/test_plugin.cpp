@@ -154,6 +154,26 @@ TEST_CASE("volumetric_parcels on a NIfTI atlas written here: its labels as parce
   loci::data::Dataset::open(out2).expect("positions", DType::f32, {4, 3});
 }
 
+TEST_CASE("an atlas of 262 144 distinct labels is refused by its token count, not by std::bad_alloc",
+          "[parcels][plugin][nifti]") {
+  const loci::test::TempDir dir;
+  vol::LabelVolume every_voxel;
+  every_voxel.grid.dims = {64, 64, 64};
+  every_voxel.grid.affine.setIdentity();
+  every_voxel.labels.resize(64 * 64 * 64);
+  for (std::size_t v = 0; v < every_voxel.labels.size(); ++v) every_voxel.labels[v] = static_cast<std::int32_t>(v + 1);
+  const auto atlas = (dir.path() / "every_voxel.nii.gz").string();
+  vol::write_nifti_labels(atlas, every_voxel);
+  const auto config = dir.write("parcels.yaml", kConfig);
+  const auto r = run_loci("generate " + config + " out=" + (dir.path() / "out").string() +
+                          " volume.mask=nifti volume.nifti=" + atlas + " activity.field.fwhm_mm=4");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::StartsWith("loci: error: ") && Catch::Contains("262144 parcels make 262144 tokens") &&
+                           Catch::Contains("GiB"));
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}
+
 TEST_CASE("source: import writes a user's series and atlas into the same layout", "[parcels][plugin][import]") {
   const loci::test::TempDir dir;
   const auto atlas = (dir.path() / "atlas.nii").string();

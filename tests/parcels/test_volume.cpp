@@ -1,6 +1,9 @@
 // Grids, the ellipsoid mask and NIfTI label volumes (sim/volume).
 #include <catch2/catch.hpp>
 
+#include <sys/resource.h>
+#include <zlib.h>
+
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -88,6 +91,45 @@ TEST_CASE("a NIfTI header that claims more voxels than its file holds is refused
     const auto cut = dir.write("cut.nii", bytes.substr(0, bytes.size() - 10));
     CHECK_THROWS_WITH(vol::read_nifti_labels(cut), Catch::Contains("cut.nii: "));
   }
+}
+
+TEST_CASE("a small .nii.gz whose 512^3 voxels would not fit in memory is refused by name, not grown into",
+          "[parcels][volume][nifti]") {
+  const loci::test::TempDir dir;
+  vol::LabelVolume v;
+  v.grid.dims = {2, 2, 2};
+  v.grid.affine.setIdentity();
+  v.labels.assign(8, 1);
+  const auto small = (dir.path() / "small.nii").string();
+  vol::write_nifti_labels(small, v);
+  std::string header;
+  {
+    std::ifstream in(small, std::ios::binary);
+    header.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  header.resize(352);  // the header and its 4-byte extension flag; the voxels follow at vox_offset 352
+  const std::int16_t side = 512, uint8 = 2, bits = 8;  // dim[1..3] at byte 42, datatype at 70, bitpix at 72
+  for (int k = 0; k < 3; ++k) std::memcpy(&header[42 + 2 * k], &side, 2);
+  std::memcpy(&header[70], &uint8, 2);
+  std::memcpy(&header[72], &bits, 2);
+  // 512^3 zero bytes deflate to about 130 KB: within deflate's ratio of what the file claims.
+  const auto path = (dir.path() / "zeros.nii.gz").string();
+  gzFile gz = gzopen(path.c_str(), "wb9");
+  REQUIRE(gz);
+  gzwrite(gz, header.data(), static_cast<unsigned>(header.size()));
+  const std::string zeros(1 << 20, '\0');
+  for (int i = 0; i < 128; ++i) gzwrite(gz, zeros.data(), static_cast<unsigned>(zeros.size()));
+  gzclose(gz);
+  REQUIRE(std::filesystem::file_size(path) < 1 << 20);
+  // Under a 4 GiB address-space limit the 8.7 GiB it would take is refused before anything is inflated.
+  rlimit before{};
+  getrlimit(RLIMIT_AS, &before);
+  rlimit capped = before;
+  capped.rlim_cur = 4ull << 30;
+  REQUIRE(setrlimit(RLIMIT_AS, &capped) == 0);
+  CHECK_THROWS_WITH(vol::read_nifti_labels(path), Catch::Contains("zeros.nii.gz: its 512 x 512 x 512 voxels need about") &&
+                                                      Catch::Contains("crop or downsample"));
+  setrlimit(RLIMIT_AS, &before);
 }
 
 TEST_CASE("the AAL atlas of mricron-data reads as 116 regions in MNI millimetres", "[parcels][volume][nifti]") {

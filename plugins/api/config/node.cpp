@@ -115,39 +115,59 @@ const std::string& Node::as_string() const {
   return text_;
 }
 
+namespace {
+constexpr std::size_t kLinear = 16;  // below this, a scan is as fast as hashing
+}
+
+std::size_t Node::position(std::string_view key) const {
+  if (entries_.size() > kLinear && indexed_ == entries_.size()) {
+    const auto it = index_.find(std::string(key));
+    return it == index_.end() ? entries_.size() : it->second;
+  }
+  for (std::size_t i = 0; i < entries_.size(); ++i)
+    if (entries_[i].first == key) return i;
+  return entries_.size();
+}
+
+void Node::index_new_entries() {
+  if (entries_.size() <= kLinear) return;
+  if (indexed_ > entries_.size()) index_.clear(), indexed_ = 0;
+  for (; indexed_ < entries_.size(); ++indexed_) index_.emplace(entries_[indexed_].first, indexed_);
+}
+
 const Node* Node::find(std::string_view key) const {
-  for (const auto& e : entries_)
-    if (e.first == key) return &e.second;
-  return nullptr;
+  const std::size_t i = position(key);
+  return i < entries_.size() ? &entries_[i].second : nullptr;
 }
 
 Node* Node::find(std::string_view key) {
-  for (auto& e : entries_)
-    if (e.first == key) return &e.second;
-  return nullptr;
+  const std::size_t i = position(key);
+  return i < entries_.size() ? &entries_[i].second : nullptr;
 }
 
 Node& Node::set(std::string key, Node value) {
   if (kind_ != Kind::map) *this = map(mark_);
-  for (auto& e : entries_)
-    if (e.first == key) return e.second = std::move(value);
+  if (Node* there = find(key)) return *there = std::move(value);
   entries_.emplace_back(std::move(key), std::move(value));
+  index_new_entries();
   return entries_.back().second;
 }
 
 Node& Node::append(std::string key, Node value) {
   if (kind_ != Kind::map) *this = map(mark_);
   entries_.emplace_back(std::move(key), std::move(value));
+  index_new_entries();
   return entries_.back().second;
 }
 
 bool Node::erase(std::string_view key) {
-  for (auto it = entries_.begin(); it != entries_.end(); ++it)
-    if (it->first == key) {
-      entries_.erase(it);
-      return true;
-    }
-  return false;
+  const std::size_t i = position(key);
+  if (i == entries_.size()) return false;
+  entries_.erase(entries_.begin() + static_cast<std::ptrdiff_t>(i));
+  index_.clear();  // positions after i moved
+  indexed_ = 0;
+  index_new_entries();
+  return true;
 }
 
 std::vector<std::string> split_path(std::string_view dotted) {

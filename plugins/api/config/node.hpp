@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -90,6 +91,14 @@ class Node {
   bool quoted_ = false;
   std::vector<Node> items_;
   std::vector<Entry> entries_;
+  // Position of each key, for maps past a few keys, so that reading or building a map of n keys is O(n), not
+  // O(n^2). Kept by the mutating calls only (set, append, erase), so that const lookups never write and stay
+  // safe from many threads; a lookup falls back to a scan while the index does not cover every entry.
+  std::unordered_map<std::string, std::size_t> index_;
+  std::size_t indexed_ = 0;
+
+  std::size_t position(std::string_view key) const;  // entries_.size() when absent
+  void index_new_entries();
 };
 
 std::vector<std::string> split_path(std::string_view dotted);
