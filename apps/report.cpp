@@ -1,8 +1,10 @@
 #include "apps/report.hpp"
 
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -42,9 +44,13 @@ void make_report(const fs::path& analysis, const fs::path& out) {
   std::vector<std::string> args{python(), report_script().string(), analysis.string(), out.string()};
   int pipe_fd[2];
   if (pipe(pipe_fd) != 0) throw UserError("cannot start the report script (pipe failed)");
+  const pid_t parent = getpid();
   const pid_t pid = fork();
   if (pid < 0) throw UserError("cannot start the report script (fork failed)");
   if (pid == 0) {
+    // A loci killed outright (SIGKILL) takes its report script with it instead of leaving it drawing alone.
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != parent) _exit(128 + SIGKILL);
     close(pipe_fd[0]);
     dup2(pipe_fd[1], 2);
     close(pipe_fd[1]);

@@ -1,5 +1,6 @@
 #include "datasets/dataset_card.hpp"
 
+#include <algorithm>
 #include <sstream>
 
 namespace loci::data {
@@ -112,6 +113,35 @@ std::string dataset_card(const Index& x, const CardText& text) {
   o << "\n## Configuration\n\nThe resolved configuration (also the root attribute `config_yaml` of every shard):\n\n"
     << "```yaml\n" << x.config_yaml << (x.config_yaml.empty() || x.config_yaml.back() == '\n' ? "" : "\n") << "```\n";
   return o.str();
+}
+
+std::string card_literal(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '\\': case '`': case '*': case '[': case ']': case '|':
+        out += '\\';
+        out += c;
+        break;
+      case '\n': case '\r': out += ' '; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+std::string card_code(const std::string& text) {
+  std::size_t longest = 0, run = 0;
+  for (char c : text) longest = std::max(longest, run = c == '`' ? run + 1 : 0);
+  const std::string fence(longest + 1, '`');
+  const std::string pad = !text.empty() && (text.front() == '`' || text.back() == '`') ? " " : "";
+  std::string flat = text;
+  for (char& c : flat)
+    if (c == '\n' || c == '\r') c = ' ';
+  return fence + pad + flat + pad + fence;
 }
 
 }  // namespace loci::data

@@ -20,4 +20,10 @@ std::string dataset_card(const Index& index, const CardText& text);
 // Hugging Face's buckets: "n<1K", "1K<n<10K", ...
 std::string size_category(std::int64_t samples);
 
+// Text from a user's files (region names, say) as the card's Markdown shows it literally: HTML's &, <, > as
+// entities and Markdown's own marks escaped, so that no name becomes markup, a link or a script on a hub's page.
+std::string card_literal(const std::string& text);
+// A path or value as a code span that no backtick inside it can end early.
+std::string card_code(const std::string& text);
+
 }  // namespace loci::data

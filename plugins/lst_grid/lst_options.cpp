@@ -1,5 +1,7 @@
 #include "lst_options.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
 
 #include "human_puzzles.hpp"
@@ -114,8 +116,13 @@ LstGridOptions read_options(const config::Node& r) {
   o.class_weights = k.class_weights;
   if (o.class_weights.size() != 3)
     throw UserError(r.at("lst.class_weights").mark().str() + ": 'lst.class_weights' takes 3 weights (Binary, Ternary, Quaternary)");
-  if (o.class_weights[0] + o.class_weights[1] + o.class_weights[2] <= 0)
+  const double largest = std::max({o.class_weights[0], o.class_weights[1], o.class_weights[2]});
+  if (largest <= 0)
     throw UserError(r.at("lst.class_weights").mark().str() + ": 'lst.class_weights' must not all be 0");
+  // Only their ratios count. Weights whose sum overflows (3 x 9e307) are scaled so the largest is 1; others are
+  // kept as written, so that every dataset made before keeps its exact strata.
+  if (!std::isfinite(o.class_weights[0] + o.class_weights[1] + o.class_weights[2]))
+    for (double& w : o.class_weights) w /= largest;
   o.balance_labels = k.balance_labels;
 
   const auto& exclude = r.at("lst.exclude");

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <sstream>
 
+#include "datasets/dataset_card.hpp"
 #include "datasets/render.hpp"
 
 namespace loci::volumetric_parcels {
@@ -18,7 +19,7 @@ void describe_volume(std::ostringstream& s, const ParcelsOptions& o, const CardF
       << (o.ellipsoid.hemispheres() ? "; it is split at x = 0 into two hemispheres that no parcel crosses" : "")
       << ".\n\n";
   } else {
-    s << "The brain is the NIfTI label volume `" << o.nifti << "` (";
+    s << "The brain is the NIfTI label volume " << data::card_code(o.nifti) << " (";
     if (o.resample_mm > 0) s << "resampled to " << o.resample_mm << " mm by nearest voxel: ";
     s << f.grid << ", its sform or qform as affine)";
     if (f.atlas_parcels) s << ": its " << f.parcels << " labels, in ascending order, are the parcels.\n\n";
@@ -81,7 +82,7 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
   s << "3-D volumetric brain parcels (Experiment 3 of arXiv 2406.08272): one token per parcel, whose true position is "
        "its centroid in mm. ";
   if (o.imported) {
-    s << "Imported from the user's files: the atlas `" << o.atlas << "` ("
+    s << "Imported from the user's files: the atlas " << data::card_code(o.atlas) << " ("
       << (f.has_volume ? "a NIfTI label volume; its " + std::to_string(f.parcels) + " labels in ascending order are the columns"
                        : "a table of " + std::to_string(f.parcels) + " centroids in mm; no label volume, volumes or adjacency")
       << ") and one time series per subject (time x parcels). A sample is a window of w = " << o.window
@@ -89,7 +90,7 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
       << o.stride << " points:\n\n";
     for (const auto& sp : o.imports) {
       s << "- `" << sp.name << "`: ";
-      for (std::size_t k = 0; k < sp.files.size(); ++k) s << (k ? ", " : "") << "`" << sp.files[k] << "`";
+      for (std::size_t k = 0; k < sp.files.size(); ++k) s << (k ? ", " : "") << data::card_code(sp.files[k]);
       s << "\n";
     }
     s << "\n";
@@ -116,9 +117,10 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
     s << ", `/adjacency` (1 where two parcels share a voxel face; " << f.edges << " pairs), `/volumes` (mm^3), "
       << "`/labels` (the label volume, indexed [x, y, z] like nibabel's array) with `/affine` (voxel (i, j, k, 1) to mm)";
   if (!f.token_labels.empty()) {
-    s << ", `/atlas_label` (the atlas's own label of each parcel) and `/token_label` (its region name, from `"
-      << o.label_file << "`: ";
-    for (std::size_t i = 0; i < f.token_labels.size() && i < 4; ++i) s << (i ? ", " : "") << f.token_labels[i];
+    s << ", `/atlas_label` (the atlas's own label of each parcel) and `/token_label` (its region name, from "
+      << data::card_code(o.label_file) << ": ";
+    for (std::size_t i = 0; i < f.token_labels.size() && i < 4; ++i)
+      s << (i ? ", " : "") << data::card_literal(f.token_labels[i]);
     s << (f.token_labels.size() > 4 ? ", ...)" : ")");
   }
   if (o.imported)

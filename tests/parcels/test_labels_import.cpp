@@ -90,6 +90,25 @@ TEST_CASE("an atlas's label file names each token in /token_label, and the atlas
   }
 }
 
+TEST_CASE("region names from a label file reach the dataset card as text, never as HTML or links",
+          "[parcels][plugin][nifti][labels]") {
+  const loci::test::TempDir dir;
+  const auto atlas = (dir.path() / "blocks.nii.gz").string();
+  vol::write_nifti_labels(atlas, block_atlas());
+  dir.write("blocks.nii.txt", "10 <script>alert(1)</script> 1\n20 [click](http://example.org) 2\n30 a*b* 3\n");
+  const auto config = dir.write("parcels.yaml", kConfig);
+  const auto out = (dir.path() / "named").string();
+  const auto made = run_loci("generate " + config + " out=" + out + " volume.mask=nifti volume.nifti=" + atlas +
+                             " activity.field.fwhm_mm=4");
+  INFO(made.output);
+  REQUIRE(made.exit_code == 0);
+  // The names themselves are data, kept as written; the card shows them escaped.
+  CHECK(loci::data::Dataset::open(out).read_text("token_label")[0] == "<script>alert(1)</script>");
+  const std::string card = slurp(out + "/dataset_card.md");
+  CHECK_THAT(card, Catch::Contains("&lt;script&gt;alert(1)&lt;/script&gt;, \\[click\\](http://example.org), a\\*b\\*"));
+  CHECK(card.find("<script>") == std::string::npos);
+}
+
 TEST_CASE("AAL's region names reach /token_label", "[parcels][plugin][nifti][labels][aal]") {
   const std::string aal = "/usr/share/mricron/templates/aal.nii.gz";
   if (!fs::exists(aal) || !fs::exists("/usr/share/mricron/templates/aal.nii.txt")) {

@@ -98,4 +98,12 @@ r = subprocess.run([loci_bin, "train", "-q", os.path.join(configs, "lst_train.ya
                    capture_output=True, text=True)
 assert r.returncode == 0, r.stderr
 assert json.load(open(os.path.join(out, "summary.json")))["epochs"] == 3
+# Class weights near the largest double give the shares their ratios say (their sum used to overflow to inf).
+weights = os.path.join(work, "weights")
+subprocess.run([loci_bin, "generate", "-q", os.path.join(configs, "lst.yaml"), f"out={weights}", "splits.train=300",
+                "splits.test=3", "lst.class_weights=[9e307, 9e307, 9e307]"], check=True)
+conditions = np.concatenate([h5py.File(os.path.join(weights, e["file"]))["condition"][()]
+                             for e in json.load(open(os.path.join(weights, "index.json")))["shards"]
+                             if e["split"] == "train"])
+assert np.bincount(conditions, minlength=3).tolist() == [100, 100, 100], np.bincount(conditions)
 print("test_bad_shard_values: every value out of its declared range refused by name")

@@ -3,12 +3,18 @@
 // labels; a hand-written masked-regression analysis gives a page in MSE without a chance line.
 #include <catch2/catch.hpp>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 #include <vector>
 
 #include "../cli/run_command.hpp"
@@ -250,6 +256,53 @@ TEST_CASE("A masked-regression analysis gives a report in MSE, without a chance 
   const auto offsets = offset_labels(out / "figures");
   for (const auto& t : offsets) UNSCOPED_INFO(t);
   CHECK(offsets.empty());
+}
+
+namespace {
+
+// The pids whose parent is `parent` (from /proc/<pid>/stat's fourth field).
+std::vector<pid_t> children_of(pid_t parent) {
+  std::vector<pid_t> out;
+  for (const auto& e : fs::directory_iterator("/proc")) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    std::ifstream stat(e.path() / "stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    std::istringstream rest(line.substr(line.rfind(')') + 2));
+    char state = 0;
+    pid_t ppid = 0;
+    if (rest >> state >> ppid && ppid == parent) out.push_back(std::stoi(name));
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("A loci report killed outright takes its Python script with it") {
+  loci::test::TempDir dir;
+  write_regression_analysis(dir);
+  const std::string analysis = (dir.path() / "analysis").string(), out = (dir.path() / "report").string();
+  const pid_t loci = fork();
+  if (loci == 0) {
+    execl(LOCI_BIN, LOCI_BIN, "report", analysis.c_str(), "-o", out.c_str(), static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  std::vector<pid_t> script;
+  for (int i = 0; i < 500 && script.empty(); ++i) {
+    script = children_of(loci);
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  REQUIRE(script.size() == 1);
+  kill(loci, SIGKILL);
+  waitpid(loci, nullptr, 0);
+  bool gone = false;
+  for (int i = 0; i < 50 && !gone; ++i) {
+    gone = !fs::exists("/proc/" + std::to_string(script[0])) ||
+           loci::test::slurp("/proc/" + std::to_string(script[0]) + "/stat").find(") Z") != std::string::npos;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  CHECK(gone);  // within half a second: the script alone takes longer than that just to import matplotlib
 }
 
 TEST_CASE("A sigma sweep's report draws what the paper draws: Procrustes against accuracy, attention maps, classes") {
