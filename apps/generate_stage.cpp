@@ -7,6 +7,7 @@
 #include "plugins/api/provenance.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/checksum.hpp"
+#include "sim/memory_available.hpp"
 
 namespace loci::app {
 
@@ -40,6 +41,20 @@ std::vector<data::InputFile> checksum_inputs(const std::vector<std::string>& fil
   return out;
 }
 
+// Generators plan every sample of a split up front (its class, its window), a few bytes each: a split sized past
+// what memory holds is refused at its key before any plan is made (splits.train=1e12 was std::bad_alloc).
+void check_split_sizes(const config::Node& resolved) {
+  constexpr double kPlanBytesPerSample = 16;
+  const double available = static_cast<double>(memory_available());
+  for (const auto& [name, count] : resolved.at("splits").entries()) {
+    const double needed = kPlanBytesPerSample * static_cast<double>(count.as_int());
+    if (needed > available)
+      throw UserError(count.mark().str() + ": splits." + name + " = " + count.text() + " samples; planning them alone " +
+                      "needs about " + gib_text(needed) + ", more than the " + gib_text(available) +
+                      " this process may use");
+  }
+}
+
 }  // namespace
 
 // `license` is the card's, not the samples': changing it rewrites the card of a finished dataset, never its shards.
@@ -57,6 +72,7 @@ std::string recorded_config(const config::Node& resolved, const Generator& gener
 data::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
                                           const PluginRegistry& registry, const GenerateFlags& flags) {
   auto generator = registry.make_generator(plugin.name);
+  check_split_sizes(resolved);
   generator->configure(resolved);
 
   data::GenerateOptions opt;

@@ -77,11 +77,12 @@ TEST_CASE("overrides on the command line are typed and checked") {
   CHECK(bad.output == "loci: error: command line 'seed=-3': 'seed': expected an integer >= 0, got '-3'\n");
 }
 
-TEST_CASE("thread counts and path lengths past any machine's are one-line errors naming the key") {
+TEST_CASE("thread counts, path lengths and split sizes past any machine's are one-line errors naming the key") {
   const std::string gen = std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml";
   const std::string train = std::string(LOCI_SOURCE_DIR) + "/configs/lst_train.yaml";
   for (const std::string& args : {"config show " + train + " train.threads=1000000", "config show " + gen + " threads=1000000",
-                                  "config show " + gen + " out=/tmp/" + std::string(10000, 'x')}) {
+                                  "config show " + gen + " out=/tmp/" + std::string(10000, 'x'),
+                                  "generate " + gen + " out=/tmp/loci-never-made splits.train=1000000000000"}) {
     INFO(args.substr(0, 120));
     const auto r = run_loci(args);
     CHECK(r.exit_code == 1);

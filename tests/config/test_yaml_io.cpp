@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
 #include "temp_files.hpp"
@@ -93,4 +96,19 @@ TEST_CASE("a map of 100 000 keys reads with every key in order, found, replaced 
   m.set("k3", Node::scalar("back"));
   CHECK(m.entries().back().first == "k3");
   CHECK_THROWS_WITH(load_file(dir.write("dup.yaml", text + "  k7: again\n")), Catch::Contains("duplicate key 'k7'"));
+}
+
+TEST_CASE("an alias bomb read through a long include path is bounded by the bytes it would keep") {
+  loci::test::TempDir dir;
+  // 9 levels of 4 aliases: 4^9 = 262 144 values, under the node limit, each keeping its file's 3 000-character name.
+  std::filesystem::path deep = dir.path();
+  for (int i = 0; i < 12; ++i) deep /= std::string(240, 'd');
+  std::filesystem::create_directories(deep);
+  std::string text = "a0: &a0 [x]\n";
+  for (int i = 1; i <= 9; ++i) {
+    const std::string p = "*a" + std::to_string(i - 1);
+    text += "a" + std::to_string(i) + ": &a" + std::to_string(i) + " [" + p + ", " + p + ", " + p + ", " + p + "]\n";
+  }
+  std::ofstream(deep / "bomb.yaml") << text;
+  CHECK_THROWS_WITH(load_file(deep / "bomb.yaml"), Catch::Contains("expands to more than 64 MiB"));
 }
