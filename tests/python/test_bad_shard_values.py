@@ -5,6 +5,7 @@ Every refusal is one `loci: error:` line and exit 1. Usage: test_bad_shard_value
 import hashlib
 import json
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -86,6 +87,15 @@ refused(train(changed("moved_positions", moved_position))[0], SHARD, "dataset ar
 # Sizes: a model past this machine's memory is refused by its keys before anything is built; a batch larger
 # than the split trains on the whole split at once.
 refused(train(clean, "model.d_model=1000000000", name="huge")[0], "model.d_model 1000000000", "GiB")
+# Under an 8 GiB address-space limit a million blocks were a SIGSEGV inside the failed allocation's backtrace.
+def cap_address_space():
+    resource.setrlimit(resource.RLIMIT_AS, (8 << 30, resource.getrlimit(resource.RLIMIT_AS)[1]))
+
+
+r = subprocess.run([loci_bin, "train", "-q", os.path.join(configs, "lst_train.yaml"), f"data={clean}",
+                    f"out={work}/run-blocks", "train.epochs=1", "model.blocks=1000000"], capture_output=True, text=True,
+                   preexec_fn=cap_address_space)
+refused(r, "model.blocks 1000000", "GiB")
 r, out = train(clean, "train.batch_size=1000000000", name="one_batch")
 assert r.returncode == 0, r.stderr
 assert json.load(open(os.path.join(out, "summary.json")))["steps"] == 1
