@@ -172,10 +172,28 @@ void DataParallel::all_reduce_gradients(const std::vector<torch::Tensor>& parame
 
 std::int64_t DataParallel::broadcast(std::int64_t value, const std::string& what, std::int64_t step,
                                      std::chrono::seconds wait) {
+  if (wait.count() > 0) {
+    // Through the rendezvous store, not gloo: gloo's receive is bounded by the group's timeout whatever a call
+    // asks, and the store's wait takes a bound of its own. Rank 0 serves the store, so its death still ends the
+    // wait at once (the connection closes).
+    const std::string key = "loci/decision/" + std::to_string(decisions_++);
+    try {
+      if (rank_ == 0) {
+        const std::string text = std::to_string(value);
+        group_->store->set(key, std::vector<std::uint8_t>(text.begin(), text.end()));
+        return value;
+      }
+      group_->store->wait({key}, std::chrono::duration_cast<std::chrono::milliseconds>(wait));
+      const auto bytes = group_->store->get(key);
+      return std::stoll(std::string(bytes.begin(), bytes.end()));
+    } catch (const std::exception& e) {
+      throw UserError(who(rank_, world_) + ": " + what + " at step " + std::to_string(step) + " did not come within " +
+                      std::to_string(wait.count()) + " s; rank 0 stopped, was killed or hangs (see its output): " +
+                      first_line(e));
+    }
+  }
   std::vector<torch::Tensor> one{torch::tensor({value}, torch::kInt64)};
-  c10d::BroadcastOptions options;
-  options.timeout = wait.count() > 0 ? std::chrono::duration_cast<std::chrono::milliseconds>(wait) : group_->timeout;
-  group_->wait({group_->gloo->broadcast(one, options)}, options.timeout, who(rank_, world_), "broadcast of " + what, step);
+  group_->wait({group_->gloo->broadcast(one)}, group_->timeout, who(rank_, world_), "broadcast of " + what, step);
   return one[0].item<std::int64_t>();
 }
 

@@ -48,6 +48,7 @@ class DataParallel {
   DataParallel(int rank, int world, std::unique_ptr<Group> group);
 
   int rank_ = 0, world_ = 1;
+  std::int64_t decisions_ = 0;  // broadcasts through the store so far: each has a key of its own
   std::unique_ptr<Group> group_;
 };
 

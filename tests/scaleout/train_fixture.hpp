@@ -41,7 +41,7 @@ inline const fs::path& lst() { return dataset("lst.yaml", "splits: {train: 96, t
 
 // The same puzzles but a large test split: an evaluation that takes rank 0 seconds.
 inline const fs::path& lst_long_test() {
-  return dataset("lst.yaml", "splits: {train: 64, test: 6000}\nsamples_per_shard: 2000\n", "lst_long_test");
+  return dataset("lst.yaml", "splits: {train: 64, test: 12000}\nsamples_per_shard: 4000\n", "lst_long_test");
 }
 
 // Masked-token regression: 12 nodes, one token each.
