@@ -5,28 +5,17 @@
 #include <unistd.h>
 
 #include <fstream>
-#include <sstream>
 
 #include "datasets/error.hpp"
 #include "datasets/folder_lock.hpp"
 #include "datasets/generate.hpp"
 #include "synthetic_source.hpp"
 #include "test_util.hpp"
+#include "../config/temp_files.hpp"
 
 using namespace loci;
 using Catch::Contains;
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string text_of(const fs::path& file) {
-  std::ifstream in(file);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-}  // namespace
 
 TEST_CASE("a .loci-lock that is a symbolic link is refused and its target left alone", "[datasets][folder][lock]") {
   const auto dir = test::fresh_dir("lock_symlink");
@@ -37,7 +26,7 @@ TEST_CASE("a .loci-lock that is a symbolic link is refused and its target left a
   REQUIRE_THROWS_WITH(data::FolderLock(out), Contains((out / ".loci-lock").string()) && Contains("symbolic link"));
   // Through generation too: the claim comes before any shard.
   REQUIRE_THROWS_AS(data::generate_dataset(test::SyntheticSource(), test::small_options(out)), data::DataError);
-  CHECK(text_of(dir / "victim.txt") == "precious\n");
+  CHECK(loci::test::slurp(dir / "victim.txt") == "precious\n");
   // A dangling link must not create its target either.
   const fs::path run = dir / "run";
   fs::create_directory(run);
@@ -53,13 +42,13 @@ TEST_CASE("a .loci-lock that is a hard link or holds foreign text is refused", "
   fs::create_directory(linked);
   fs::create_hard_link(dir / "victim.txt", linked / ".loci-lock");
   CHECK_THROWS_WITH(data::FolderLock(linked), Contains("hard link"));
-  CHECK(text_of(dir / "victim.txt") == "precious\n");
+  CHECK(loci::test::slurp(dir / "victim.txt") == "precious\n");
 
   const fs::path foreign = dir / "foreign";
   fs::create_directory(foreign);
   std::ofstream(foreign / ".loci-lock") << "my notes\n";
   CHECK_THROWS_WITH(data::FolderLock(foreign), Contains("other than a loci claim"));
-  CHECK(text_of(foreign / ".loci-lock") == "my notes\n");
+  CHECK(loci::test::slurp(foreign / ".loci-lock") == "my notes\n");
 
   const fs::path folder = dir / "folder";
   fs::create_directories(folder / ".loci-lock");
@@ -71,7 +60,7 @@ TEST_CASE("a claim a finished writer left behind is taken over and names this pr
   std::ofstream(dir / ".loci-lock") << "pid 1 on elsewhere\n";
   {
     const data::FolderLock claim(dir);
-    CHECK(text_of(dir / ".loci-lock").rfind("pid " + std::to_string(getpid()) + " on ", 0) == 0);
+    CHECK(loci::test::slurp(dir / ".loci-lock").rfind("pid " + std::to_string(getpid()) + " on ", 0) == 0);
   }
   const data::FolderLock again(dir);  // released on scope exit: the same folder can be claimed anew
 }

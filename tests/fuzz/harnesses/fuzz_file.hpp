@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "datasets/reader.hpp"
+#include "datasets/shard_reader.hpp"
 
 namespace loci::fuzz {
 
@@ -43,6 +44,24 @@ inline std::filesystem::path dataset_copy(const std::string& harness, bool with_
     if (e.path().extension() == ".h5" || (with_index && e.path().filename() == "index.json"))
       fs::copy_file(e.path(), d / e.path().filename());
   return d;
+}
+
+// A lone shard read as `loci inspect FILE.h5` reads it: attributes, every array (its chunking and first samples),
+// every text array.
+inline void read_shard_file(const std::string& path) {
+  const loci::data::ShardFile f(path);
+  (void)f.attributes();
+  for (const auto& a : f.arrays()) {
+    (void)f.chunk_samples(a.name);
+    if (a.per_sample) {
+      const auto n = std::min<std::int64_t>(f.samples(), 4);
+      std::vector<std::uint8_t> out(a.bytes() * static_cast<std::size_t>(n));
+      f.read(a.name, 0, n, out.data(), a.dtype);
+    } else {
+      (void)f.read_all(a.name);
+    }
+  }
+  for (const auto& t : f.text_arrays()) (void)f.read_text(t);
 }
 
 // Every split's first samples of every array, the dataset arrays and text: what a trainer or analysis would read.

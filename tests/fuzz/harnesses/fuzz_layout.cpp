@@ -19,6 +19,7 @@
 #include "datasets/array_file.hpp"
 #include "datasets/matrix_file.hpp"
 #include "datasets/shard_reader.hpp"
+#include "fuzz_file.hpp"
 
 namespace {
 
@@ -168,22 +169,6 @@ std::string build(FuzzedDataProvider& in) {
   return path;
 }
 
-void read_as_shard(const std::string& path) {
-  const loci::data::ShardFile f(path);
-  (void)f.attributes();
-  for (const auto& a : f.arrays()) {
-    (void)f.chunk_samples(a.name);
-    if (a.per_sample) {
-      const auto n = std::min<std::int64_t>(f.samples(), 4);
-      std::vector<std::uint8_t> out(a.bytes() * static_cast<std::size_t>(n));
-      f.read(a.name, 0, n, out.data(), a.dtype);
-    } else {
-      (void)f.read_all(a.name);
-    }
-  }
-  for (const auto& t : f.text_arrays()) (void)f.read_text(t);
-}
-
 // The source of external links and virtual datasets: a small file of its own beside the input.
 void make_sources() {
   static bool made = false;
@@ -210,7 +195,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   FuzzedDataProvider in(data, size);
   const std::string path = build(in);
   try {
-    read_as_shard(path);
+    loci::fuzz::read_shard_file(path);
   } catch (const std::exception&) {
   }
   try {

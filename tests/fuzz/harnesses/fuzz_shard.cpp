@@ -19,22 +19,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
-void lone_shard(const std::string& path) {
-  const loci::data::ShardFile f(path);
-  (void)f.attributes();
-  for (const auto& a : f.arrays()) {
-    if (a.per_sample) {
-      const auto n = std::min<std::int64_t>(f.samples(), 4);
-      std::vector<std::uint8_t> out(a.bytes() * static_cast<std::size_t>(n));
-      f.read(a.name, 0, n, out.data(), a.dtype);
-    } else {
-      (void)f.read_all(a.name);
-    }
-  }
-  for (const auto& t : f.text_arrays()) (void)f.read_text(t);
-}
-
 // A copy of the seed dataset, of this process's own; the input replaces its first shard.
 const fs::path& folder() {
   static const fs::path dir = loci::fuzz::dataset_copy("fuzz-shard", true);
@@ -47,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const bool lone = std::getenv("LOCI_FUZZ_LONE_SHARD") && std::string(std::getenv("LOCI_FUZZ_LONE_SHARD")) == "1";
   try {
     if (lone) {
-      lone_shard(loci::fuzz::input_file(data, size, ".h5"));
+      loci::fuzz::read_shard_file(loci::fuzz::input_file(data, size, ".h5"));
       return 0;
     }
     const fs::path& dir = folder();
