@@ -40,9 +40,12 @@ std::string dry_run_generate(const config::Node& resolved, const PluginRecord& p
          " shards, verified when the stage runs)";
 }
 
-void dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep, const std::string& out,
-                   PluginRegistry& registry) {
+bool dry_run_refused(const std::string& line) { return line.find(": refused: ") != std::string::npos; }
+
+std::size_t dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep, const std::string& out,
+                          PluginRegistry& registry) {
   const std::size_t n = sweep.points.size();
+  std::size_t refused = 0;
   for (std::size_t i = 0; i < n; ++i) {
     const SweepPoint& p = sweep.points[i];
     std::vector<std::string> overrides = sweep.fixed;
@@ -53,8 +56,10 @@ void dry_run_sweep(const config::Node& stage, const std::string& where, const Sw
     TrainRequest req;
     req.dry_run = true;
     req.resume = true;  // as a sweep starts its points: a finished or interrupted one is continued, not refused
+    req.dry_run_refusals = &refused;
     registry.make_trainer(r.plugin->name)->train(r.node, req);
   }
+  return refused;
 }
 
 }  // namespace loci::app

@@ -15,8 +15,12 @@ namespace loci::app {
 // What `loci generate --resume` would do with the folder of a resolved generator config, as one line.
 std::string dry_run_generate(const config::Node& resolved, const PluginRecord& plugin, const PluginRegistry& registry);
 
+// Whether a line of dry_run_generate says the stage would be refused.
+bool dry_run_refused(const std::string& line);
+
 // One line per point of a sweep of `stage` (a training config without `sweep:`): "[3/27] <folder>: <what>".
-void dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep, const std::string& out,
+// Returns how many points would be refused.
+std::size_t dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep, const std::string& out,
                    PluginRegistry& registry);
 
 }  // namespace loci::app

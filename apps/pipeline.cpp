@@ -1,6 +1,7 @@
 #include "apps/pipeline.hpp"
 
 #include "apps/resolve.hpp"
+#include "apps/stage_keys.hpp"
 #include "apps/sweep_grids.hpp"
 #include "plugins/api/config/overrides.hpp"
 #include "plugins/api/config/schema.hpp"
@@ -42,6 +43,23 @@ const char* kReportSchema = R"yaml(
 out: {type: path, default: "", doc: "folder of report.html and figures/; empty = <pipeline out>/report"}
 )yaml";
 
+// Runs `resolve`; an error it throws about one of the stage's command-line keys quotes the key as typed
+// ('train.seeed=1', where the stage saw 'seeed=1').
+template <class Resolve>
+auto as_typed(const std::string& stage, const std::vector<std::string>& args, Resolve&& resolve) {
+  try {
+    return resolve();
+  } catch (const UserError& e) {
+    std::string message = e.what();
+    for (const auto& arg : args)
+      if (const std::string head = "command line '" + arg + "'"; message.rfind(head, 0) == 0) {
+        message.replace(0, head.size(), "command line '" + stage + "." + arg + "'");
+        break;
+      }
+    throw UserError(message);
+  }
+}
+
 // An analyze or report stage: its own small schema, its out defaulting below the pipeline folder.
 config::Node resolve_small_stage(const config::Node& given, const char* schema_text, const char* name,
                                  const char* subfolder, const std::vector<std::string>& overrides,
@@ -50,9 +68,29 @@ config::Node resolve_small_stage(const config::Node& given, const char* schema_t
   config::Node stage = given.is_map() ? given : config::Node::map(given.mark());
   if (!given.is_map() && !(given.is_scalar() && given.text().empty()))
     throw UserError(given.mark().str() + ": '" + name + "' takes a mapping of its settings (or {} for the defaults)");
-  config::Node out = schema.resolve(stage, overrides);
+  check_stage_keys(overrides, name, schema);
+  config::Node out = as_typed(name, overrides, [&] { return schema.resolve(stage, overrides); });
   if (out.at("out").text().empty()) out.set("out", config::Node::scalar((folder / subfolder).string(), given.mark()));
   return out;
+}
+
+// Each stage the raw pipeline has, with its schema where one is found: where a misplaced key may belong.
+std::vector<std::pair<std::string, std::optional<config::Schema>>> stage_schemas(const config::Node& raw,
+                                                                                 PluginRegistry& registry,
+                                                                                 const std::filesystem::path& file) {
+  std::vector<std::pair<std::string, std::optional<config::Schema>>> stages;
+  for (const char* name : {"generate", "train"})
+    if (const config::Node* s = stage_of(raw, name)) {
+      std::optional<config::Schema> schema;
+      try {
+        schema = stage_plugin_schema(config::resolve_includes(*s, file.parent_path()), {}, registry);
+      } catch (const UserError&) {  // its own resolution says what is wrong with it
+      }
+      stages.emplace_back(name, std::move(schema));
+    }
+  if (stage_of(raw, "analyze")) stages.emplace_back("analyze", config::Schema::parse(kAnalyzeSchema, "analyze stage schema"));
+  if (stage_of(raw, "report")) stages.emplace_back("report", config::Schema::parse(kReportSchema, "report stage schema"));
+  return stages;
 }
 
 }  // namespace
@@ -69,6 +107,10 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
     else top.push_back(o);
   }
   static const config::Schema schema = config::Schema::parse(kPipelineSchema, "pipeline schema");
+  for (const auto& arg : top)
+    if (!schema.has(config::parse_override(arg).path))
+      if (const std::string hint = pipeline_key_hint(arg, stage_schemas(raw, registry, file)); !hint.empty())
+        throw UserError(hint);
   config::Node out = schema.resolve(raw, top);
   const std::filesystem::path folder = out.at("out").text();
 
@@ -78,7 +120,8 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
     if (!own_key(*g, "out")) stage.set("out", config::Node::scalar((folder / "data").string(), g->mark()));
     for (const char* key : {"plugin_path", "plugin_override"})
       if (!stage.find(key) && out.find(key)) stage.set(key, *out.find(key));
-    const ResolvedConfig r = resolve_node(stage, gen, registry, file.string() + " (generate)");
+    if (const auto s = stage_plugin_schema(stage, gen, registry)) check_stage_keys(gen, "generate", *s);
+    const ResolvedConfig r = as_typed("generate", gen, [&] { return resolve_node(stage, gen, registry, file.string() + " (generate)"); });
     if (r.kind != ConfigKind::generator)
       throw UserError(g->mark().str() + ": the 'generate' stage needs a `generator:` key");
     out.set("generate", r.node);
@@ -118,13 +161,14 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
     if (!own_key(*t, "out")) stage.set("out", config::Node::scalar((folder / "runs").string(), t->mark()));
     for (const char* key : {"plugin_path", "plugin_override"})
       if (!stage.find(key) && out.find(key)) stage.set(key, *out.find(key));
+    if (const auto s = stage_plugin_schema(stage, train, registry)) check_stage_keys(train, "train", *s);
     // Every point of the sweep must resolve before anything runs.
     const Sweep plan = plan_sweep_grids(grids);
     for (const auto& point : plan.points) {
       auto o = plan.fixed;
       o.insert(o.end(), point.overrides.begin(), point.overrides.end());
       o.insert(o.end(), train.begin(), train.end());
-      const ResolvedConfig r = resolve_node(stage, o, registry, file.string() + " (train)");
+      const ResolvedConfig r = as_typed("train", train, [&] { return resolve_node(stage, o, registry, file.string() + " (train)"); });
       if (r.kind != ConfigKind::trainer) throw UserError(t->mark().str() + ": the 'train' stage needs a `trainer:` key");
     }
     config::Node resolved = resolve_node(stage, train, registry, file.string() + " (train)").node;

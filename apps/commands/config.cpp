@@ -1,4 +1,5 @@
-// `loci config show FILE [overrides]` and `loci config schema PLUGIN`.
+// `loci config show FILE [overrides]` and `loci config schema [PLUGIN]`.
+#include <iomanip>
 #include <iostream>
 
 #include "apps/commands.hpp"
@@ -33,11 +34,20 @@ void add_config_command(CLI::App& app) {
   });
 
   auto name = std::make_shared<std::string>();
-  auto* schema = cmd->add_subcommand("schema", "Print every key PLUGIN accepts: type, range, default and what it does");
-  schema->add_option("plugin", *name, "Plugin name (see `loci plugins`)")->required();
+  auto* schema = cmd->add_subcommand("schema", "Print every key PLUGIN accepts: type, range, default and what it does "
+                                               "(without PLUGIN: the plugins there are)");
+  schema->add_option("plugin", *name, "Plugin name; left out, the plugins found are listed");
   schema->callback([name] {
     PluginRegistry registry;
     registry.scan(PluginRegistry::search_path());
+    if (name->empty()) {
+      std::cout << "loci config schema PLUGIN, where PLUGIN is one of:\n";
+      for (const auto& p : registry.plugins())
+        std::cout << "  " << std::left << std::setw(20) << p.name << std::setw(10) << p.kind_name() << p.description
+                  << "\n";
+      if (registry.plugins().empty()) std::cout << "  (none found: see `loci plugins` for the search path)\n";
+      return;
+    }
     const PluginRecord* rec = nullptr;
     for (const auto& p : registry.plugins())
       if (p.name == *name) rec = &registry.find(p.name, p.kind);  // loads it (and, for a trainer, the extensions)

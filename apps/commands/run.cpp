@@ -31,12 +31,15 @@ struct RunFlags {
   std::string file;
   bool quiet = false;
   bool dry_run = false;
+  std::size_t refused = 0;  // with dry_run: stages and runs that would be refused
 };
 
-void generate_stage(const config::Node& gen, PluginRegistry& registry, const RunFlags& f) {
+void generate_stage(const config::Node& gen, PluginRegistry& registry, RunFlags& f) {
   const auto& plugin = registry.find(gen.at("generator").text(), LOCI_PLUGIN_GENERATOR);
   if (f.dry_run) {
-    std::cout << "[generate] " << dry_run_generate(gen, plugin, registry) << "\n";
+    const std::string line = dry_run_generate(gen, plugin, registry);
+    f.refused += dry_run_refused(line) ? 1 : 0;
+    std::cout << "[generate] " << line << "\n";
     return;
   }
   GenerateFlags flags;
@@ -47,7 +50,7 @@ void generate_stage(const config::Node& gen, PluginRegistry& registry, const Run
             << report.shards_written << " written\n";
 }
 
-void train_stage(const config::Node& train, const fs::path& folder, PluginRegistry& registry, const RunFlags& f) {
+void train_stage(const config::Node& train, const fs::path& folder, PluginRegistry& registry, RunFlags& f) {
   config::Node stage = train;
   std::vector<std::vector<std::string>> grids;
   for (const auto& g : stage.at("sweep").items()) {
@@ -59,7 +62,7 @@ void train_stage(const config::Node& train, const fs::path& folder, PluginRegist
   const std::string out = stage.at("out").text();
   if (f.dry_run) {
     std::cout << "[train] " << sweep.points.size() << " runs under " << out << "\n";
-    dry_run_sweep(stage, f.file + " (train)", sweep, out, registry);
+    f.refused += dry_run_sweep(stage, f.file + " (train)", sweep, out, registry);
     return;
   }
   // The stage's resolved config is written once and every run of its sweep starts from it.
@@ -148,7 +151,7 @@ void add_run_command(CLI::App& app) {
                 "Only say what each stage and run would do (make, continue, keep, extend or refuse, and why); "
                 "nothing is written");
   cmd->callback([a] {
-    const RunFlags& f = a->flags;
+    RunFlags& f = a->flags;
     if (launch_rank().distributed())  // each rank would run every stage, sweeps included, into the same folders
       throw UserError("loci run is one process; under torchrun, mpirun or srun launch `loci generate` and `loci train`");
     const config::Node raw = config::load_file(f.file);
@@ -171,6 +174,9 @@ void add_run_command(CLI::App& app) {
     if (const auto* an = stage(resolved, "analyze")) begin_stage("analyze"), analyze_stage(*an, f);
     if (const auto* rep = stage(resolved, "report"))
       begin_stage("report"), report_stage(resolved.at("analyze.out").text(), rep->at("out").text(), f);
+    if (f.refused)
+      throw UserError("--dry-run: " + std::to_string(f.refused) + (f.refused == 1 ? " stage or run" : " stages or runs") +
+                      " would be refused (the lines above say why)");
   });
 }
 

@@ -14,6 +14,16 @@
 
 namespace loci::app {
 
+namespace {
+
+// After every line of a dry run is out: a run that would be refused makes the command fail, as the real one would.
+[[noreturn]] void throw_refused(std::size_t refused, std::size_t runs) {
+  throw UserError("--dry-run: " + (runs == 1 ? std::string("the run") : std::to_string(refused) + " of " +
+                                   std::to_string(runs) + " runs") + " would be refused (the lines above say why)");
+}
+
+}  // namespace
+
 void add_train_command(CLI::App& app) {
   struct Args {
     std::string file;
@@ -63,7 +73,8 @@ void add_train_command(CLI::App& app) {
       req.fixed_overrides = sweep.fixed;
       req.out = first.node.at("out").text();
       if (a->dry_run) {
-        dry_run_sweep(load_raw(a->file, {}), a->file, sweep, req.out, registry);
+        const std::size_t refused = dry_run_sweep(load_raw(a->file, {}), a->file, sweep, req.out, registry);
+        if (refused) throw_refused(refused, points.size());
         return;
       }
       if (!a->emit.empty()) {
@@ -95,7 +106,10 @@ void add_train_command(CLI::App& app) {
     req.dry_run = a->dry_run;
     req.from = a->from;
     if (!a->from.empty()) req.resume = true;
+    std::size_t refused = 0;
+    req.dry_run_refusals = &refused;
     trainer->train(r.node, req);
+    if (refused) throw_refused(refused, 1);
   });
 }
 

@@ -83,6 +83,8 @@ struct TrainRequest {
   // Only say what training would do with this folder (new, continued, kept, extended or refused, and why), one
   // line on stdout; nothing is read but the config, the dataset's index and the run's records, nothing is written.
   bool dry_run = false;
+  // With dry_run: incremented when the run would be refused, so the command can exit 1 after every line is out.
+  std::size_t* dry_run_refusals = nullptr;
   // Continue from this checkpoint (checkpoints/epoch_<E>.pt, best.pt, ...) instead of last.pt; implies resume.
   std::string from;
 };

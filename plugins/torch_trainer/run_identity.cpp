@@ -89,12 +89,19 @@ ResumePlan plan_resume(const fs::path& run, const config::Identity& identity, co
   plan.finished = fs::exists(run / "summary.json");
   plan.fresh = !has_checkpoint && !plan.finished;
   if (plan.fresh) return plan;
-  if (!resume)
-    throw UserError(run.string() + ": holds a run already; pass --resume to continue it, or choose another `out`");
   if (made_otherwise(run, identity))
     throw UserError(run.string() + ": holds a run made with other settings: " +
                     config::describe_difference(recorded_keys(run), identity.keys) +
                     "; choose another `out`, or train.on_other_settings=new_folder (or delete the run to remake it)");
+  if (!resume) {
+    if (!plan.finished)
+      throw UserError(run.string() + ": holds this run, interrupted; pass --resume to continue it, or choose another `out`");
+    // The very run asked for, finished: nothing to do, as a sweep keeps it. Extending it needs --resume.
+    const ResumePlan kept = plan_resume(run, identity, o, true);
+    if (!kept.extend) return kept;
+    throw UserError(run.string() + ": holds this run finished at epoch " + std::to_string(kept.done_epochs) +
+                    "; pass --resume to continue it to epoch " + std::to_string(o.epochs) + ", or choose another `out`");
+  }
   if (!plan.finished) return plan;
   const auto summary = read_json(run / "summary.json");
   plan.done_epochs = summary.value("epochs", std::int64_t{0});

@@ -130,7 +130,9 @@ class TorchTrainer final : public Trainer {
     Session s;
     s.opt = read_options(resolved);
     if (request.dry_run) {
-      std::cout << describe_plan(resolved, s.opt, request) << std::endl;
+      const std::string plan = describe_plan(resolved, s.opt, request);
+      if (plan.rfind(kRefused, 0) == 0 && request.dry_run_refusals) ++*request.dry_run_refusals;
+      std::cout << plan << std::endl;
       return;
     }
     set_up_process(s, resolved);
@@ -165,6 +167,8 @@ class TorchTrainer final : public Trainer {
   }
 
  private:
+  static constexpr const char* kRefused = "refused: ";
+
   // `--dry-run`: "<run folder>: <what training would do>", decided as a real start decides it.
   static std::string describe_plan(const config::Node& resolved, TrainOptions opt, const TrainRequest& request) {
     fs::path run = opt.out;
@@ -189,7 +193,7 @@ class TorchTrainer final : public Trainer {
                std::to_string(opt.epochs);
       return run.string() + ": finished; kept";
     } catch (const UserError& e) {
-      return std::string("refused: ") + e.what();
+      return std::string(kRefused) + e.what();
     }
   }
 

@@ -77,6 +77,28 @@ TEST_CASE("overrides on the command line are typed and checked") {
   CHECK(bad.output == "loci: error: command line 'seed=-3': 'seed': expected an integer >= 0, got '-3'\n");
 }
 
+TEST_CASE("a pipeline's command-line key one level short of a stage's is named with its full path") {
+  const std::string qs = std::string(LOCI_SOURCE_DIR) + "/configs/quickstart.yaml";
+  const auto short_key = run_loci("config show " + qs + " train.epochs=2");
+  CHECK(short_key.exit_code == 1);
+  CHECK(short_key.output == "loci: error: command line 'train.epochs=2': the train stage has no key 'epochs'; did "
+                            "you mean 'train.train.epochs'?\n");
+  const auto bare = run_loci("config show " + qs + " lr=0.01");
+  CHECK(bare.exit_code == 1);
+  CHECK(bare.output.find("the pipeline has no key 'lr'") != std::string::npos);
+  CHECK(bare.output.find("did you mean 'train.train.lr'?") != std::string::npos);
+  // A key two stages have: both offered.
+  const auto seed = run_loci("config show " + qs + " seed=3");
+  CHECK(seed.exit_code == 1);
+  CHECK(seed.output.find("did you mean 'generate.seed' or 'train.seed'?") != std::string::npos);
+  // The full path works; a key inside a stage's mapping field is the field's (no hint), a plain typo keeps its own.
+  const auto full = run_loci("config show " + qs + " train.train.epochs=2 generate.splits.train=64");
+  CHECK(full.exit_code == 0);
+  CHECK(full.output.find("epochs: 2") != std::string::npos);
+  const auto typo = run_loci("config show " + qs + " train.seeed=1");
+  CHECK(typo.output.find("command line 'train.seeed=1': unknown key 'seeed' (did you mean 'seed'?)") != std::string::npos);
+}
+
 TEST_CASE("thread counts, path lengths and split sizes past any machine's are one-line errors naming the key") {
   const std::string gen = std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml";
   const std::string train = std::string(LOCI_SOURCE_DIR) + "/configs/lst_train.yaml";
@@ -99,6 +121,12 @@ TEST_CASE("loci plugins lists the built plugins and config schema documents one"
   const auto s = run_loci("config schema lst_grid");
   CHECK(s.exit_code == 0);
   CHECK(s.output.find("samples_per_shard") != std::string::npos);
+  // Without a name: the names it takes.
+  const auto all = run_loci("config schema");
+  INFO(all.output);
+  CHECK(all.exit_code == 0);
+  for (const char* plugin : {"lst_grid", "network_dynamics", "volumetric_parcels", "torch_trainer"})
+    CHECK(all.output.find(std::string("  ") + plugin) != std::string::npos);
 }
 
 TEST_CASE("loci plugins reports refused libraries from LOCI_PLUGIN_PATH") {

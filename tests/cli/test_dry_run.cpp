@@ -53,10 +53,19 @@ TEST_CASE("loci run --dry-run names every stage and run, made or kept, and why, 
 
   const auto longer = run_loci(pipeline + " --dry-run train.train.epochs=2");
   CHECK(longer.output.find(run1 + ": finished at epoch 1; continues to epoch 2") != std::string::npos);
+  CHECK(longer.exit_code == 0);
+  // A refusal is said for every run, and then the command fails as the real one would.
   const auto other = run_loci(pipeline + " --dry-run train.train.lr=0.01");
   CHECK(other.output.find("refused: " + run1 + ": holds a run made with other settings: train.lr") != std::string::npos);
+  CHECK(other.output.find("[2/2] refused: ") != std::string::npos);
+  CHECK(other.exit_code == 1);
+  CHECK(other.output.find("--dry-run: 2 stages or runs would be refused") != std::string::npos);
   const auto data = run_loci(pipeline + " --dry-run generate.seed=5");
   CHECK(data.output.find("[generate] " + (out / "data").string() + ": refused: it holds a dataset made with other settings") !=
         std::string::npos);
+  CHECK(data.exit_code == 1);
+  const auto one = run_loci("train --dry-run " + (out / "train.yaml").string() + " out=" + run1 + " train.lr=0.01");
+  CHECK(one.exit_code == 1);
+  CHECK(one.output.find("--dry-run: the run would be refused") != std::string::npos);
   CHECK(files_below(out) == before);
 }

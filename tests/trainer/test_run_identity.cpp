@@ -169,6 +169,18 @@ TEST_CASE("train.epochs may grow on a finished run, which then equals a run aske
   const auto again = run_loci("train -q --resume " + cfg + " train.epochs=3");
   CHECK(again.exit_code == 0);
   CHECK(contains(again.output, "finished already"));
+  // The same command again, without --resume, finds its run finished: nothing to do, as a sweep keeps it.
+  const auto same = run_loci("train -q " + cfg + " train.epochs=3");
+  INFO(same.output);
+  CHECK(same.exit_code == 0);
+  CHECK(contains(same.output, "finished already (summary.json); nothing to do"));
+  // More epochs, or other settings, are not the same run: said plainly, nothing written.
+  const auto grow = run_loci("train -q " + cfg + " train.epochs=4");
+  CHECK(grow.exit_code == 1);
+  CHECK(contains(grow.output, "finished at epoch 3; pass --resume to continue it to epoch 4"));
+  const auto other = run_loci("train -q " + cfg + " train.epochs=3 train.lr=0.01");
+  CHECK(other.exit_code == 1);
+  CHECK(contains(other.output, "holds a run made with other settings: train.lr"));
   const auto more = run_loci("train -q --resume " + cfg + " train.epochs=4");
   INFO(more.output);
   REQUIRE(more.exit_code == 0);
