@@ -29,6 +29,18 @@ bool drawn_from_init(const std::string& pe_type, const data::Attributes& pe_attr
   return pe_type == "learned" || pe_type == "random_fixed" || pe_type == "learned_fixed_norm";
 }
 
+// The config key of the init's scale, as the trainer recorded it from the init's registration (an extension's init
+// counts too); for runs older than that record, the built-in inits' keys.
+std::string init_scale_key(const std::string& init, const data::Attributes& pe_attributes) {
+  if (const auto it = pe_attributes.find("init_scale_key"); it != pe_attributes.end())
+    if (const auto* v = std::get_if<std::string>(&it->second)) return *v;
+  if (init == "zeros") return "";
+  if (init == "uniform") return "model.pe.init.a";
+  if (init == "orthogonal") return "model.pe.init.gain";
+  if (init == "from_sinusoidal" || init == "from_coordinates") return "model.pe.init.scale";
+  return "model.pe.init.std";
+}
+
 std::string format_number(double v) {
   std::ostringstream s;
   s << v;
@@ -49,14 +61,9 @@ RunIdentity identity_of(const config::Node& c, const fs::path& file, const data:
   const config::Node* name = c.find_path("model.pe.init.name");
   if (!id.drawn || !name || !name->is_scalar()) return id;  // a PE that draws nothing has no init (null)
   const std::string init = name->text();
-  // The scale parameter each init reads (models/init/): std for the normals, a for uniform, gain for orthogonal.
-  const char* scale_key = init == "uniform"      ? "model.pe.init.a"
-                          : init == "orthogonal" ? "model.pe.init.gain"
-                          : init == "zeros"      ? nullptr
-                          : (init == "from_sinusoidal" || init == "from_coordinates") ? "model.pe.init.scale"
-                                                                                       : "model.pe.init.std";
-  id.sigma = scale_key ? c.at(scale_key).as_double() : 0.0;
-  id.init = scale_key ? init + "(" + format_number(id.sigma) + ")" : init;
+  const std::string scale_key = init_scale_key(init, pe_attributes);
+  id.sigma = scale_key.empty() ? 0.0 : c.at(scale_key).as_double();
+  id.init = scale_key.empty() ? init : init + "(" + format_number(id.sigma) + ")";
   return id;
 }
 

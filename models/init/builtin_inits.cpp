@@ -96,11 +96,11 @@ torch::Tensor from_coordinates(at::IntArrayRef shape, const InitOptions& o, cons
 }  // namespace
 
 LOCI_REGISTER_INIT("normal", normal);
-LOCI_REGISTER_INIT("uniform", uniform);
+LOCI_REGISTER_INIT("uniform", uniform, "a");
 LOCI_REGISTER_INIT("truncated_normal", truncated_normal);
-LOCI_REGISTER_INIT("zeros", zeros);
-LOCI_REGISTER_INIT("orthogonal", orthogonal);
-LOCI_REGISTER_INIT("from_sinusoidal", from_sinusoidal);
-LOCI_REGISTER_INIT("from_coordinates", from_coordinates);
+LOCI_REGISTER_INIT("zeros", zeros, "");
+LOCI_REGISTER_INIT("orthogonal", orthogonal, "gain");
+LOCI_REGISTER_INIT("from_sinusoidal", from_sinusoidal, "scale");
+LOCI_REGISTER_INIT("from_coordinates", from_coordinates, "scale");
 
 }  // namespace loci::models

@@ -42,14 +42,23 @@ struct InitContext {
 
 using InitFn = std::function<torch::Tensor(at::IntArrayRef shape, const InitOptions&, const InitContext&)>;
 
+// The InitOptions field that sets an initialiser's scale (its sigma in the analysis): "std", "a", "gain", "scale",
+// or "" for one without a scale (zeros).
+using InitScaleKey = std::string;
+
 class InitRegistry {
  public:
-  // Returns true so that a registration can initialise a namespace-scope constant.
-  static bool add(const std::string& name, InitFn fn);
+  // Returns true so that a registration can initialise a namespace-scope constant. `scale` is checked: one of
+  // InitOptions' scale fields, or "".
+  static bool add(const std::string& name, InitFn fn, const InitScaleKey& scale = "std");
   static const InitFn& get(const std::string& name);
+  static const InitScaleKey& scale_key(const std::string& name);
   static bool contains(const std::string& name);
   static std::vector<std::string> names();
 };
+
+// The value of the initialiser's scale field in `options` (0 when it has none).
+double init_scale(const InitOptions& options);
 
 // A float32 tensor of `shape` drawn by the initialiser named in `options`.
 torch::Tensor make_init(at::IntArrayRef shape, const InitOptions& options, const InitContext& context);
@@ -61,5 +70,7 @@ at::Generator make_generator(uint64_t seed);
 
 #define LOCI_INIT_CONCAT_INNER(a, b) a##b
 #define LOCI_INIT_CONCAT(a, b) LOCI_INIT_CONCAT_INNER(a, b)
-#define LOCI_REGISTER_INIT(name, fn) \
-  static const bool LOCI_INIT_CONCAT(loci_init_registered_, __COUNTER__) = ::loci::models::InitRegistry::add(name, fn)
+// LOCI_REGISTER_INIT("name", fn) for an init scaled by `std`, LOCI_REGISTER_INIT("name", fn, "gain") otherwise.
+#define LOCI_REGISTER_INIT(name, ...)                                  \
+  static const bool LOCI_INIT_CONCAT(loci_init_registered_, __COUNTER__) = \
+      ::loci::models::InitRegistry::add(name, __VA_ARGS__)

@@ -199,7 +199,10 @@ void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapsho
                          {"init_std", pe.init_std},
                          {"placement", pe.placement},
                          {"placements", static_cast<std::int64_t>(placements)},
-                         {"drawn_from_init", static_cast<std::int64_t>(pe.drawn ? 1 : 0)}};
+                         {"drawn_from_init", static_cast<std::int64_t>(pe.drawn ? 1 : 0)},
+                         {"init_name", pe.init_name},
+                         {"init_scale_key", pe.init_scale_key},
+                         {"init_scale", pe.init_scale}};
   data::write_array_file(run / "pe.h5", arrays, attrs);
 }
 

@@ -43,6 +43,9 @@ struct PeSnapshot {
 struct PeDescription {
   std::string type, placement;
   double init_std = 0;  // the init's std (0 when it has none)
+  // The init's name, the key of its scale (model.pe.init.std, ..., from its registration; "" for none) and value.
+  std::string init_name, init_scale_key;
+  double init_scale = 0;
   bool drawn = false;   // its [T, d] tables are drawn from an initialiser (learned, random_fixed, ...): sigma matters
 };
 

@@ -21,6 +21,7 @@
 #include "lr_schedule.hpp"
 #include "models/allocator.hpp"
 #include "models/blas_info.hpp"
+#include "models/init/init_registry.hpp"
 #include "models/jit_gemm.hpp"
 #include "models/micro_batches.hpp"
 #include "models/precision_scope.hpp"
@@ -531,6 +532,12 @@ class TorchTrainer final : public Trainer {
     d.type = pe.type();
     d.placement = pe.placement();
     d.init_std = pe.init() ? pe.init()->std() : 0.0;
+    if (pe.init()) {
+      d.init_name = pe.init()->name();
+      const std::string& key = models::InitRegistry::scale_key(d.init_name);
+      d.init_scale_key = key.empty() ? "" : "model.pe.init." + key;
+      d.init_scale = models::init_scale(*pe.init());
+    }
     const auto tables = model->pe_matrices();
     d.drawn = pe.init().has_value() && !tables.empty() && tables.front().dim() == 2 &&
               tables.front().size(0) == model->tokens();

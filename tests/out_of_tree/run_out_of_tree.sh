@@ -47,4 +47,21 @@ grep -q "from_coordinates" "$work/run/config.yaml" || { echo "FAIL: the PE's own
 LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" analyze -q "$work/run"
 grep -q '"row_norm_spread"' "$work/run/analysis.json" || { echo "FAIL: the extension's probe did not run"; exit 1; }
 grep -q 'row_norm_spread' "$work/run/summary.csv" || { echo "FAIL: the extension's probe is not a summary column"; exit 1; }
-echo "out-of-tree plugin built, listed and used; out-of-tree PE trained and probed"
+# The extension's PE with its default init (from_coordinates, scale 0.2) and with the extension's own init (signs,
+# scaled by gain): both are drawn from an init, so each run carries its sigma into runs.csv and the sigma figures.
+LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" train -q "$work/train.yaml" out="$work/runs/signs" \
+  model.pe.init.name=signs model.pe.init.gain=0.5
+mkdir -p "$work/runs" && cp -r "$work/run" "$work/runs/coordinates"
+LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" analyze -q "$work/runs" -o "$work/analysis"
+grep -q ',coordinate_start,.*,from_coordinates(0.2),0.2,' "$work/analysis/runs.csv" \
+  || { cat "$work/analysis/runs.csv"; echo "FAIL: the extension's PE lost its sigma in runs.csv"; exit 1; }
+grep -q ',coordinate_start,.*,signs(0.5),0.5,' "$work/analysis/runs.csv" \
+  || { cat "$work/analysis/runs.csv"; echo "FAIL: the extension's init is not grouped by its gain"; exit 1; }
+if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
+  LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" report "$work/analysis" >/dev/null
+  for tick in 0.2 0.5; do
+    grep -q -- "<!-- $tick -->" "$work/analysis/figures/task_vs_sigma.svg" \
+      || { echo "FAIL: sigma $tick is not on the task-against-sigma figure"; exit 1; }
+  done
+fi
+echo "out-of-tree plugin built, listed and used; out-of-tree PE and init trained, probed and plotted by sigma"

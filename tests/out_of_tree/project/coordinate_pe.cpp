@@ -3,6 +3,7 @@
 // another initialiser. Loaded as an extension, it is one more choice of model.pe.type.
 #include <cmath>
 
+#include <loci/models/init/init_registry.hpp>
 #include <loci/models/pe/positional_encoding.hpp>
 #include <loci/models/probe/registry.hpp>
 #include <loci/plugins/api/plugin.hpp>
@@ -25,6 +26,15 @@ class CoordinateStartPE : public loci::models::TablePEImpl {
 }  // namespace
 
 LOCI_REGISTER_PE("coordinate_start", CoordinateStartPE);
+
+// An initialiser of its own, scaled by `gain`: entries +gain or -gain with equal odds (Rademacher). Its registration
+// names that scale, so the analysis groups and plots its runs by gain.
+static torch::Tensor signs(at::IntArrayRef shape, const loci::models::InitOptions& o,
+                           const loci::models::InitContext& c) {
+  auto coin = torch::empty(shape, torch::kFloat32).bernoulli_(0.5, c.generator);
+  return (coin * 2 - 1) * o.gain();
+}
+LOCI_REGISTER_INIT("signs", signs, "gain");
 
 // And a probe of its own: how unequal the PE's rows are in size (sd / mean of the row norms).
 LOCI_REGISTER_PROBE({"row_norm_spread", "sd over mean of the PE's row norms", {"row_norm_spread"},
