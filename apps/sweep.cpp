@@ -21,6 +21,7 @@
 
 #include "plugins/api/config/overrides.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/provenance.hpp"
 
 namespace loci::app {
 
@@ -54,7 +55,9 @@ Sweep plan_sweep(const std::vector<std::string>& sweep_args) {
 
 std::vector<std::string> point_arguments(const SweepRequest& r, const SweepPoint& p) {
   std::vector<std::string> args{"train", r.config};
-  for (const auto& o : r.fixed_overrides) args.push_back(o);
+  // The sweep's own `out=` names the folder of all its runs; each run's out= below replaces it.
+  for (const auto& o : r.fixed_overrides)
+    if (o.rfind("out=", 0) != 0) args.push_back(o);
   for (const auto& o : p.overrides) args.push_back(o);
   args.push_back("out=" + (fs::path(r.out) / p.name).string());
   args.push_back("train.progress=false");
@@ -65,7 +68,10 @@ namespace {
 
 pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
   fs::create_directories(run);
-  std::vector<std::string> args{"/proc/self/exe"};
+  // argv[0] is this loci's own path, so the run's recorded command can be pasted.
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  std::vector<std::string> args{ec ? std::string("loci") : exe.string()};
   for (auto& a : point_arguments(r, p)) args.push_back(std::move(a));
   args.push_back("train.threads=" + std::to_string(r.threads_per_job));
   if (r.resume || fs::exists(run / "checkpoints" / "last.pt") || fs::exists(run / "summary.json"))
@@ -87,7 +93,7 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
-    execv(argv[0], argv.data());
+    execv("/proc/self/exe", argv.data());
     _exit(127);
   }
   return pid;
@@ -149,6 +155,8 @@ std::string headline(const fs::path& run) {
 }  // namespace
 
 int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
+  // Each run records the command that started the sweep beside its own (provenance.json, sweep_command).
+  setenv(kSweepCommandVariable, this_command().c_str(), 1);
   const SignalPipe signals;
   std::map<pid_t, std::size_t> running;
   std::map<std::size_t, std::optional<fs::file_time_type>> finished_before;

@@ -8,21 +8,13 @@
 #include "apps/invocation.hpp"
 #include "apps/sweep.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/shell_words.hpp"
 
 namespace loci::app {
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string quoted(const std::string& word) {
-  if (!word.empty() && word.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-+=.,/:@%") ==
-                           std::string::npos)
-    return word;
-  std::string out = "'";
-  for (char c : word) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
 
 struct Context {
   SweepRequest request;  // config and out absolute
@@ -31,14 +23,14 @@ struct Context {
 };
 
 std::string command(const Context& c, const SweepPoint& p) {
-  std::string line = quoted(c.program);
-  for (const auto& a : point_arguments(c.request, p)) line += " " + quoted(a);
+  std::string line = shell_word(c.program);
+  for (const auto& a : point_arguments(c.request, p)) line += " " + shell_word(a);
   return line + " --resume";
 }
 
 std::string emit_list(const Context& c, const std::vector<SweepPoint>& points) {
   std::ostringstream o;
-  for (const auto& p : points) o << "cd " << quoted(c.cwd) << " && " << command(c, p) << "\n";
+  for (const auto& p : points) o << "cd " << shell_word(c.cwd) << " && " << command(c, p) << "\n";
   return o.str();
 }
 
@@ -57,7 +49,7 @@ std::string emit_slurm(const Context& c, const std::vector<SweepPoint>& points) 
     << "set -euo pipefail\n"
     << "# train.threads: 0 means LibTorch's default, OpenMP's thread count: make it the task's CPUs.\n"
     << "export OMP_NUM_THREADS=\"${SLURM_CPUS_PER_TASK:-1}\"\n"
-    << "cd " << quoted(c.cwd) << "\n"
+    << "cd " << shell_word(c.cwd) << "\n"
     << "case \"${SLURM_ARRAY_TASK_ID:?submit this script with sbatch}\" in\n";
   for (std::size_t i = 0; i < points.size(); ++i)
     o << "  " << i << ")  # " << points[i].name << "\n    exec " << command(c, points[i]) << " ;;\n";

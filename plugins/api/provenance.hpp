@@ -12,7 +12,15 @@ namespace loci {
 // Now, in UTC, as 2026-12-01T10:23:45Z.
 std::string utc_now();
 
-// loci_version, source_commit, command (this process's command line), host, cpu; with `blas`, the BLAS kernel the
+// The environment variable through which a sweep hands its own command to the runs it starts.
+inline constexpr const char* kSweepCommandVariable = "LOCI_SWEEP_COMMAND";
+
+// This process's command line as a shell would read it back (each word quoted where it must be).
+std::string this_command();
+
+// loci_version, source_commit, command (this process's command line, pasteable), sweep_command (the command of the
+// sweep that started this process, when one did), host, cpu (its model name, vendor, family, model and stepping,
+// and the microarchitecture where known); with `blas`, the BLAS kernel the
 // process runs on and why (training; generation uses no BLAS).
 nlohmann::ordered_json provenance(bool blas);
 

@@ -676,7 +676,14 @@ class TorchTrainer final : public Trainer {
     const blas::Choice kernel = blas::current();
     j["blas_kernel"] = {{"kernel", kernel.kernel}, {"why", kernel.why}};
     const OneDnnState dnn = onednn_state(fused_products(opt));
-    j["onednn"] = {{"isa", dnn.isa}, {"isa_cap", dnn.isa_cap}, {"bf16_products", dnn.bf16_products}, {"why", dnn.why}};
+    if (opt.precision == "bf16")
+      j["onednn"] = {{"isa", dnn.isa}, {"isa_cap", dnn.isa_cap}, {"bf16_products", dnn.bf16_products}, {"why", dnn.why}};
+    else  // what a bf16 run here would use, said as such: this run has no bf16 products
+      j["onednn"] = {{"isa", dnn.isa},
+                     {"isa_cap", dnn.isa_cap},
+                     {"bf16_products", "none (" + opt.precision + " run)"},
+                     {"why", "this " + opt.precision + " run has no bf16 products; train.precision=bf16 here would run them on " +
+                                 dnn.bf16_products}};
     j["chunk_products"] = models::rows::jit_gemm_description();  // the fused layers' kernels, generated for this CPU
     j["data"] = s.recorded.at("data").text();
     j["pe"] = {{"type", pe.type()},
