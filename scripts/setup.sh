@@ -18,7 +18,9 @@ packages=(
   # NIfTI label volumes (sim/volume/); mricron-data's real atlases (AAL, ...) are optional inputs of volumetric_parcels.
   libnifti2-dev mricron-data
   # Interop tests and references read our outputs the way researchers do.
-  python3 python3-numpy python3-h5py python3-xarray python3-h5netcdf
+  python3 python3-numpy python3-h5py python3-xarray python3-h5netcdf python3-pandas
+  # python/ installs with pip into a venv that sees those packages (tests/python/test_pip_install.sh).
+  python3-pip python3-setuptools python3-venv
   # The plain-PyTorch reference of the paper's model (numerical parity and speed, bench/reference/).
   python3-torch
   # `loci report` draws with matplotlib; its test opens the page in headless Chromium.

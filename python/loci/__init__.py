@@ -9,6 +9,7 @@ python3-pandas).
     sweep = loci.open_sweep("runs/quickstart/runs")      # one row per run: its varying settings, metrics, probes
 """
 
+import functools
 import hashlib
 import json
 import os
@@ -117,14 +118,32 @@ def _index(folder):
         raise FileNotFoundError(f"{path}: no loci dataset here ({e.strerror})") from None
 
 
+def _same(a, b):
+    return np.array_equal(np.asarray(a), np.asarray(b)) if np.asarray(a).shape == np.asarray(b).shape else False
+
+
+def _split_attrs(shard_attrs):
+    """The root attributes every shard shares (the dataset's), and per name the values of those that differ."""
+    names = {n for a in shard_attrs for n in a}
+    shared, per_shard = {}, {}
+    for n in sorted(names):
+        values = [a.get(n) for a in shard_attrs]
+        if all(v is not None and _same(v, values[0]) for v in values):
+            shared[n] = values[0]
+        else:
+            per_shard[n] = values
+    return shared, per_shard
+
+
 def open_dataset(folder, split, verify=True):
     """Every shard of `split` of a loci dataset folder as one xarray.Dataset.
 
     Per-sample arrays are concatenated along `sample` (the index within the split, as coordinate `sample_id`); the
     dataset's own arrays (`positions`, `distance`, ...) come once. Tokens carry their true position (coordinate
     `position` [token, axis]) and a label when the dataset stores one (`token_label`); a `time` dimension gets times in
-    the generator's unit (attribute `units`). Each array keeps its `doc`; the shards' root attributes are the
-    Dataset's attributes.
+    the generator's unit (attribute `units`). Each array keeps its `doc`; the root attributes all shards share are
+    the Dataset's attributes, and those that differ (`shard_index`, ...) are coordinates over `shard`, beside each
+    shard's file name (`shard_file`).
 
     Each shard's size and SHA-256 are checked against index.json first (`verify=False` skips that); a shard whose
     bytes live partly outside it (external storage or links, virtual datasets) or an index entry naming a file
@@ -134,11 +153,10 @@ def open_dataset(folder, split, verify=True):
     if not shards:
         known = sorted({s["split"] for s in index["shards"]})
         raise KeyError(f"{folder}: no split '{split}' (splits: {', '.join(known)})")
-    per_sample, shared, attrs = {}, {}, {}
+    per_sample, shared, shard_attrs = {}, {}, []
     for k, shard in enumerate(shards):
         with _open_h5(_shard_path(folder, shard, verify)) as f:
-            if k == 0:
-                attrs = _attrs(f)
+            shard_attrs.append(_attrs(f))
             for name, a in _arrays(f):
                 dims = _dims(a)
                 if dims and dims[0] == "sample":
@@ -146,6 +164,7 @@ def open_dataset(folder, split, verify=True):
                 elif k == 0:
                     text = h5py.check_string_dtype(a.dtype) is not None
                     shared[name] = (dims, _attrs(a), a.asstr()[()] if text else a[()])
+    attrs, per_shard = _split_attrs(shard_attrs)
     variables = {}
     for name, (dims, a, parts) in per_sample.items():
         variables[name] = xr.Variable(dims, np.concatenate(parts), attrs=a)
@@ -160,6 +179,10 @@ def open_dataset(folder, split, verify=True):
         out = out.assign_coords(position=variables["positions"])
     if "token_label" in variables:
         out = out.assign_coords(token_label=variables["token_label"])
+    # What differs from shard to shard (shard_index, first_sample, ...) stays per shard, over a `shard` dimension.
+    out = out.assign_coords(shard_file=("shard", [s["file"] for s in shards]))
+    for name, values in per_shard.items():
+        out = out.assign_coords({name: ("shard", values)})
     if "time" in out.dims:
         step = attrs.get("tr_s", attrs.get("record_dt"))
         if step is not None:
@@ -178,8 +201,17 @@ class Run:
         self.identity = self._json("identity.json")
         self.metrics = self._csv("metrics.csv")
         self.robustness = self._csv("robustness.csv")
-        self.pe = self._h5("pe.h5")
-        self.attention = self._h5("attention.h5")
+
+    # The arrays are read on first use, so that a sweep of many runs opens without loading every PE.
+    @functools.cached_property
+    def pe(self):
+        """pe.h5 as an xarray.Dataset (None without one)."""
+        return self._h5("pe.h5")
+
+    @functools.cached_property
+    def attention(self):
+        """attention.h5 as an xarray.Dataset (None without one)."""
+        return self._h5("attention.h5")
 
     def _json(self, name):
         path = os.path.join(self.folder, name)
@@ -199,8 +231,11 @@ class Run:
         _open_h5(path).close()  # refuses a file that reads bytes from elsewhere before xarray follows them
         with xr.open_dataset(path, engine="h5netcdf") as ds:
             ds = ds.load()
-        # Every array over `evaluation` gets the epoch (and step) of each evaluation as coordinates.
-        return ds.set_coords([c for c in ("epoch", "step", "positions") if c in ds])
+        # The true positions are `position`, as in open_dataset; every array over `evaluation` gets the epoch (and
+        # step) of each evaluation as coordinates.
+        if "positions" in ds:
+            ds = ds.rename({"positions": "position"})
+        return ds.set_coords([c for c in ("epoch", "step", "position") if c in ds])
 
     @property
     def config(self):

@@ -33,6 +33,15 @@ by_hand = np.concatenate([h5py.File(os.path.join(data, f))["tokens"][()] for f i
 assert ds["tokens"].dims == ("sample", "token", "channel"), ds["tokens"].dims
 assert np.array_equal(ds["tokens"].values, by_hand)
 assert list(ds["sample_id"].values) == list(range(96))
+# What is one shard's (its index, its first sample) stays per shard; what all share is the dataset's.
+per_shard = [dict(h5py.File(os.path.join(data, f)).attrs) for f in files]
+differing = sorted(k for k in per_shard[0] if any(not np.array_equal(p.get(k), per_shard[0][k]) for p in per_shard))
+assert differing, per_shard[0].keys()  # the shards do carry attributes of their own
+for k in differing:
+    assert k not in ds.attrs, k
+    assert ds[k].dims == ("shard",) and [v.item() if hasattr(v, "item") else v for v in ds[k].values] == \
+        [p[k].item() if hasattr(p[k], "item") else p[k] for p in per_shard], k
+assert list(ds["shard_file"].values) == files
 assert ds["position"].dims == ("token", "axis") and ds["position"].shape == (16, 2)
 assert np.array_equal(ds["position"].values, h5py.File(os.path.join(data, files[0]))["positions"][()])
 assert "sample" not in ds.data_vars and "token" not in ds.data_vars  # no dimension scales as variables
@@ -73,6 +82,9 @@ with open(cfg, "w") as f:
 run("train", "-q", cfg, "-m", "model.pe.init.std=0.2,2.0", f"out={work}/sweep")
 run("analyze", "-q", f"{work}/sweep")
 r = loci.open_run(f"{work}/sweep/model.pe.init.std=0.2")
+assert "pe" not in vars(r)  # opening a run reads no arrays: a sweep of many runs stays small
+assert r.pe["position"].dims == ("token", "axis") and "position" in r.pe.coords  # named as in open_dataset
+assert np.array_equal(r.pe["position"].values, ds["position"].values)
 assert set(r.metrics.split) == {"train", "test", "human"}
 pe = r.pe_tables()["placement_0"]
 assert pe.dims == ("evaluation", "token", "dim") and list(pe["epoch"].values) == [0, 1, 2]
