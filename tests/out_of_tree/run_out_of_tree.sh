@@ -64,4 +64,18 @@ if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
       || { echo "FAIL: sigma $tick is not on the task-against-sigma figure"; exit 1; }
   done
 fi
-echo "out-of-tree plugin built, listed and used; out-of-tree PE and init trained, probed and plotted by sigma"
+# A generator-only project with LibTorch hidden from CMake, against the install and against the build tree (no
+# install at all): both build, and the build tree's loci generates with it the same bytes as before.
+for where in install build_tree; do
+  if [ $where = install ]; then pkg="$work/prefix/lib/cmake/loci"; exe="$work/prefix/bin/loci"
+  else pkg="$build_dir"; exe="$build_dir/bin/loci"; fi
+  cmake -S "$source_dir/tests/out_of_tree/generator_only" -B "$work/gen_$where" -Dloci_DIR="$pkg" \
+        -DCMAKE_DISABLE_FIND_PACKAGE_Torch=TRUE -DCMAKE_BUILD_TYPE=Release >/dev/null \
+    || { echo "FAIL: a generator-only project does not configure without LibTorch ($where)"; exit 1; }
+  cmake --build "$work/gen_$where" >/dev/null || { echo "FAIL: the generator-only project does not build ($where)"; exit 1; }
+  LOCI_PLUGIN_PATH="$work/gen_$where" "$exe" generate -q "$work/hello.yaml" out="$work/data_$where"
+  cmp "$work/data/train-00000-of-00003.h5" "$work/data_$where/train-00000-of-00003.h5" \
+    || { echo "FAIL: the generator built against $where writes other bytes"; exit 1; }
+done
+echo "out-of-tree plugin built, listed and used; out-of-tree PE and init trained, probed and plotted by sigma;"
+echo "a generator-only plugin built without LibTorch against the install and the build tree"
