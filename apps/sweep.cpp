@@ -155,8 +155,12 @@ std::string headline(const fs::path& run) {
 }  // namespace
 
 int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
-  // Each run records the command that started the sweep beside its own (provenance.json, sweep_command).
-  setenv(kSweepCommandVariable, this_command().c_str(), 1);
+  // Each run records the command that started the sweep beside its own (provenance.json, sweep_command); only
+  // while the sweep runs, so that a pipeline's later stages in this process do not claim it.
+  struct SweepCommandInEnvironment {
+    SweepCommandInEnvironment() { setenv(kSweepCommandVariable, this_command().c_str(), 1); }
+    ~SweepCommandInEnvironment() { unsetenv(kSweepCommandVariable); }
+  } const sweep_command;
   const SignalPipe signals;
   std::map<pid_t, std::size_t> running;
   std::map<std::size_t, std::optional<fs::file_time_type>> finished_before;

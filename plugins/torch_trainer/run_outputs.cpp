@@ -8,6 +8,7 @@
 
 #include "datasets/array_file.hpp"
 #include "datasets/atomic_file.hpp"
+#include "models/init/init_registry.hpp"
 
 namespace loci::torch_trainer {
 
@@ -176,6 +177,23 @@ void add_position_logits(std::vector<data::Array>& arrays, const std::vector<PeS
 }
 
 }  // namespace
+
+PeDescription describe_pe(const models::PEOptions& pe, models::Model& model) {
+  PeDescription d;
+  d.type = pe.type();
+  d.placement = pe.placement();
+  d.init_std = pe.init() ? pe.init()->std() : 0.0;
+  if (pe.init()) {
+    d.init_name = pe.init()->name();
+    const std::string& key = models::InitRegistry::scale_key(d.init_name);
+    d.init_scale_key = key.empty() ? "" : "model.pe.init." + key;
+    d.init_scale = models::init_scale(*pe.init());
+  }
+  const auto tables = model->pe_matrices();
+  d.drawn = pe.init().has_value() && !tables.empty() && tables.front().dim() == 2 &&
+            tables.front().size(0) == model->tokens();
+  return d;
+}
 
 void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapshot>& history,
                    const torch::Tensor& positions, const PeDescription& pe) {

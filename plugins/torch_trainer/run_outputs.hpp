@@ -11,6 +11,7 @@
 #include <torch/torch.h>
 
 #include "evaluate.hpp"
+#include "models/model.hpp"
 
 namespace loci::torch_trainer {
 
@@ -48,6 +49,10 @@ struct PeDescription {
   double init_scale = 0;
   bool drawn = false;   // its [T, d] tables are drawn from an initialiser (learned, random_fixed, ...): sigma matters
 };
+
+// The PE of a run as pe.h5 describes it. It is drawn from its init when it has an initialiser and adds [T, d]
+// tables: sigma is then its scale, named by the init's registration.
+PeDescription describe_pe(const models::PEOptions& pe, models::Model& model);
 
 // pe.h5: `epoch` and `step` [evaluation], `placement_<p>` [evaluation, ...] for each placement with a table,
 // `position_logits_<b>` [evaluation, head, query, key] for each block whose attention sees a [T, d] PE (when every

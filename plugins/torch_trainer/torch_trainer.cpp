@@ -21,11 +21,11 @@
 #include "lr_schedule.hpp"
 #include "models/allocator.hpp"
 #include "models/blas_info.hpp"
-#include "models/init/init_registry.hpp"
 #include "models/jit_gemm.hpp"
 #include "models/micro_batches.hpp"
 #include "models/precision_scope.hpp"
 #include "optimizer.hpp"
+#include "numerics_summary.hpp"
 #include "onednn_state.hpp"
 #include "run_identity.hpp"
 #include "plugins/api/config/options.hpp"
@@ -519,29 +519,11 @@ class TorchTrainer final : public Trainer {
     if (!s.attention_split.empty())
       write_attention_file(s.run, s.state.pe_history, s.attention_split, s.ds->samples(s.attention_split));
     const auto& pe = s.mopt.encoder().pe();
-    write_pe_file(s.run, s.state.pe_history, s.positions, pe_description(pe, s.model));
+    write_pe_file(s.run, s.state.pe_history, s.positions, describe_pe(pe, s.model));
     const bool best = improves_best(s);
     save_checkpoint(s.last, s.model, *s.optimizer, s.state, s.plan.condition_names);
     keep_checkpoints(s, best);
     return stop;
-  }
-
-  // A PE is drawn from its init when it has an initialiser and adds [T, d] tables: sigma is then its scale.
-  static PeDescription pe_description(const models::PEOptions& pe, models::Model& model) {
-    PeDescription d;
-    d.type = pe.type();
-    d.placement = pe.placement();
-    d.init_std = pe.init() ? pe.init()->std() : 0.0;
-    if (pe.init()) {
-      d.init_name = pe.init()->name();
-      const std::string& key = models::InitRegistry::scale_key(d.init_name);
-      d.init_scale_key = key.empty() ? "" : "model.pe.init." + key;
-      d.init_scale = models::init_scale(*pe.init());
-    }
-    const auto tables = model->pe_matrices();
-    d.drawn = pe.init().has_value() && !tables.empty() && tables.front().dim() == 2 &&
-              tables.front().size(0) == model->tokens();
-    return d;
   }
 
   // train.checkpoint.best: whether this evaluation's loss on that split is the lowest so far (recorded in the state).
@@ -672,19 +654,7 @@ class TorchTrainer final : public Trainer {
     j["seed"] = opt.seed;
     j["precision"] = opt.precision;
     j["micro_batches"] = opt.micro_batches;
-    j["blas"] = models::blas_description();  // the kernel decides speed and the last bits of every product
-    const blas::Choice kernel = blas::current();
-    j["blas_kernel"] = {{"kernel", kernel.kernel}, {"why", kernel.why}};
-    const OneDnnState dnn = onednn_state(fused_products(opt));
-    if (opt.precision == "bf16")
-      j["onednn"] = {{"isa", dnn.isa}, {"isa_cap", dnn.isa_cap}, {"bf16_products", dnn.bf16_products}, {"why", dnn.why}};
-    else  // what a bf16 run here would use, said as such: this run has no bf16 products
-      j["onednn"] = {{"isa", dnn.isa},
-                     {"isa_cap", dnn.isa_cap},
-                     {"bf16_products", "none (" + opt.precision + " run)"},
-                     {"why", "this " + opt.precision + " run has no bf16 products; train.precision=bf16 here would run them on " +
-                                 dnn.bf16_products}};
-    j["chunk_products"] = models::rows::jit_gemm_description();  // the fused layers' kernels, generated for this CPU
+    j.update(numerics_summary(opt.precision, fused_products(opt)));
     j["data"] = s.recorded.at("data").text();
     j["pe"] = {{"type", pe.type()},
                {"placement", pe.placement()},

@@ -1,0 +1,28 @@
+#include "numerics_summary.hpp"
+
+#include "models/blas_info.hpp"
+#include "models/jit_gemm.hpp"
+#include "onednn_state.hpp"
+#include "plugins/api/blas_kernel.hpp"
+
+namespace loci::torch_trainer {
+
+nlohmann::ordered_json numerics_summary(const std::string& precision, bool fused_products) {
+  nlohmann::ordered_json j;
+  j["blas"] = models::blas_description();
+  const blas::Choice kernel = blas::current();
+  j["blas_kernel"] = {{"kernel", kernel.kernel}, {"why", kernel.why}};
+  const OneDnnState dnn = onednn_state(fused_products);
+  if (precision == "bf16")
+    j["onednn"] = {{"isa", dnn.isa}, {"isa_cap", dnn.isa_cap}, {"bf16_products", dnn.bf16_products}, {"why", dnn.why}};
+  else  // what a bf16 run here would use, said as such: this run has no bf16 products
+    j["onednn"] = {{"isa", dnn.isa},
+                   {"isa_cap", dnn.isa_cap},
+                   {"bf16_products", "none (" + precision + " run)"},
+                   {"why", "this " + precision + " run has no bf16 products; train.precision=bf16 here would run them on " +
+                               dnn.bf16_products}};
+  j["chunk_products"] = models::rows::jit_gemm_description();
+  return j;
+}
+
+}  // namespace loci::torch_trainer
