@@ -1,4 +1,4 @@
-// The initialisers loci ships. Each reads only the InitOptions keys named in its comment.
+// The initialisers loci ships. Each reads only the InitOptions keys its registration names.
 
 #include "models/init/init_registry.hpp"
 #include "models/pe/sinusoid.hpp"
@@ -100,7 +100,7 @@ LOCI_REGISTER_INIT("uniform", uniform, "a");
 LOCI_REGISTER_INIT("truncated_normal", truncated_normal);
 LOCI_REGISTER_INIT("zeros", zeros, "");
 LOCI_REGISTER_INIT("orthogonal", orthogonal, "gain");
-LOCI_REGISTER_INIT("from_sinusoidal", from_sinusoidal, "scale");
-LOCI_REGISTER_INIT("from_coordinates", from_coordinates, "scale");
+LOCI_REGISTER_INIT("from_sinusoidal", from_sinusoidal, "scale", {"source", "base"});
+LOCI_REGISTER_INIT("from_coordinates", from_coordinates, "scale", {"mode"});
 
 }  // namespace loci::models

@@ -2,7 +2,9 @@
 
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 namespace loci::models {
@@ -12,6 +14,7 @@ namespace {
 struct Registered {
   InitFn fn;
   InitScaleKey scale;
+  std::vector<std::string> reads;  // every InitOptions key the initialiser reads, its scale first
 };
 
 std::map<std::string, Registered>& table() {
@@ -29,6 +32,12 @@ const std::map<std::string, double (*)(const InitOptions&)>& scale_fields() {
   return fields;
 }
 
+// Every key of InitOptions besides its name.
+const std::set<std::string>& option_keys() {
+  static const std::set<std::string> keys{"std", "a", "gain", "scale", "source", "mode", "base"};
+  return keys;
+}
+
 std::string joined_names() {
   std::string out;
   for (const auto& entry : table()) out += (out.empty() ? "" : ", ") + entry.first;
@@ -37,10 +46,18 @@ std::string joined_names() {
 
 }  // namespace
 
-bool InitRegistry::add(const std::string& name, InitFn fn, const InitScaleKey& scale) {
+bool InitRegistry::add(const std::string& name, InitFn fn, const InitScaleKey& scale,
+                       const std::vector<std::string>& also_reads) {
   if (!scale.empty() && !scale_fields().count(scale))
     throw std::logic_error("initialiser '" + name + "': scale '" + scale + "' is not std, a, gain, scale or empty");
-  if (!table().emplace(name, Registered{std::move(fn), scale}).second)
+  std::vector<std::string> reads;
+  if (!scale.empty()) reads.push_back(scale);
+  for (const auto& key : also_reads) {
+    if (!option_keys().count(key))
+      throw std::logic_error("initialiser '" + name + "': reads '" + key + "', which is no key of InitOptions");
+    if (std::find(reads.begin(), reads.end(), key) == reads.end()) reads.push_back(key);
+  }
+  if (!table().emplace(name, Registered{std::move(fn), scale, std::move(reads)}).second)
     throw std::logic_error("initialiser '" + name + "' is registered twice");
   return true;
 }
@@ -59,6 +76,8 @@ const Registered& registered(const std::string& name) {
 const InitFn& InitRegistry::get(const std::string& name) { return registered(name).fn; }
 
 const InitScaleKey& InitRegistry::scale_key(const std::string& name) { return registered(name).scale; }
+
+const std::vector<std::string>& InitRegistry::reads(const std::string& name) { return registered(name).reads; }
 
 double init_scale(const InitOptions& options) {
   const InitScaleKey& key = InitRegistry::scale_key(options.name());

@@ -12,7 +12,8 @@
 
 namespace loci::models {
 
-// Keys are shared by every initialiser; each reads only its own (listed per name in init/builtin_inits.cpp).
+// Keys are shared by every initialiser; each reads only its own, listed in its registration, and only those are part
+// of a run's identity.
 struct InitOptions {
   InitOptions() = default;
   explicit InitOptions(std::string name) : name_(std::move(name)) {}
@@ -49,10 +50,14 @@ using InitScaleKey = std::string;
 class InitRegistry {
  public:
   // Returns true so that a registration can initialise a namespace-scope constant. `scale` is checked: one of
-  // InitOptions' scale fields, or "".
-  static bool add(const std::string& name, InitFn fn, const InitScaleKey& scale = "std");
+  // InitOptions' scale fields, or "". `also_reads`: the other InitOptions keys the initialiser reads (source, mode,
+  // base, ...); a key it does not list is taken not to change its draw, so it is left out of a run's identity.
+  static bool add(const std::string& name, InitFn fn, const InitScaleKey& scale = "std",
+                  const std::vector<std::string>& also_reads = {});
   static const InitFn& get(const std::string& name);
   static const InitScaleKey& scale_key(const std::string& name);
+  // Every InitOptions key the initialiser reads besides its name: its scale key, then `also_reads`.
+  static const std::vector<std::string>& reads(const std::string& name);
   static bool contains(const std::string& name);
   static std::vector<std::string> names();
 };
@@ -70,7 +75,8 @@ at::Generator make_generator(uint64_t seed);
 
 #define LOCI_INIT_CONCAT_INNER(a, b) a##b
 #define LOCI_INIT_CONCAT(a, b) LOCI_INIT_CONCAT_INNER(a, b)
-// LOCI_REGISTER_INIT("name", fn) for an init scaled by `std`, LOCI_REGISTER_INIT("name", fn, "gain") otherwise.
+// LOCI_REGISTER_INIT("name", fn) for an init scaled by `std`, LOCI_REGISTER_INIT("name", fn, "gain") otherwise;
+// LOCI_REGISTER_INIT("name", fn, "scale", {"mode"}) for one that reads more keys than its scale.
 #define LOCI_REGISTER_INIT(name, ...)                                  \
   static const bool LOCI_INIT_CONCAT(loci_init_registered_, __COUNTER__) = \
       ::loci::models::InitRegistry::add(name, __VA_ARGS__)

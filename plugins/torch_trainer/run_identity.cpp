@@ -1,5 +1,9 @@
 #include "run_identity.hpp"
 
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 
@@ -7,6 +11,7 @@
 
 #include "datasets/atomic_file.hpp"
 #include "datasets/checksum.hpp"
+#include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
 #include "plugins/api/version.hpp"
 
@@ -33,6 +38,88 @@ const std::map<std::string, std::string>& keys_added_later() {
   return added;
 }
 
+// The keys of an identity that the trainer's option table does not declare, with their types.
+const config::OptionSpec* identity_spec(const std::string& key) {
+  static const std::map<std::string, config::OptionSpec> others = [] {
+    std::map<std::string, config::OptionSpec> m;
+    for (const auto& [k, type] : {std::pair<const char*, const char*>{"seed", "int"}, {"trainer", "string"},
+                                  {"data.shards_sha256", "string"}}) {
+      m[k].path = k;
+      m[k].type = type;
+    }
+    return m;
+  }();
+  if (const auto* spec = option_spec(key)) return spec;
+  const auto it = others.find(key);
+  return it == others.end() ? nullptr : &it->second;
+}
+
+// A plain YAML scalar as JSON by the core schema's rules (null, bool, integer, float, else a string).
+nlohmann::json inferred(const std::string& t) {
+  if (t == "null" || t == "~") return nullptr;
+  if (t == "true" || t == "false") return t == "true";
+  if (t.empty() || std::isspace(static_cast<unsigned char>(t[0]))) return t;
+  char* end = nullptr;
+  errno = 0;
+  const long long i = std::strtoll(t.c_str(), &end, 10);
+  if (end == t.c_str() + t.size() && errno == 0) return i;
+  const double d = std::strtod(t.c_str(), &end);
+  if (end == t.c_str() + t.size() && std::isfinite(d)) return d;
+  return t;
+}
+
+// A scalar of a declared type; text that does not read as that type stays text (then it differs from any value
+// written as that type, and the run is named as made otherwise, not misread).
+nlohmann::json scalar_of(const std::string& type, const std::string& t, bool nullable) {
+  if (t == "null" && nullable) return nullptr;
+  if (type == "bool" || type == "int" || type == "float") {
+    const auto v = inferred(t);
+    if ((type == "bool" && v.is_boolean()) || (type == "int" && v.is_number_integer()) ||
+        (type == "float" && v.is_number()))
+      return type == "float" ? nlohmann::json(v.get<double>()) : v;
+    return t;
+  }
+  return type.empty() ? inferred(t) : nlohmann::json(t);
+}
+
+nlohmann::json node_json(const config::Node& n, const std::string& element) {
+  if (n.is_sequence()) {
+    auto out = nlohmann::json::array();
+    for (const auto& e : n.items()) out.push_back(node_json(e, element));
+    return out;
+  }
+  if (n.is_map()) {
+    auto out = nlohmann::json::object();
+    for (const auto& [k, v] : n.entries()) out[k] = node_json(v, element);
+    return out;
+  }
+  if (n.is_null()) return nullptr;
+  return n.quoted() ? nlohmann::json(n.text()) : scalar_of(element == "any" ? "" : element, n.text(), true);
+}
+
+// The value of an identity key, typed by its declaration: identity.json says 0.001 and true, not "0.001" and "true".
+nlohmann::json typed_value(const std::string& key, const std::string& text) {
+  const config::OptionSpec* spec = identity_spec(key);
+  const bool collection = spec ? spec->type == "list" || spec->type == "map"
+                               : !text.empty() && (text.front() == '[' || text.front() == '{');
+  if (!collection) return spec ? scalar_of(spec->type, text, spec->nullable) : inferred(text);
+  try {
+    return node_json(config::parse_yaml(text, key), spec ? spec->element : "");
+  } catch (const std::exception&) {
+    return text;
+  }
+}
+
+// One spelling per value (0.0001 for 1e-4, [0.5,0.9] for [0.5, 0.9]): identities compare and hash on it.
+std::string canonical(const nlohmann::json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
+
+// `keys` in canonical spelling, without the keys that do not apply to them.
+config::FlatConfig canonical_keys(const config::FlatConfig& keys) {
+  config::FlatConfig out;
+  for (const auto& [k, v] : keys) out[k] = canonical(typed_value(k, v));
+  return applicable_keys(out);
+}
+
 nlohmann::json read_json(const fs::path& file) {
   std::ifstream in(file);
   if (!in) throw UserError(file.string() + ": cannot be read");
@@ -43,13 +130,15 @@ nlohmann::json read_json(const fs::path& file) {
   }
 }
 
+// A run's recorded keys as this loci spells them: typed values (and the text of earlier versions) read back the
+// same way, keys added later filled in, keys that do not apply (earlier versions recorded every key) left out.
 config::FlatConfig recorded_keys(const fs::path& run) {
   const auto had = read_json(run / "identity.json");
   config::FlatConfig keys;
   if (had.contains("keys") && had["keys"].is_object())
-    for (const auto& [k, v] : had["keys"].items()) keys[k] = v.is_string() ? v.get<std::string>() : v.dump();
+    for (const auto& [k, v] : had["keys"].items()) keys[k] = canonical(v);
   for (const auto& [k, v] : keys_added_later()) keys.emplace(k, v);
-  return keys;
+  return canonical_keys(keys);
 }
 
 }  // namespace
@@ -72,14 +161,16 @@ config::Identity run_identity(const config::Node& recorded, const data::Dataset&
   std::string shards;
   for (const auto& s : dataset.index().shards) shards += s.file + " " + s.sha256 + "\n";
   keys["data.shards_sha256"] = data::sha256_hex(shards.data(), shards.size());
-  return config::identity_of(keys);
+  return config::identity_of(canonical_keys(keys));
 }
 
 void write_identity(const fs::path& run, const config::Identity& identity) {
   nlohmann::ordered_json j;
   j["hash"] = identity.hash;
   j["loci_version"] = kVersion;
-  j["keys"] = identity.keys;
+  nlohmann::ordered_json keys = nlohmann::ordered_json::object();
+  for (const auto& [k, v] : identity.keys) keys[k] = typed_value(k, v);
+  j["keys"] = keys;
   data::write_file_atomically(run / "identity.json", j.dump(2) + "\n");
 }
 

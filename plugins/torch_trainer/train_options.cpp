@@ -2,6 +2,9 @@
 // the default), range or choices, doc. The paper's Experiment 1 is the default everywhere.
 #include "train_options.hpp"
 
+#include <algorithm>
+#include <map>
+
 #include "models/choices.hpp"
 #include "models/init/init_registry.hpp"
 #include "models/pe/positional_encoding.hpp"
@@ -102,6 +105,18 @@ void declare_pe(Table& t) {
       .doc("relative PE: clip offsets (0 = no clipping)");
 }
 
+// An init key applies when the run's initialiser reads it (its registration lists what it reads); with no
+// initialiser (a fixed PE) none does. An initialiser this process does not know keeps every key.
+std::function<bool(const config::FlatConfig&)> read_by_init(const std::string& key) {
+  return [key](const config::FlatConfig& keys) {
+    const std::string name = config::flat_value(keys, "model.pe.init.name");
+    if (name == "null" || name.empty()) return false;
+    if (!models::InitRegistry::contains(name)) return true;
+    const auto& reads = models::InitRegistry::reads(name);
+    return std::find(reads.begin(), reads.end(), key) != reads.end();
+  };
+}
+
 void declare_init(Table& t) {
   const std::string absent = " (absent: the PE's own default initialiser, e.g. learned normal(0.2), random_fixed "
                              "normal(1.0), relative bias zeros, relative music_causal normal(1.0))";
@@ -110,20 +125,32 @@ void declare_init(Table& t) {
       .doc("initialisation of learned and random PE tables (models/init/)" + absent);
   t.add("model.pe.init.std", [](O& o) -> std::optional<double>& { return o.init.std; })
       .min(0)
-      .doc("sigma of normal / truncated_normal (the paper's sigma)");
-  t.add("model.pe.init.a", [](O& o) -> std::optional<double>& { return o.init.a; }).min(0).doc("half-width of uniform");
-  t.add("model.pe.init.gain", [](O& o) -> std::optional<double>& { return o.init.gain; }).doc("scale of orthogonal");
+      .doc("sigma of normal / truncated_normal (the paper's sigma)")
+      .applies_if(read_by_init("std"));
+  t.add("model.pe.init.a", [](O& o) -> std::optional<double>& { return o.init.a; }).min(0).doc("half-width of uniform")
+      .applies_if(read_by_init("a"));
+  t.add("model.pe.init.gain", [](O& o) -> std::optional<double>& { return o.init.gain; }).doc("scale of orthogonal")
+      .applies_if(read_by_init("gain"));
   t.add("model.pe.init.scale", [](O& o) -> std::optional<double>& { return o.init.scale; })
-      .doc("scale of from_sinusoidal / from_coordinates");
+      .doc("scale of from_sinusoidal / from_coordinates")
+      .applies_if(read_by_init("scale"));
   t.add("model.pe.init.source", [](O& o) -> std::optional<std::string>& { return o.init.source; })
       .choices(models::sinusoid_sources())
-      .doc("from_sinusoidal: 1D sinusoid of the token index, or split over the true coordinates");
+      .doc("from_sinusoidal: 1D sinusoid of the token index, or split over the true coordinates")
+      .applies_if(read_by_init("source"));
   t.add("model.pe.init.mode", [](O& o) -> std::optional<std::string>& { return o.init.mode; })
       .choices(models::coordinate_modes())
-      .doc("from_coordinates: standardised coordinates times a random Gaussian matrix, or tiled");
+      .doc("from_coordinates: standardised coordinates times a random Gaussian matrix, or tiled")
+      .applies_if(read_by_init("mode"));
   t.add("model.pe.init.base", [](O& o) -> std::optional<double>& { return o.init.base; })
       .min(1)
-      .doc("from_sinusoidal: wavelength base");
+      .doc("from_sinusoidal: wavelength base")
+      .applies_if(read_by_init("base"));
+}
+
+bool early_stopping(const config::FlatConfig& keys) {
+  const std::string patience = config::flat_value(keys, "train.early_stop_patience");
+  return !patience.empty() && patience != "0";
 }
 
 void declare_train(Table& t) {
@@ -139,12 +166,21 @@ void declare_train(Table& t) {
       .min(0)
       .doc("the PE's learning rate as a multiple of train.lr (and of its schedule); 0 freezes the PE at its init; no "
            "effect on a PE without parameters");
-  t.add("train.momentum", [](O& o) -> double& { return o.momentum; }).min(0).doc("SGD momentum");
+  t.add("train.momentum", [](O& o) -> double& { return o.momentum; })
+      .min(0)
+      .doc("SGD momentum")
+      .applies_when("train.optimizer", {"sgd"});
   t.add("train.schedule", [](O& o) -> std::string& { return o.schedule; })
       .choices({"constant", "warmup_cosine"})
       .doc("learning-rate schedule");
-  t.add("train.warmup_steps", [](O& o) -> std::int64_t& { return o.warmup_steps; }).min(0).doc("warmup steps of warmup_cosine");
-  t.add("train.min_lr", [](O& o) -> double& { return o.min_lr; }).min(0).doc("final learning rate of warmup_cosine");
+  t.add("train.warmup_steps", [](O& o) -> std::int64_t& { return o.warmup_steps; })
+      .min(0)
+      .doc("warmup steps of warmup_cosine")
+      .applies_when("train.schedule", {"warmup_cosine"});
+  t.add("train.min_lr", [](O& o) -> double& { return o.min_lr; })
+      .min(0)
+      .doc("final learning rate of warmup_cosine")
+      .applies_when("train.schedule", {"warmup_cosine"});
   t.add("train.clip_grad_norm", [](O& o) -> double& { return o.clip_grad_norm; })
       .min(0)
       .doc("clip the gradient norm to this (0 = off)");
@@ -182,10 +218,12 @@ void declare_train(Table& t) {
       .min(0)
       .doc("stop after this many evaluations without improvement (0 = off)");
   t.add("train.early_stop_split", [](O& o) -> std::string& { return o.early_stop_split; })
-      .doc("split whose loss early stopping watches");
+      .doc("split whose loss early stopping watches")
+      .applies_if(early_stopping);
   t.add("train.early_stop_min_delta", [](O& o) -> double& { return o.early_stop_min_delta; })
       .min(0)
-      .doc("smallest loss decrease that counts as improvement");
+      .doc("smallest loss decrease that counts as improvement")
+      .applies_if(early_stopping);
   t.add("train.device", [](O& o) -> std::string& { return o.device; })
       .choices({"cpu", "cuda"})
       .doc("cpu, or cuda when LibTorch was built with CUDA");
@@ -197,7 +235,8 @@ void declare_train(Table& t) {
       .choices({"autocast", "fused"})
       .doc("with train.precision bf16 on a CPU: autocast (LibTorch's bfloat16 autocast over the forward pass, the "
            "attention's own products in fp32) or fused (the fused layers keep float32 activations and round only "
-           "their products' operands to bfloat16, on oneDNN's gemm_bf16bf16f32; needs AVX512_BF16 or AMX)");
+           "their products' operands to bfloat16, on oneDNN's gemm_bf16bf16f32; needs AVX512_BF16 or AMX)")
+      .applies_when("train.precision", {"bf16"});
   t.add("train.eval_mask_ratios", [](O& o) -> std::vector<double>& { return o.eval_mask_ratios; })
       .within(0, 1)
       .doc("masked regression: more shares of tokens to mask at each evaluation besides model.mask_ratio_eval (the "
@@ -267,6 +306,10 @@ c10::optional<models::InitOptions> compose_init(const models::PEOptions& pe, con
 
 }  // namespace
 
+const config::OptionSpec* option_spec(const std::string& dotted) { return table().spec(dotted); }
+
+config::FlatConfig applicable_keys(const config::FlatConfig& keys) { return table().applicable(keys); }
+
 const char* schema_text() {
   static const std::string text = table().schema();
   return text.c_str();
@@ -288,16 +331,16 @@ config::Node with_effective_init(const config::Node& resolved, const TrainOption
   const auto& init = o.model.encoder().pe().init();
   config::Node n = config::Node::map();
   if (init) {
+    // The initialiser's name and the keys it reads: what it really drew from.
+    const std::map<std::string, std::string> values{
+        {"std", config::default_text(init->std())},     {"a", config::default_text(init->a())},
+        {"gain", config::default_text(init->gain())},   {"scale", config::default_text(init->scale())},
+        {"source", init->source()},                     {"mode", init->mode()},
+        {"base", config::default_text(init->base())}};
     n.set("name", config::Node::scalar(init->name()));
-    n.set("std", config::Node::scalar(config::default_text(init->std())));
-    n.set("a", config::Node::scalar(config::default_text(init->a())));
-    n.set("gain", config::Node::scalar(config::default_text(init->gain())));
-    n.set("scale", config::Node::scalar(config::default_text(init->scale())));
-    n.set("source", config::Node::scalar(init->source()));
-    n.set("mode", config::Node::scalar(init->mode()));
-    n.set("base", config::Node::scalar(config::default_text(init->base())));
+    for (const auto& key : models::InitRegistry::reads(init->name())) n.set(key, config::Node::scalar(values.at(key)));
   } else {
-    for (const char* k : {"name", "std", "a", "gain", "scale", "source", "mode", "base"}) n.set(k, config::Node());
+    n.set("name", config::Node());
   }
   out.set_path("model.pe.init", n);
   return out;

@@ -9,6 +9,7 @@
 
 #include "models/model.hpp"
 #include "plugins/api/config/node.hpp"
+#include "plugins/api/config/options.hpp"
 
 namespace loci::torch_trainer {
 
@@ -67,12 +68,19 @@ struct TrainOptions {
 // The trainer's schema (YAML text, plugins/api/config/schema.hpp), generated from the declaration.
 const char* schema_text();
 
+// The declaration of a trainer key (its type, for identity.json), or nullptr for a key the table does not hold.
+const config::OptionSpec* option_spec(const std::string& dotted);
+
+// `keys` (a run's flattened settings) without the keys that do not apply to them (OptionSpec::applies).
+config::FlatConfig applicable_keys(const config::FlatConfig& keys);
+
 // Reads a resolved, validated config; a rule across keys that fails (model.heads not dividing model.d_model, ...)
 // is a UserError naming the key. model.pe.init comes out complete: the PE's default with the given keys on top.
 TrainOptions read_options(const config::Node& resolved);
 
-// model.pe.init of `resolved` replaced by the initialiser the run really uses (every key, or null for a PE that
-// draws nothing), so that config.yaml says what was done and two runs that did the same compare equal.
+// model.pe.init of `resolved` replaced by the initialiser the run really uses (its name and the keys it reads, or a
+// null name for a PE that draws nothing), so that config.yaml says what was done and two runs that did the same
+// compare equal.
 config::Node with_effective_init(const config::Node& resolved, const TrainOptions& options);
 
 }  // namespace loci::torch_trainer

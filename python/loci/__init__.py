@@ -266,6 +266,15 @@ def open_run(folder):
     return Run(folder)
 
 
+def _hashable(value):
+    """A setting as a table cell that pandas can compare: lists as tuples, mappings as sorted JSON."""
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, dict):
+        return json.dumps(value, sort_keys=True)
+    return value
+
+
 def open_sweep(folder):
     """One row per run below `folder`: the settings that vary between runs (from each run's identity), its final
     metrics per split (from summary.json) and its final probes (from analysis.json when `loci analyze` ran)."""
@@ -276,7 +285,7 @@ def open_sweep(folder):
             run = Run(root)
             row = {"folder": root}
             keys = (run.identity or {}).get("keys", {})
-            row.update({f"setting.{k}": v for k, v in keys.items()})
+            row.update({f"setting.{k}": _hashable(v) for k, v in keys.items()})
             for split, m in (run.summary or {}).get("final", {}).items():
                 for key, value in m.items():
                     if isinstance(value, (int, float)):

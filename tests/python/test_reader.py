@@ -88,7 +88,7 @@ assert np.array_equal(r.pe["position"].values, ds["position"].values)
 assert set(r.metrics.split) == {"train", "test", "human"}
 pe = r.pe_tables()["placement_0"]
 assert pe.dims == ("evaluation", "token", "dim") and list(pe["epoch"].values) == [0, 1, 2]
-assert r.summary["status"] == "finished" and r.identity["keys"]["model.pe.init.std"] == "0.2"
+assert r.summary["status"] == "finished" and r.identity["keys"]["model.pe.init.std"] == 0.2
 sweep = loci.open_sweep(f"{work}/sweep")
 assert len(sweep) == 2 and "model.pe.init.std" in sweep.columns, sweep.columns
 assert "model.d_model" not in sweep.columns  # the same in both runs: not a varying setting

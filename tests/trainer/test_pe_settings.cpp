@@ -40,7 +40,7 @@ TEST_CASE("train.pe.lr_scale 0 freezes the PE alone, and train.pe.weight_decay d
   loci::test::TempDir frozen, plain, pe_decay, all_decay, exempt;
   REQUIRE(run_loci("train -q " + train_config(frozen) + " train.pe.lr_scale=0").exit_code == 0);
   CHECK(pe_file_check(frozen.path() / "run", "p = f['placement_0']; assert numpy.array_equal(p[0], p[-1])"));
-  CHECK(slurp(frozen.path() / "run/identity.json").find("\"train.pe.lr_scale\": \"0\"") != std::string::npos);
+  CHECK(slurp(frozen.path() / "run/identity.json").find("\"train.pe.lr_scale\": 0.0") != std::string::npos);
 
   const std::string fast = " train.lr=0.01";
   REQUIRE(run_loci("train -q " + train_config(plain) + fast).exit_code == 0);
@@ -57,7 +57,7 @@ TEST_CASE("train.pe.lr_scale 0 freezes the PE alone, and train.pe.weight_decay d
   CHECK(s_exempt > 0.8 * s_plain);
   // Decay of the PE alone leaves the rest of the model undecayed, so the two decayed runs differ.
   CHECK(slurp(pe_decay.path() / "run/metrics.csv") != slurp(all_decay.path() / "run/metrics.csv"));
-  CHECK(slurp(pe_decay.path() / "run/identity.json").find("\"train.pe.weight_decay\": \"10\"") != std::string::npos);
+  CHECK(slurp(pe_decay.path() / "run/identity.json").find("\"train.pe.weight_decay\": 10.0") != std::string::npos);
 }
 
 TEST_CASE("a run whose PE has settings of its own resumes bit-identical, and refuses other PE settings") {

@@ -4,7 +4,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <thread>
+
+#include <nlohmann/json.hpp>
 
 #include "../cli/run_command.hpp"
 #include "../config/temp_files.hpp"
@@ -141,7 +144,8 @@ TEST_CASE("a resumed run with other settings is refused, naming the keys that di
 
 TEST_CASE("a run made before an option existed continues as if it had that option's earlier value") {
   loci::test::TempDir dir;
-  const auto cfg = train_config(dir);
+  // A bf16 run, where train.bf16_products applies (an fp32 run's identity leaves it out).
+  const auto cfg = train_config(dir) + " train.precision=bf16";
   REQUIRE(run_loci("train -q --until-epoch 1 " + cfg).exit_code == 0);
   // As loci wrote identity.json before train.bf16_products existed.
   const fs::path identity = dir.path() / "run/identity.json";
@@ -156,9 +160,74 @@ TEST_CASE("a run made before an option existed continues as if it had that optio
   CHECK(resumed.exit_code == 0);
   CHECK(fs::exists(dir.path() / "run/summary.json"));
   // Another value than the earlier one is still another setting.
-  const auto fused = run_loci("train -q --resume " + cfg + " train.precision=bf16 train.bf16_products=fused");
+  const auto fused = run_loci("train -q --resume " + cfg + " train.bf16_products=fused");
   CHECK(fused.exit_code == 1);
   CHECK(contains(fused.output, "train.bf16_products"));
+}
+
+TEST_CASE("identity.json holds typed values and only the keys that apply; an earlier loci's record still matches") {
+  loci::test::TempDir dir;
+  const auto cfg = train_config(dir);
+  REQUIRE(run_loci("train -q " + cfg + " train.epochs=2").exit_code == 0);
+  const fs::path file = dir.path() / "run/identity.json";
+  const auto keys = nlohmann::json::parse(slurp(file))["keys"];
+  INFO(keys.dump(2));
+  CHECK(keys["train.lr"] == 0.001);
+  CHECK(keys["train.batch_size"] == 32);
+  CHECK(keys["seed"] == 0);
+  CHECK(keys["model.activation_after_both"] == true);
+  CHECK(keys["model.pe.type"] == "learned");
+  CHECK(keys["model.pe.init.name"] == "normal");
+  CHECK(keys["model.pe.init.std"] == 0.2);
+  CHECK(keys["train.robustness_noise"] == nlohmann::json::array());
+  CHECK(keys["train.pe.weight_decay"].is_null());
+  CHECK(keys["data.shards_sha256"].is_string());
+  // What an fp32 AdamW run with a constant rate, no early stopping and a normal init never reads.
+  for (const char* absent : {"train.bf16_products", "train.momentum", "train.warmup_steps", "train.min_lr",
+                             "train.early_stop_split", "train.early_stop_min_delta", "model.pe.init.a",
+                             "model.pe.init.gain", "model.pe.init.scale", "model.pe.init.source", "model.pe.init.mode",
+                             "model.pe.init.base"}) {
+    INFO(absent);
+    CHECK_FALSE(keys.contains(absent));
+  }
+  // A key that does not apply may change without making another run.
+  const auto momentum = run_loci("train -q " + cfg + " train.epochs=2 train.momentum=0.5");
+  INFO(momentum.output);
+  CHECK(momentum.exit_code == 0);
+  CHECK(contains(momentum.output, "nothing to do"));
+
+  // As loci wrote it before: every value as text, every key whether it applies or not.
+  nlohmann::json old = nlohmann::json::parse(slurp(file));
+  for (auto& [k, v] : old["keys"].items()) v = v.is_string() ? v : nlohmann::json(v.is_null() ? "null" : v.dump());
+  old["keys"]["train.lr"] = "1e-3";
+  for (const auto& [k, v] : std::map<std::string, std::string>{
+           {"train.bf16_products", "autocast"}, {"train.momentum", "0.9"}, {"train.warmup_steps", "0"},
+           {"model.pe.init.a", "0.1"}, {"model.pe.init.base", "1e+04"}, {"model.pe.init.mode", "project"}})
+    old["keys"][k] = v;
+  std::ofstream(file) << old.dump(2);
+  const auto same = run_loci("train -q " + cfg + " train.epochs=2");
+  INFO(same.output);
+  CHECK(same.exit_code == 0);
+  CHECK(contains(same.output, "nothing to do"));
+  const auto other = run_loci("train -q " + cfg + " train.epochs=2 train.lr=0.01");
+  CHECK(other.exit_code == 1);
+  CHECK(contains(other.output, "train.lr (0.001 -> 0.01)"));
+
+  // Where they apply, the same keys are recorded: bf16's products, SGD's momentum, an init's own keys.
+  loci::test::TempDir other_dir;
+  REQUIRE(run_loci("train -q " + train_config(other_dir) +
+                   " train.epochs=1 train.precision=bf16 train.optimizer=sgd train.schedule=warmup_cosine "
+                   "model.pe.init.name=from_coordinates model.pe.init.mode=tile")
+              .exit_code == 0);
+  const auto applied = nlohmann::json::parse(slurp(other_dir.path() / "run/identity.json"))["keys"];
+  INFO(applied.dump(2));
+  CHECK(applied["train.bf16_products"] == "autocast");
+  CHECK(applied["train.momentum"] == 0.9);
+  CHECK(applied["train.warmup_steps"] == 0);
+  CHECK(applied["model.pe.init.mode"] == "tile");
+  CHECK(applied["model.pe.init.scale"] == 1.0);
+  CHECK_FALSE(applied.contains("model.pe.init.std"));
+  CHECK(contains(slurp(other_dir.path() / "run/config.yaml"), "mode: tile"));
 }
 
 TEST_CASE("train.epochs may grow on a finished run, which then equals a run asked for that many from the start") {

@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "plugins/api/config/identity.hpp"
 #include "plugins/api/config/node.hpp"
 #include "plugins/api/error.hpp"
 #include "sim/graph/params.hpp"
@@ -34,7 +35,16 @@ struct OptionSpec {
   std::vector<std::string> choices;
   bool nullable = false;
   std::string doc;
+  // Whether the key changes what a run computes, given the others (flattened, as in identity): a key that does not
+  // apply (the SGD momentum of an AdamW run) is left out of the run's identity. Unset: it always applies.
+  std::function<bool(const FlatConfig&)> applies;
 };
+
+// The value of `key` in `keys`, or "" when absent.
+inline std::string flat_value(const FlatConfig& keys, const std::string& key) {
+  const auto it = keys.find(key);
+  return it == keys.end() ? std::string() : it->second;
+}
 
 // Schema YAML (see schema.hpp) for `specs`, groups nested along the dotted paths in declaration order.
 std::string schema_yaml(const std::vector<OptionSpec>& specs);
@@ -59,6 +69,17 @@ class OptionTable {
     Declared& choices(std::vector<std::string> c) { return s_.type = "enum", s_.choices = std::move(c), *this; }
     Declared& path() { return s_.type = "path", *this; }
     Declared& doc(std::string d) { return s_.doc = std::move(d), *this; }
+    // The key applies only when `when` holds (see OptionSpec::applies).
+    Declared& applies_if(std::function<bool(const FlatConfig&)> when) { return s_.applies = std::move(when), *this; }
+    // The key applies only when `key` has one of `values`.
+    Declared& applies_when(const std::string& key, std::vector<std::string> values) {
+      return applies_if([key, values = std::move(values)](const FlatConfig& keys) {
+        const std::string v = flat_value(keys, key);
+        for (const auto& w : values)
+          if (v == w) return true;
+        return false;
+      });
+    }
 
    private:
     OptionSpec& s_;
@@ -121,6 +142,21 @@ class OptionTable {
   }
 
   const std::deque<OptionSpec>& specs() const { return specs_; }
+
+  // The declaration of `dotted`, or nullptr.
+  const OptionSpec* spec(const std::string& dotted) const {
+    for (const auto& s : specs_)
+      if (s.path == dotted) return &s;
+    return nullptr;
+  }
+
+  // `keys` without the declared keys that do not apply to them, each decided on `keys` as given.
+  FlatConfig applicable(const FlatConfig& keys) const {
+    FlatConfig out = keys;
+    for (const auto& s : specs_)
+      if (s.applies && keys.count(s.path) && !s.applies(keys)) out.erase(s.path);
+    return out;
+  }
   std::string schema() const { return schema_yaml({specs_.begin(), specs_.end()}); }
 
   // The struct's defaults, then every declared key of `resolved` (validated against schema()), then the checks.
