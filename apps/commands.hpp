@@ -14,5 +14,6 @@ void add_report_command(CLI::App& app);
 void add_inspect_command(CLI::App& app);
 void add_plugins_command(CLI::App& app);
 void add_config_command(CLI::App& app);
+void add_sweep_command(CLI::App& app);
 
 }  // namespace loci::app

@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
   loci::app::add_inspect_command(app);
   loci::app::add_plugins_command(app);
   loci::app::add_config_command(app);
+  loci::app::add_sweep_command(app);
 
   try {
     app.parse(argc, argv);

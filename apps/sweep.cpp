@@ -1,4 +1,5 @@
 #include "apps/sweep.hpp"
+#include "apps/sweep_manifest.hpp"
 #include "apps/signal_pipe.hpp"
 
 #include <fcntl.h>
@@ -161,6 +162,7 @@ int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
     SweepCommandInEnvironment() { setenv(kSweepCommandVariable, this_command().c_str(), 1); }
     ~SweepCommandInEnvironment() { unsetenv(kSweepCommandVariable); }
   } const sweep_command;
+  write_sweep_manifest(r, points);
   const SignalPipe signals;
   std::map<pid_t, std::size_t> running;
   std::map<std::size_t, std::optional<fs::file_time_type>> finished_before;

@@ -26,6 +26,7 @@ struct SweepRequest {
   int jobs = 1;
   int threads_per_job = 1;
   bool resume = false;
+  std::vector<std::string> scheduler_options;  // `--sbatch KEY=VALUE`s of an emitted job array
 };
 
 // Returns the number of points that failed (their logs are named on stderr).

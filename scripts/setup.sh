@@ -27,6 +27,8 @@ packages=(
   python3-matplotlib chromium
   # The numpy/scipy reference of the smooth-field simulation (bench/parcels/).
   python3-scipy
+  # A single-node Slurm the tests start themselves (tests/slurm): job-array sweeps, requeue, srun data-parallel.
+  slurm-wlm munge
   # libFuzzer harnesses of the readers (tests/fuzz): clang's fuzzer runtime and sanitizers; a short run is a test.
   clang-14 libfuzzer-14-dev
 )

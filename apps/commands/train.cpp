@@ -1,4 +1,4 @@
-// `loci train CONFIG [overrides] [-m sweep... [--emit list|slurm]] [--resume] [--until-epoch N] [--from CHECKPOINT] [--dry-run]`. Under a
+// `loci train CONFIG [overrides] [-m sweep... [--emit list|slurm [--sbatch KEY=VALUE ...]]] [--resume] [--until-epoch N] [--from CHECKPOINT] [--dry-run]`. Under a
 // torchrun-style launcher one run trains data-parallel (plugins/torch_trainer/data_parallel.hpp).
 #include <iostream>
 #include <thread>
@@ -32,6 +32,7 @@ void add_train_command(CLI::App& app) {
     std::int64_t until_epoch = 0;
     std::string from;
     std::string emit;
+    std::vector<std::string> sbatch;
   };
   auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand("train", "Train a transformer with a positional encoding on a dataset");
@@ -44,6 +45,11 @@ void add_train_command(CLI::App& app) {
                   "job-array script)")
       ->check(CLI::IsMember(sweep_emitters()))
       ->needs(multirun);
+  cmd->add_option("--sbatch", a->sbatch,
+                  "With --emit slurm, repeatable: an sbatch option without its dashes, KEY=VALUE or KEY "
+                  "(partition=gpu, time=4:00:00, cpus-per-task=8, mem=16G, array=0-26%4); written as #SBATCH lines, "
+                  "replacing loci's own of that key")
+      ->allow_extra_args(false);
   cmd->add_flag("--resume", a->resume, "Continue an interrupted run from its last checkpoint");
   cmd->add_flag("--dry-run", a->dry_run,
                 "Only say what would be trained (new, continued, kept, extended or refused, and why); nothing is written");
@@ -53,6 +59,8 @@ void add_train_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
+    if (!a->sbatch.empty() && a->emit != "slurm")
+      throw UserError("--sbatch " + a->sbatch.front() + ": --sbatch options are for -m ... --emit slurm");
     PluginRegistry registry;
     if (a->multirun && !a->from.empty())
       throw UserError("--from continues one run from one checkpoint; it cannot be combined with -m (a sweep)");
@@ -77,6 +85,7 @@ void add_train_command(CLI::App& app) {
         if (refused) throw_refused(refused, points.size());
         return;
       }
+      req.scheduler_options = a->sbatch;
       if (!a->emit.empty()) {
         std::cout << emit_sweep(a->emit, req, points) << std::flush;
         return;

@@ -78,6 +78,9 @@ std::unique_ptr<DataParallel> DataParallel::join(const LaunchRank& launch, std::
   const std::string me = who(launch.rank, launch.world_size);
   const char* addr = std::getenv("MASTER_ADDR");
   const char* port_text = std::getenv("MASTER_PORT");
+  const std::string slurm_port = std::to_string(launch.rendezvous_port);
+  if ((!addr || !*addr) && !launch.rendezvous_host.empty()) addr = launch.rendezvous_host.c_str();
+  if (!port_text && launch.rendezvous_port > 0) port_text = slurm_port.c_str();
   if (!addr || !*addr || !port_text)
     throw UserError(me + " (" + launch.source + "): set MASTER_ADDR and MASTER_PORT to rank 0's host and a free port, "
                     "as torchrun does");

@@ -25,6 +25,7 @@
 #include "models/micro_batches.hpp"
 #include "models/precision_scope.hpp"
 #include "optimizer.hpp"
+#include "pause_signal.hpp"
 #include "numerics_summary.hpp"
 #include "onednn_state.hpp"
 #include "run_identity.hpp"
@@ -145,6 +146,7 @@ class TorchTrainer final : public Trainer {
         std::cerr << "loci: " << onednn_state(fused_products(s.opt)).why << "\n";
       if (s.device.is_cpu()) std::cerr << "loci: chunk products: " << models::rows::jit_gemm_description() << "\n";
     }
+    const PauseSignal pause;  // from here on SIGUSR1 pauses the run instead of ending the process
     claim_run_folder(s);
     open_data(s);
     const ResumePlan resume = check_identity(s, resolved, request);
@@ -399,8 +401,16 @@ class TorchTrainer final : public Trainer {
         if (s.dp)
           stop = s.dp->broadcast(stop, "rank 0's stop decision", s.state.step,
                                  std::chrono::seconds(s.opt.dist_eval_timeout)) != 0;
-      } else if (s.lead && request.until_epoch > 0 && s.state.epoch >= request.until_epoch) {
+      } else if (s.lead && ((request.until_epoch > 0 && s.state.epoch >= request.until_epoch) ||
+                            (!s.dp && !last_epoch && PauseSignal::requested()))) {
         save_checkpoint(s.last, s.model, *s.optimizer, s.state, s.plan.condition_names);
+      }
+      // Asked to stop (SIGUSR1, a scheduler's warning): the epoch is done and checkpointed, --resume goes on.
+      // A data-parallel run keeps going: its ranks would have to agree on the epoch first.
+      if (!stop && !s.dp && !last_epoch && PauseSignal::requested()) {
+        if (s.say) std::cerr << "loci: paused at epoch " << s.state.epoch << " on SIGUSR1, checkpointed; --resume continues\n";
+        status = "paused";
+        break;
       }
     }
     progress.finish();

@@ -63,7 +63,9 @@ TEST_CASE("emit list writes one runnable and resumable command per sweep point")
   CHECK(cmds[0] == "cd " + s.dir.path().string() + " && " + std::string(LOCI_BIN) + " train " + s.cfg +
                        " train.lr=0.001 seed=0 out=" + run0 + " train.progress=false --resume");
   CHECK_THAT(cmds[1], Catch::Contains("seed=1 out=" + (s.dir.path() / "sweep/seed=1").string()));
-  CHECK_FALSE(fs::exists(s.dir.path() / "sweep"));  // emitting runs nothing
+  // Emitting runs nothing; it leaves the point list beside where the runs will be, for `loci sweep status`.
+  CHECK(fs::exists(s.dir.path() / "sweep/sweep.json"));
+  CHECK_FALSE(fs::exists(s.dir.path() / "sweep/seed=0"));
 
   // Run from elsewhere, as a scheduler would; then again, which finds the point finished.
   REQUIRE(shell("cd / && " + cmds[0] + " > /dev/null 2>&1") == 0);

@@ -1,0 +1,127 @@
+#include "apps/sweep_manifest.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/invocation.hpp"
+#include "datasets/atomic_file.hpp"
+#include "plugins/api/error.hpp"
+
+namespace loci::app {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string slurp(const fs::path& file) {
+  std::ifstream in(file);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+std::string last_line(const fs::path& file) {
+  std::ifstream in(file);
+  std::string line, last;
+  while (std::getline(in, line))
+    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
+  return last.size() > 300 ? last.substr(0, 297) + "..." : last;
+}
+
+// "pid N on HOST" of the run's claim, when that process is alive here; "" when nobody holds it. A claim made on
+// another host cannot be checked from here and is shown as it is.
+std::string live_claim(const fs::path& run) {
+  std::string claim = slurp(run / ".loci-lock");
+  while (!claim.empty() && (claim.back() == '\n' || claim.back() == ' ')) claim.pop_back();
+  if (claim.rfind("pid ", 0) != 0) return "";
+  const auto on = claim.find(" on ");
+  if (on == std::string::npos) return "";
+  const long pid = std::strtol(claim.c_str() + 4, nullptr, 10);
+  char host[256] = {};
+  gethostname(host, sizeof host - 1);
+  if (claim.substr(on + 4) != host) return claim + " (another host: not checked)";
+  if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) return "";
+  // A live process of that number that holds no lock on the folder is another program: the claim is stale.
+  return slurp("/proc/" + std::to_string(pid) + "/cmdline").find("loci") == std::string::npos ? "" : claim;
+}
+
+std::string headline(const fs::path& run) {
+  try {
+    const auto j = nlohmann::json::parse(slurp(run / "summary.json"));
+    std::string out = j.value("status", std::string("finished"));
+    if (j.contains("final") && j["final"].is_object())
+      for (const auto& [split, m] : j["final"].items()) {
+        char buf[96];
+        if (m.contains("accuracy")) std::snprintf(buf, sizeof buf, ", %s %.1f%%", split.c_str(), 100.0 * m["accuracy"].get<double>());
+        else if (m.contains("mse")) std::snprintf(buf, sizeof buf, ", %s mse %.4g", split.c_str(), m["mse"].get<double>());
+        else continue;
+        return out + buf;
+      }
+    return out;
+  } catch (const std::exception&) {
+    return "summary.json unreadable";
+  }
+}
+
+PointState state_of(const fs::path& run, const std::string& name) {
+  PointState p{name, "not started", ""};
+  if (!fs::exists(run)) return p;
+  const std::string claim = live_claim(run);
+  if (fs::exists(run / "summary.json")) {
+    p.state = "done", p.detail = headline(run);
+  } else if (!claim.empty()) {
+    p.state = "running", p.detail = claim;
+  } else {
+    const std::string said = last_line(run / "train.log");
+    const bool error = said.rfind("loci: error:", 0) == 0 || said.rfind("loci: internal", 0) == 0;
+    if (error) p.state = "failed", p.detail = said;
+    else if (fs::exists(run / "checkpoints" / "last.pt"))
+      p.state = "interrupted", p.detail = "continues from its last checkpoint with --resume (or the same sweep again)";
+    else if (!said.empty()) p.state = "failed", p.detail = said;
+  }
+  return p;
+}
+
+}  // namespace
+
+void write_sweep_manifest(const SweepRequest& r, const std::vector<SweepPoint>& points) {
+  nlohmann::ordered_json j;
+  j["command"] = invocation();
+  j["config"] = fs::absolute(r.config).lexically_normal().string();
+  j["fixed_overrides"] = r.fixed_overrides;
+  auto list = nlohmann::ordered_json::array();
+  for (const auto& p : points) list.push_back({{"name", p.name}, {"overrides", p.overrides}});
+  j["points"] = list;
+  fs::create_directories(r.out);
+  data::write_file_atomically(fs::path(r.out) / "sweep.json", j.dump(2) + "\n");
+}
+
+std::vector<PointState> sweep_status(const fs::path& folder) {
+  if (!fs::is_directory(folder)) throw UserError(folder.string() + ": no such folder");
+  std::vector<std::string> names;
+  const fs::path manifest = folder / "sweep.json";
+  if (fs::exists(manifest)) {
+    try {
+      const auto j = nlohmann::json::parse(slurp(manifest));
+      for (const auto& p : j.at("points")) names.push_back(p.at("name").get<std::string>());
+    } catch (const nlohmann::json::exception&) {
+      throw UserError(manifest.string() + ": is not a sweep's point list (damaged?)");
+    }
+  } else {
+    for (const auto& e : fs::directory_iterator(folder))
+      if (e.is_directory() && (fs::exists(e.path() / "config.yaml") || fs::exists(e.path() / "train.log")))
+        names.push_back(e.path().filename().string());
+    std::sort(names.begin(), names.end());
+    if (names.empty()) throw UserError(folder.string() + ": holds no sweep (no sweep.json and no run folders)");
+  }
+  std::vector<PointState> out;
+  for (const auto& n : names) out.push_back(state_of(folder / n, n));
+  return out;
+}
+
+}  // namespace loci::app
