@@ -2,6 +2,8 @@
 // half-way is rerun alone with --resume, and --merge writes (or confirms) the index from the ranks' records.
 #include <catch2/catch.hpp>
 
+#include "plugins/api/launch.hpp"
+
 #include <map>
 
 #include "../cli/run_command.hpp"
@@ -136,4 +138,26 @@ TEST_CASE("mpirun's and PMI's rank variables are read and bad ones are refused i
   CHECK(word.output == "loci: error: environment variable RANK='zero' is not a rank (0, 1, ...)\n");
   CHECK(run_loci(args + " --force", "RANK=0 WORLD_SIZE=2").output.find("force cannot be used by one rank of 2") !=
         std::string::npos);
+}
+
+TEST_CASE("a job step's Slurm variables are a launch, a batch script's are not") {
+  loci::test::TempDir dir;
+  const std::string args = "generate " + config(dir) + " out=" + (dir.path() / "data").string() + " splits.train=40";
+  const auto step = run_loci(args, "SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 SLURM_NTASKS=2");
+  CHECK_THAT(step.output, Catch::Contains("rank 1 of 2 (SLURM_PROCID/SLURM_STEP_NUM_TASKS)"));
+  // In a batch script of a 2-task job: one process, the whole dataset.
+  loci::test::TempDir alone;
+  const auto batch = run_loci("generate " + config(alone) + " out=" + (alone.path() / "data").string() +
+                                  " splits.train=40", "SLURM_PROCID=0 SLURM_NTASKS=2");
+  INFO(batch.output);
+  CHECK(batch.exit_code == 0);
+  CHECK(fs::exists(alone.path() / "data/index.json"));
+  CHECK_THAT(batch.output, !Catch::Contains("rank 0 of 2"));
+}
+
+TEST_CASE("rank 0's host is the first of a Slurm node list") {
+  CHECK(loci::first_slurm_host("vm") == "vm");
+  CHECK(loci::first_slurm_host("node[07-09,12],gpu1") == "node07");
+  CHECK(loci::first_slurm_host("a,b") == "a");
+  CHECK(loci::first_slurm_host("rack1-n[3,5]") == "rack1-n3");
 }
