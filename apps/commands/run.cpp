@@ -1,4 +1,4 @@
-// `loci run PIPELINE [overrides]`: the stages of a pipeline config in order; a stage whose outputs exist and verify
+// `loci run PIPELINE [overrides] [--stages ...] [--emit slurm [--sbatch KEY=VALUE ...]]`: the stages of a pipeline config in order; a stage whose outputs exist and verify
 // is kept, so an interrupted pipeline resumes where it stopped.
 #include <algorithm>
 #include <filesystem>
@@ -13,7 +13,8 @@
 #include "apps/pipeline.hpp"
 #include "apps/report.hpp"
 #include "apps/resolve.hpp"
-#include "apps/sweep_grids.hpp"
+#include "apps/pipeline_emit.hpp"
+#include "apps/stage_sweep.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/checksum.hpp"
 #include "plugins/api/config/yaml_io.hpp"
@@ -31,6 +32,9 @@ struct RunFlags {
   std::string file;
   bool quiet = false;
   bool dry_run = false;
+  std::vector<std::string> stages;  // --stages: only these (empty: all)
+  std::string emit;                 // --emit slurm: print the pipeline as Slurm jobs instead
+  std::vector<std::string> sbatch;
   std::size_t refused = 0;  // with dry_run: stages and runs that would be refused
 };
 
@@ -51,29 +55,14 @@ void generate_stage(const config::Node& gen, PluginRegistry& registry, RunFlags&
 }
 
 void train_stage(const config::Node& train, const fs::path& folder, PluginRegistry& registry, RunFlags& f) {
-  config::Node stage = train;
-  std::vector<std::vector<std::string>> grids;
-  for (const auto& g : stage.at("sweep").items()) {
-    grids.emplace_back();
-    for (const auto& entry : g.items()) grids.back().push_back(entry.text());
-  }
-  stage.erase("sweep");
-  const Sweep sweep = plan_sweep_grids(grids);
-  const std::string out = stage.at("out").text();
+  const auto [stage, sweep] = stage_sweep(train);
   if (f.dry_run) {
+    const std::string out = stage.at("out").text();
     std::cout << "[train] " << sweep.points.size() << " runs under " << out << "\n";
     f.refused += dry_run_sweep(stage, f.file + " (train)", sweep, out, registry);
     return;
   }
-  // The stage's resolved config is written once and every run of its sweep starts from it.
-  data::make_folder(folder);
-  const auto stage_file = folder / "train.yaml";
-  data::write_file_atomically(stage_file, config::to_yaml(stage));
-  SweepRequest req;
-  req.config = stage_file.string();
-  req.fixed_overrides = sweep.fixed;
-  req.out = out;
-  req.jobs = static_cast<int>(stage.at("jobs").as_int());
+  SweepRequest req = sweep_request(stage, sweep, folder);
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   req.threads_per_job = std::max(1, cores / req.jobs);
   std::cerr << "loci: [train] " << sweep.points.size() << " runs under " << req.out << "\n";
@@ -147,6 +136,18 @@ void add_run_command(CLI::App& app) {
   cmd->add_option("pipeline", a->flags.file, "Pipeline config (YAML), e.g. configs/quickstart.yaml")->required();
   cmd->add_option("overrides", a->overrides, "key.path=value overrides; stage keys as generate.seed=3");
   cmd->add_flag("-q,--quiet", a->flags.quiet, "No progress output");
+  cmd->add_option("--stages", a->flags.stages,
+                  "Only these stages, comma-separated (generate,train,analyze,report); the others' outputs must be there")
+      ->delimiter(',')
+      ->check(CLI::IsMember({"generate", "train", "analyze", "report"}));
+  cmd->add_option("--emit", a->flags.emit,
+                  "Print the pipeline as Slurm jobs instead of running it (pipe into sbatch): generation, the train "
+                  "stage as a job array, analysis and report after it")
+      ->check(CLI::IsMember({"slurm"}));
+  cmd->add_option("--sbatch", a->flags.sbatch,
+                  "With --emit slurm, repeatable: an sbatch option without its dashes (partition=cpu, time=2:00:00, "
+                  "cpus-per-task=4), for every job the pipeline submits")
+      ->allow_extra_args(false);
   cmd->add_flag("--dry-run", a->flags.dry_run,
                 "Only say what each stage and run would do (make, continue, keep, extend or refuse, and why); "
                 "nothing is written");
@@ -158,21 +159,32 @@ void add_run_command(CLI::App& app) {
     if (kind_of(raw, f.file) != ConfigKind::pipeline)
       throw UserError(f.file + ": not a pipeline config (it has no stages: generate, train, ...)");
     PluginRegistry registry = load_plugins(raw, f.file, a->overrides);
+    if (!f.sbatch.empty() && f.emit.empty()) throw UserError("--sbatch " + f.sbatch.front() + ": --sbatch options are for --emit slurm");
     const config::Node resolved = resolve_pipeline(raw, a->overrides, registry, f.file);
-    if (stage(resolved, "analyze") && !f.dry_run) registry.load_extensions();  // their probes
+    if (!f.emit.empty()) {
+      std::cout << emit_pipeline_slurm(resolved, {f.file, a->overrides, f.sbatch}) << std::flush;
+      return;
+    }
+    for (const auto& s : f.stages)
+      if (!stage(resolved, s.c_str())) throw UserError("--stages " + s + ": " + f.file + " has no " + s + " stage");
+    auto chosen = [&](const char* name) -> const config::Node* {
+      const bool asked = f.stages.empty() || std::find(f.stages.begin(), f.stages.end(), name) != f.stages.end();
+      return asked ? stage(resolved, name) : nullptr;
+    };
+    if (chosen("analyze") && !f.dry_run) registry.load_extensions();  // their probes
     // "stage 2/4: train" before each stage, so a log shows where a long pipeline is.
     std::vector<std::string> stages;
     for (const char* s : {"generate", "train", "analyze", "report"})
-      if (stage(resolved, s)) stages.push_back(s);
+      if (chosen(s)) stages.push_back(s);
     auto begin_stage = [&](const std::string& name) {
       const auto at = std::find(stages.begin(), stages.end(), name) - stages.begin() + 1;
       if (!f.dry_run) std::cerr << "loci: stage " << at << "/" << stages.size() << ": " << name << "\n";
     };
-    if (const auto* gen = stage(resolved, "generate")) begin_stage("generate"), generate_stage(*gen, registry, f);
-    if (const auto* train = stage(resolved, "train"))
+    if (const auto* gen = chosen("generate")) begin_stage("generate"), generate_stage(*gen, registry, f);
+    if (const auto* train = chosen("train"))
       begin_stage("train"), train_stage(*train, resolved.at("out").text(), registry, f);
-    if (const auto* an = stage(resolved, "analyze")) begin_stage("analyze"), analyze_stage(*an, f);
-    if (const auto* rep = stage(resolved, "report"))
+    if (const auto* an = chosen("analyze")) begin_stage("analyze"), analyze_stage(*an, f);
+    if (const auto* rep = chosen("report"))
       begin_stage("report"), report_stage(resolved.at("analyze.out").text(), rep->at("out").text(), f);
     if (f.refused)
       throw UserError("--dry-run: " + std::to_string(f.refused) + (f.refused == 1 ? " stage or run" : " stages or runs") +

@@ -72,8 +72,13 @@ grep -q 'stopped seed=0' long/sweep.log || { cat long/sweep.log long/slurm-*; fa
 "$loci" sweep status long > status.txt || true
 grep -Eq '^  interrupted +seed=0' status.txt || { cat status.txt; fail "a cancelled point is not interrupted"; }
 # Slurm holds a requeued task back a while before it may start again; the test lets it start now.
-for _ in $(seq 1 600); do grep -q 'requeued seed=1' long/sweep.log 2>/dev/null && break; sleep 0.1; done
-scontrol update JobId="${job}_1" StartTime=now 2>/dev/null || true
+for _ in $(seq 1 600); do
+  if [ "$(squeue -h -j "${job}_1" -o %T 2>/dev/null)" = PENDING ]; then
+    scontrol update JobId="${job}_1" StartTime=now 2>/dev/null || true
+    break
+  fi
+  sleep 0.1
+done
 wait_idle 600 || fail "the warned task did not finish after its requeue"
 grep -q 'requeued seed=1' long/sweep.log || { cat long/sweep.log; fail "the warned task did not requeue itself"; }
 grep -q 'paused at epoch' long/seed=1/train.log || fail "the warned run did not pause at an epoch's end"
@@ -90,6 +95,20 @@ grep -q 'FAILED train.lr=1e30: loci: error:' failing/sweep.log || { cat failing/
 "$loci" sweep status failing > status.txt
 grep -Eq '^  failed +train.lr=1e30 +loci: error:' status.txt || { cat status.txt; fail "sweep status: no failed point"; }
 grep -Eq '^  done +train.lr=0.001' status.txt || { cat status.txt; fail "sweep status: no done point"; }
+
+echo "== a pipeline as Slurm jobs: generation, the train stage as an array, analysis and report after it"
+small=(generate.splits.train=96 generate.splits.test=24 generate.samples_per_shard=64 train.model.d_model=16
+       train.model.blocks=1 train.train.epochs=2 train.train.eval_every=2 'train.train.robustness_noise=[]')
+"$loci" run "$src/configs/quickstart.yaml" out=pipe_here "${small[@]}" > pipe_here.log 2>&1 ||
+  { cat pipe_here.log; fail "the local pipeline failed"; }
+"$loci" run "$src/configs/quickstart.yaml" out=pipe "${small[@]}" --emit slurm --sbatch time=10 > pipe.sh
+grep -q '^#SBATCH --time=10$' pipe.sh || fail "--sbatch time=10 is not an #SBATCH line of the pipeline job"
+sbatch --quiet pipe.sh
+wait_idle 600 || fail "the pipeline's jobs did not end"
+[ -e pipe/report/report.html ] || { cat pipe/slurm-*.out; fail "the pipeline's report was not drawn"; }
+for point in model.pe.init.std=0.2 model.pe.init.std=2.0; do same_run "pipe_here/runs/$point" "pipe/runs/$point"; done
+cmp pipe_here/data/index.json pipe/data/index.json > /dev/null || fail "the pipeline's data differ from the local run's"
+"$loci" sweep status pipe/runs | grep -q '2 points: 2 done' || fail "sweep status of the pipeline's runs"
 
 echo "== srun --ntasks 2 trains data-parallel, matching one process"
 "$loci" train -q train.yaml out=one train.epochs=4 train.eval_every=1
