@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <iomanip>
 #include <limits>
 #include <map>
@@ -143,15 +144,35 @@ std::string pm(const Stat& s, int precision) {
 
 bool is_percentage(const std::string& col) { return col.size() > 9 && col.compare(col.size() - 9, 9, "_accuracy") == 0; }
 
-// Each run's resolved config (config.yaml), flattened, without the keys that never change a result and without
-// seed, over which a group is summarised.
+// The settings a run's results depend on, seed aside (a group is summarised over seeds): the keys of its
+// identity.json, which the trainer's option table decides (no thread counts, checkpoint cadence, keys that do not
+// apply), plus train.epochs, which identity compares on its own. A run without identity.json (made before loci
+// recorded one, or an analysis handed in alone) falls back to its config.yaml without the keys that never change a
+// result.
 config::FlatConfig settings_of(const ordered_json& run) {
-  const fs::path file = fs::path(run["folder"].get<std::string>()) / "config.yaml";
-  static const std::vector<std::string> aside{"seed", "out", "data", "plugin_path", "plugin_override", "jobs", "train.threads",
-                                              "train.progress", "train.dist_timeout", "train.dist_eval_timeout"};
+  const fs::path folder = run["folder"].get<std::string>();
   std::error_code ec;
-  if (!fs::exists(file, ec)) return {};  // a run folder always has one; an analysis handed in alone may not
-  return config::flatten(config::without(config::load_file(file), aside));
+  config::FlatConfig out;
+  const fs::path config_file = folder / "config.yaml";
+  const bool has_config = fs::exists(config_file, ec);
+  if (fs::exists(folder / "identity.json", ec)) {
+    try {
+      std::ifstream in(folder / "identity.json");
+      const auto keys = nlohmann::json::parse(in).at("keys");
+      for (const auto& [k, v] : keys.items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
+      out.erase("seed");
+      if (has_config)
+        if (const auto* epochs = config::load_file(config_file).find_path("train.epochs")) out["train.epochs"] = epochs->text();
+      return out;
+    } catch (const nlohmann::json::exception&) {
+      // a damaged identity.json: group by the config instead
+    }
+  }
+  static const std::vector<std::string> aside{"seed", "out", "data", "plugin_path", "plugin_override", "jobs", "train.threads",
+                                              "train.progress", "train.dist_timeout", "train.dist_eval_timeout",
+                                              "train.checkpoint", "train.on_other_settings"};
+  if (!has_config) return {};
+  return config::flatten(config::without(config::load_file(config_file), aside));
 }
 
 // The keys whose values are not the same in every run.

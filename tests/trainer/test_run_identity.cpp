@@ -2,6 +2,7 @@
 // user's mistake names its key, and a run folder is never continued, kept or overwritten with other settings.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -371,6 +372,16 @@ TEST_CASE("loci analyze groups runs by every setting that differs except the see
   CHECK(contains(summary, "train.lr=0.01"));
   const auto runs = slurp(dir.path() / "sweep/runs.csv");
   CHECK(contains(runs.substr(0, runs.find('\n')), ",train.lr,"));
+
+  // A key that is not part of a run's identity never splits a group: checkpoint cadence, threads.
+  const auto cadence = run_loci("train -q " + cfg + " train.epochs=2 -m train.checkpoint.every=1,2 out=" +
+                                (dir.path() / "cadence").string());
+  REQUIRE(cadence.exit_code == 0);
+  REQUIRE(run_loci("analyze -q " + (dir.path() / "cadence").string()).exit_code == 0);
+  const auto one_group = slurp(dir.path() / "cadence/summary.csv");
+  INFO(one_group);
+  CHECK(std::count(one_group.begin(), one_group.end(), '\n') == 2);  // the header and one group
+  CHECK_FALSE(contains(one_group, "checkpoint"));
 
   // The same sweep asked with another model keeps nothing it was not made for: each point is refused by name.
   const auto changed = run_loci("train -q " + cfg + " train.epochs=2 model.d_model=8 -m train.lr=0.001,0.01 seed=0,1 out=" +
