@@ -166,7 +166,7 @@ TEST_CASE("a run made before an option existed continues as if it had that optio
   CHECK(contains(fused.output, "train.bf16_products"));
 }
 
-TEST_CASE("identity.json holds typed values and only the keys that apply; an earlier loci's record still matches") {
+TEST_CASE("identity.json holds typed values and only the keys that apply, and an earlier loci's record still matches") {
   loci::test::TempDir dir;
   const auto cfg = train_config(dir);
   REQUIRE(run_loci("train -q " + cfg + " train.epochs=2").exit_code == 0);
