@@ -136,8 +136,10 @@ std::string emit_sweep(const std::string& format, const SweepRequest& request, c
     const bool word = !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
       return std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) || ch == '-';
     });
-    if (!word || option.find('\n') != std::string::npos)
-      throw UserError("--sbatch " + option + ": expected an sbatch long option without its dashes, KEY or KEY=VALUE "
+    if (word && option.find_first_of("\n\r") != std::string::npos)
+      throw UserError("--sbatch " + key + ": its value holds a line break, which cannot be an #SBATCH line");
+    if (!word)
+      throw UserError("--sbatch " + key + ": expected an sbatch long option without its dashes, KEY or KEY=VALUE "
                       "(partition=debug, time=1:00:00, cpus-per-task=4)");
   }
   Context c{request, fs::read_symlink("/proc/self/exe").string(), fs::current_path().string()};

@@ -91,4 +91,17 @@ TEST_CASE("emit slurm writes a job-array script whose task K runs sweep point K"
 
   CHECK(run_loci("train " + s.cfg + " --emit list").exit_code != 0);  // --emit needs a sweep (-m)
   CHECK(s.emit("pbs").exit_code != 0);
+
+  // --sbatch: an #SBATCH line per option, refused where it could not be one or where nothing is emitted.
+  const auto opts = s.emit("slurm --sbatch partition=cpu --sbatch time=2:00:00 --sbatch array=0-1%1");
+  INFO(opts.output);
+  CHECK_THAT(opts.output, Catch::Contains("\n#SBATCH --partition=cpu\n") && Catch::Contains("\n#SBATCH --time=2:00:00\n") &&
+                              Catch::Contains("\n#SBATCH --array=0-1%1\n") && !Catch::Contains("--array=0-1\n"));
+  const auto upper = s.emit("slurm --sbatch Partition=cpu");
+  CHECK(upper.exit_code == 1);
+  CHECK(upper.output == "loci: error: --sbatch Partition: expected an sbatch long option without its dashes, KEY or "
+                        "KEY=VALUE (partition=debug, time=1:00:00, cpus-per-task=4)\n");
+  const auto list = s.emit("list --sbatch time=1");
+  CHECK(list.exit_code == 1);
+  CHECK_THAT(list.output, Catch::Contains("--sbatch options are for -m ... --emit slurm"));
 }
