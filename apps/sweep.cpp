@@ -100,6 +100,8 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
   return pid;
 }
 
+}  // namespace
+
 // The last non-empty line a failed run wrote: its `loci: error:` line, shown beside the sweep's own.
 std::string last_line(const fs::path& log) {
   FILE* f = std::fopen(log.c_str(), "r");
@@ -114,6 +116,8 @@ std::string last_line(const fs::path& log) {
   std::fclose(f);
   return last.size() > 300 ? last.substr(0, 297) + "..." : last;
 }
+
+namespace {
 
 // A finished point is still handed to its run: the trainer compares what the run was made from with what the
 // sweep asks now (and refuses a difference, naming the keys), or extends it when train.epochs grew.
@@ -131,6 +135,8 @@ std::string clock_text(double seconds) {
   else std::snprintf(buf, sizeof buf, "%lld:%02lld", s / 60, s % 60);
   return buf;
 }
+
+}  // namespace
 
 // The headline of a finished run, from its summary.json: the human split's accuracy when there is one, else the
 // first split's accuracy or masked MSE ("human 93.5%", "test mse 0.0123").
@@ -152,8 +158,6 @@ std::string headline(const fs::path& run) {
     return "";
   }
 }
-
-}  // namespace
 
 int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
   // Each run records the command that started the sweep beside its own (provenance.json, sweep_command); only

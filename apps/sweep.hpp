@@ -2,6 +2,7 @@
 // `loci train` processes, `jobs` at a time, each with cores/jobs threads; points whose run has finished are skipped.
 #pragma once
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,12 @@ struct SweepRequest {
 
 // Returns the number of points that failed (their logs are named on stderr).
 int run_sweep(const SweepRequest& request, const std::vector<SweepPoint>& points);
+
+// The last non-empty line of a run's log (its `loci: error:` line when it failed), at most 300 characters.
+std::string last_line(const std::filesystem::path& log);
+
+// The headline of a finished run, from its summary.json: "human 93.5%", "test mse 0.0123"; "" when it has none.
+std::string headline(const std::filesystem::path& run);
 
 // One point's `loci train` arguments, after the program name: what run_sweep starts and what the emitters write.
 std::vector<std::string> point_arguments(const SweepRequest& request, const SweepPoint& point);

@@ -25,14 +25,6 @@ std::string slurp(const fs::path& file) {
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-std::string last_line(const fs::path& file) {
-  std::ifstream in(file);
-  std::string line, last;
-  while (std::getline(in, line))
-    if (line.find_first_not_of(" \t\r") != std::string::npos) last = line;
-  return last.size() > 300 ? last.substr(0, 297) + "..." : last;
-}
-
 // "pid N on HOST" of the run's claim, when that process is alive here; "" when nobody holds it. A claim made on
 // another host cannot be checked from here and is shown as it is.
 std::string live_claim(const fs::path& run) {
@@ -50,22 +42,16 @@ std::string live_claim(const fs::path& run) {
   return slurp("/proc/" + std::to_string(pid) + "/cmdline").find("loci") == std::string::npos ? "" : claim;
 }
 
-std::string headline(const fs::path& run) {
+// "finished, human 93.5%": the run's status and its headline.
+std::string done_detail(const fs::path& run) {
+  std::string status = "finished";
   try {
-    const auto j = nlohmann::json::parse(slurp(run / "summary.json"));
-    std::string out = j.value("status", std::string("finished"));
-    if (j.contains("final") && j["final"].is_object())
-      for (const auto& [split, m] : j["final"].items()) {
-        char buf[96];
-        if (m.contains("accuracy")) std::snprintf(buf, sizeof buf, ", %s %.1f%%", split.c_str(), 100.0 * m["accuracy"].get<double>());
-        else if (m.contains("mse")) std::snprintf(buf, sizeof buf, ", %s mse %.4g", split.c_str(), m["mse"].get<double>());
-        else continue;
-        return out + buf;
-      }
-    return out;
-  } catch (const std::exception&) {
+    status = nlohmann::json::parse(slurp(run / "summary.json")).value("status", status);
+  } catch (const nlohmann::json::exception&) {
     return "summary.json unreadable";
   }
+  const std::string h = headline(run);
+  return h.empty() ? status : status + ", " + h;
 }
 
 PointState state_of(const fs::path& run, const std::string& name) {
@@ -73,7 +59,7 @@ PointState state_of(const fs::path& run, const std::string& name) {
   if (!fs::exists(run)) return p;
   const std::string claim = live_claim(run);
   if (fs::exists(run / "summary.json")) {
-    p.state = "done", p.detail = headline(run);
+    p.state = "done", p.detail = done_detail(run);
   } else if (!claim.empty()) {
     p.state = "running", p.detail = claim;
   } else {
