@@ -286,6 +286,22 @@ ordered_json fc_summary(const ProbeSetup& s) {
   return j;
 }
 
+// The task as the trainer resolved it against the dataset (summary.json), so that a reader needs no YAML and no rules
+// of the trainer's. A run without that record (unfinished, or from an older loci) gives its config's type and the
+// classes it names, or the LST grid's N when it names 0 (the trainer's rule then); null where nothing says.
+ordered_json task_json(const RunFolder& run, const DatasetTruth& truth) {
+  if (run.summary.is_object() && run.summary.contains("task")) return run.summary.at("task");
+  const auto* type_node = run.config.find_path("task.type");
+  const auto* classes = run.config.find_path("task.classes");
+  const std::int64_t configured = classes ? classes->as_int() : 0;
+  ordered_json j = {{"type", type_node ? type_node->text() : "unknown"}, {"classes", nullptr}};
+  if (configured > 0)
+    j["classes"] = configured;
+  else if (truth.grid_n > 0)
+    j["classes"] = truth.grid_n;
+  return j;
+}
+
 // What the analysis is of: the run, its final metrics and curves, and the truths it was scored against.
 ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, const ProbeSetup& s) {
   ordered_json out;
@@ -301,6 +317,9 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
   out["metrics"] = final_metrics(run);
   out["curves"] = metric_history(run);
   out["robustness"] = robustness_of(run);
+  out["dataset"] = {{"folder", run.config.at("data").text()},
+                    {"generator", s.truth.generator.empty() ? ordered_json(nullptr) : ordered_json(s.truth.generator)}};
+  out["task"] = task_json(run, s.truth);
   out["tokens"] = s.context.positions.rows();
   out["positions"] = matrix_json(s.context.positions);
   out["partition"] = s.partition_name;

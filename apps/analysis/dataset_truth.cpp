@@ -3,6 +3,7 @@
 #include <cstring>
 #include <algorithm>
 #include <deque>
+#include <variant>
 
 #include "apps/analysis/functional_connectivity.hpp"
 #include "datasets/reader.hpp"
@@ -75,6 +76,10 @@ DatasetTruth dataset_truth(const TruthRequest& r) {
   DatasetTruth t;
   try {
     const data::Dataset ds = data::Dataset::open(r.data);
+    t.generator = ds.index().generator;
+    const auto attributes = ds.attributes();
+    if (auto it = attributes.find("grid_n"); it != attributes.end() && std::holds_alternative<std::int64_t>(it->second))
+      t.grid_n = std::get<std::int64_t>(it->second);
     t.distance = read_numeric(ds, "distance", {r.tokens, r.tokens});
     t.hops = read_numeric(ds, "hops", {r.tokens, r.tokens});
     if (t.hops.size() == 0) {

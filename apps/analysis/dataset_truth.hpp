@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -21,6 +22,8 @@ struct DatasetTruth {
   Eigen::MatrixXd fc;           // T x T functional connectivity of fc_split, empty when there is no activity
   std::string fc_split;         // the split FC was computed from (the run's training split)
   std::string note;             // why nothing was read, or ""
+  std::string generator;        // the generator that made the dataset (index.json), "" when unreadable
+  std::int64_t grid_n = 0;      // the LST grid's N (the root attribute grid_n the trainer reads), 0 when none
 };
 
 // Where and what to read: the run's `data:` folder, its training split and its `task.input`.

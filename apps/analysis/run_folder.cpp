@@ -112,6 +112,14 @@ RunFolder load_run_folder(const fs::path& folder) {
       throw data::DataError(metrics, "line " + std::to_string(n) + " is not JSON");
     }
   }
+  if (const fs::path summary = folder / "summary.json"; fs::exists(summary)) {
+    std::ifstream s(summary);
+    try {
+      r.summary = nlohmann::ordered_json::parse(s);
+    } catch (const nlohmann::json::exception&) {
+      throw data::DataError(summary, "is not JSON");
+    }
+  }
   r.pe = data::read_array_file(folder / "pe.h5");
   r.identity = identity_of(r.config, folder / "config.yaml", r.pe.attributes);
   return r;

@@ -31,6 +31,7 @@ struct RunFolder {
   config::Node config;                  // config.yaml
   RunIdentity identity;
   std::vector<nlohmann::json> metrics;  // metrics.jsonl rows: epoch, step, split, loss, accuracy or mse, ...
+  nlohmann::ordered_json summary;       // summary.json of a finished run, null while it has none
   data::ArrayFileContents pe;           // pe.h5
 };
 

@@ -68,97 +68,27 @@ def load_analyses(runs):
     return out
 
 
-def read_text(path):
-    """The file's text, or None when it cannot be read (the report then says less, it does not fail)."""
-    try:
-        with open(path) as f:
-            return f.read()
-    except OSError:
-        return None
-
-
-def yaml_scalar(text, key):
-    """The scalar at a dotted key ("task.classes") of a block-style YAML text as loci writes it, or None: enough for
-    the few keys the report reads, without a YAML library."""
-    path = []  # (indent, key) of the mappings that hold the current line
-    for line in (text or "").splitlines():
-        body = line.split(" #", 1)[0].rstrip()
-        if not body.strip() or body.lstrip().startswith(("#", "-")):
-            continue
-        indent = len(body) - len(body.lstrip())
-        name, sep, value = body.strip().partition(":")
-        if not sep:
-            continue
-        while path and indent <= path[-1][0]:
-            path.pop()
-        name, value = name.strip("'\""), value.strip()
-        if [k for _, k in path] + [name] == key.split("."):
-            return value.strip("'\"") or None
-        if not value:
-            path.append((indent, name))
-    return None
-
-
-def run_config(a):
-    """The text of the run's config.yaml (as `loci train` resolved it), or None."""
-    return read_text(os.path.join(a["run"]["folder"], "config.yaml"))
-
-
-def dataset_index(a):
-    """The index.json of the dataset the run trained on, or None. The config's `data` is relative to where training
-    ran: tried as it is, then under each folder above the run."""
-    data = yaml_scalar(run_config(a), "data")
-    if not data:
-        return None
-    candidates = [data] if os.path.isabs(data) else [data] + [
-        os.path.join(up, data) for up in ancestors(os.path.abspath(a["run"]["folder"]))]
-    for folder in candidates:
-        text = read_text(os.path.join(folder, "index.json"))
-        if text is not None:
-            try:
-                return json.loads(text)
-            except ValueError:
-                return None
-    return None
-
-
-def ancestors(folder):
-    out = []
-    while os.path.dirname(folder) != folder:
-        folder = os.path.dirname(folder)
-        out.append(folder)
-    return out
-
-
 LST_CONDITIONS = ("accuracy_binary", "accuracy_ternary", "accuracy_quaternary")
 
 
 def lst_grid_side(a):
-    """N of an N x N Latin Square Task run, or None when the run is not on the LST. From the dataset's index (its
-    generator, and lst.n of its config, 4 by default), else from the LST's own marks in the metrics: accuracy by
-    relational class (Binary, Ternary, Quaternary) on a square number of tokens."""
-    index = dataset_index(a)
-    if index is not None:
-        if index.get("generator") != "lst_grid":
-            return None
-        n = yaml_scalar(index.get("config_yaml", ""), "lst.n")
-        return int(n) if n and n.isdigit() else 4
+    """N of an N x N Latin Square Task run, or None when the run is not on the LST. From what loci analyze recorded
+    of the dataset (its generator; N x N tokens), else, for a dataset that could not be read, from the LST's own marks
+    in the metrics: accuracy by relational class (Binary, Ternary, Quaternary) on a square number of tokens."""
     side = math.isqrt(int(a.get("tokens", 0)))
+    generator = (a.get("dataset") or {}).get("generator")
+    if generator is not None:
+        return side if generator == "lst_grid" and side * side == a.get("tokens") else None
     marked = any(all(c in m for c in LST_CONDITIONS) for m in a.get("metrics", {}).values() if isinstance(m, dict))
     return side if marked and side * side == a.get("tokens") else None
 
 
 def classes_of(a):
-    """Number of classes of a classification run, or None when nothing says: a `classes` the analysis carries, else
-    the config's task.classes (0 means "from the dataset"), else N of the LST grid (the trainer's own rule)."""
-    found = [a.get("classes"), a.get("task", {}).get("classes") if isinstance(a.get("task"), dict) else None]
-    found += [m.get("classes") for m in a.get("metrics", {}).values() if isinstance(m, dict)]
-    for c in found:
-        if isinstance(c, (int, float)) and c >= 2:
-            return int(c)
-    configured = yaml_scalar(run_config(a), "task.classes")
-    if configured and configured.isdigit() and int(configured) >= 2:
-        return int(configured)
+    """Number of classes of a classification run as loci analyze recorded it (task.classes, or the LST grid's N when
+    that is 0: the trainer's own rule), else N of an LST grid the metrics show, or None when nothing says."""
+    classes = (a.get("task") or {}).get("classes")
+    if isinstance(classes, (int, float)) and classes >= 2:
+        return int(classes)
     return lst_grid_side(a)
 
 
@@ -770,68 +700,93 @@ evaluation.{units} Figures are also in <code>figures/</code> as SVG and PNG.</p>
 """
 
 
-def main(argv):
-    if len(argv) != 3:
-        fail("usage: loci_report.py ANALYSIS_DIR OUT_DIR")
-    source, out = argv[1], argv[2]
-    summary = read_csv(os.path.join(source, "summary.csv"))
-    runs = read_csv(os.path.join(source, "runs.csv"))
-    if not summary or not runs:
-        fail(f"{source}: summary.csv holds no runs")
-    analyses = load_analyses(runs)
-    columns = task_columns(summary)
-    os.makedirs(out, exist_ok=True)
-    figs = Figures(out)
-    accuracy = bool(columns) and columns[0].endswith("_accuracy")
-    classes = class_count(analyses) if accuracy else None
-    chance = 100.0 / classes if classes else None
-    metric = "accuracy" if accuracy else "MSE"
-    plot_against_sigma(figs, summary, columns, "task_vs_sigma", f"{metric} against σ",
-                       f"{metric}{' (%)' if accuracy else ''} of each split at the last evaluation against the init "
-                       "scale of drawn PEs (mean ± sd over seeds); dash-dotted lines: PEs without an init scale." +
-                       chance_caption(chance),
-                       "accuracy (%)" if accuracy else metric, 100.0 if accuracy else 1.0, chance)
-    if not accuracy:
-        r2 = [split_of(c) + "_r2_token_mean" for c in columns if split_of(c) + "_r2_token_mean_mean" in summary[0]]
-        if r2:
-            plot_against_sigma(figs, summary, r2, "r2_vs_sigma", "R² against σ",
-                               "R² of the masked tokens against each token's own mean over the training split, per "
-                               "split and mask ratio (split@ratio; a plain split name is model.mask_ratio_eval), at the "
-                               "last evaluation, mean ± sd over seeds; dashed line: that trivial predictor (R² = 0); "
-                               "dash-dotted: PEs without an init scale, the oracle sinusoids of the true positions "
-                               "among them.", "R²", 1.0, 0.0, "node mean")
+class Inputs:
+    """What the page is drawn from: the analysis folder's tables, each run's analysis.json, and what kind of task."""
+
+    def __init__(self, source):
+        self.source = source
+        self.summary = read_csv(os.path.join(source, "summary.csv"))
+        self.runs = read_csv(os.path.join(source, "runs.csv"))
+        if not self.summary or not self.runs:
+            fail(f"{source}: summary.csv holds no runs")
+        self.analyses = load_analyses(self.runs)
+        self.columns = task_columns(self.summary)
+        self.accuracy = bool(self.columns) and self.columns[0].endswith("_accuracy")
+        self.classes = class_count(self.analyses) if self.accuracy else None
+        self.chance = 100.0 / self.classes if self.classes else None
+        self.metric = "accuracy" if self.accuracy else "MSE"
+
+
+def draw_task_against_sigma(figs, d):
+    plot_against_sigma(figs, d.summary, d.columns, "task_vs_sigma", f"{d.metric} against σ",
+                       f"{d.metric}{' (%)' if d.accuracy else ''} of each split at the last evaluation against the "
+                       "init scale of drawn PEs (mean ± sd over seeds); dash-dotted lines: PEs without an init scale." +
+                       chance_caption(d.chance),
+                       "accuracy (%)" if d.accuracy else d.metric, 100.0 if d.accuracy else 1.0, d.chance)
+    if d.accuracy:
+        return
+    r2 = [split_of(c) + "_r2_token_mean" for c in d.columns if split_of(c) + "_r2_token_mean_mean" in d.summary[0]]
+    if r2:
+        plot_against_sigma(figs, d.summary, r2, "r2_vs_sigma", "R² against σ",
+                           "R² of the masked tokens against each token's own mean over the training split, per "
+                           "split and mask ratio (split@ratio; a plain split name is model.mask_ratio_eval), at the "
+                           "last evaluation, mean ± sd over seeds; dashed line: that trivial predictor (R² = 0); "
+                           "dash-dotted: PEs without an init scale, the oracle sinusoids of the true positions "
+                           "among them.", "R²", 1.0, 0.0, "node mean")
+
+
+def draw_probes_against_sigma(figs, d):
     probe_cols = ["rsa_spearman", "procrustes_oracle_disparity", "decode_r2"]
-    if any(number(r.get("rsa_fc_spearman_mean")) == number(r.get("rsa_fc_spearman_mean")) for r in summary):
+    if any(number(r.get("rsa_fc_spearman_mean")) == number(r.get("rsa_fc_spearman_mean")) for r in d.summary):
         probe_cols = ["rsa_spearman", "rsa_fc_spearman", "disp_rsa_spearman", "decode_r2"]
-    plot_against_sigma(figs, summary, probe_cols, "probes_vs_sigma",
+    plot_against_sigma(figs, d.summary, probe_cols, "probes_vs_sigma",
                        "RSA, Procrustes and decoding against σ",
                        "RSA (Spearman between PE and true distances; rsa_fc: against 1 − the functional "
                        "connectivity of the training split; disp_: of the displacement PE(t) − PE(0)), Procrustes "
                        "disparity to the oracle PE (0 = the same shape) and cross-validated R² of the coordinates, "
                        "averaged over blocks. "
                        "Each y axis spans at least 0.2 (RSA, R²) or 0.1 (disparity), so that differences in the last "
-                       "digits do not look like a trend." + same_draw_note(one_per_group(analyses)),
+                       "digits do not look like a trend." + same_draw_note(one_per_group(d.analyses)),
                        "value")
-    plot_similarity(figs, analyses)
-    plot_mds(figs, analyses)
-    plot_curves(figs, analyses, columns, chance)
-    plot_probes_over_training(figs, analyses)
-    plot_procrustes_vs_accuracy(figs, analyses)
-    plot_conditions(figs, analyses, chance)
-    plot_attention(figs, analyses, runs)
-    plot_robustness(figs, analyses, chance)
+
+
+def draw_runs(figs, d):
+    plot_similarity(figs, d.analyses)
+    plot_mds(figs, d.analyses)
+    plot_curves(figs, d.analyses, d.columns, d.chance)
+    plot_probes_over_training(figs, d.analyses)
+    plot_procrustes_vs_accuracy(figs, d.analyses)
+    plot_conditions(figs, d.analyses, d.chance)
+    plot_attention(figs, d.analyses, d.runs)
+    plot_robustness(figs, d.analyses, d.chance)
+
+
+def write_page(out, figs, d):
     body = "\n".join(
         f'<figure id="{name}"><h2>{html.escape(title)}</h2>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>'
         for name, title, caption, svg in figs.items)
-    page = PAGE.format(title=html.escape(os.path.basename(os.path.abspath(source))), runs=len(runs),
-                       source=html.escape(os.path.abspath(source)), intro=intro_html(analyses, columns, classes),
-                       reading=reading_html(analyses, columns, chance),
-                       units=" Accuracies in %." if accuracy else "", table=table_html(summary, columns),
+    page = PAGE.format(title=html.escape(os.path.basename(os.path.abspath(d.source))), runs=len(d.runs),
+                       source=html.escape(os.path.abspath(d.source)), intro=intro_html(d.analyses, d.columns, d.classes),
+                       reading=reading_html(d.analyses, d.columns, d.chance),
+                       units=" Accuracies in %." if d.accuracy else "", table=table_html(d.summary, d.columns),
                        figures=body)
     target = os.path.join(out, "report.html")
     with open(target + ".tmp", "w") as f:
         f.write(page)
     os.replace(target + ".tmp", target)
+
+
+def main(argv):
+    if len(argv) != 3:
+        fail("usage: loci_report.py ANALYSIS_DIR OUT_DIR")
+    source, out = argv[1], argv[2]
+    inputs = Inputs(source)
+    os.makedirs(out, exist_ok=True)
+    figs = Figures(out)
+    draw_task_against_sigma(figs, inputs)
+    draw_probes_against_sigma(figs, inputs)
+    draw_runs(figs, inputs)
+    write_page(out, figs, inputs)
 
 
 if __name__ == "__main__":

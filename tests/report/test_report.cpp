@@ -2,6 +2,7 @@
 // console error, with every figure inline and on disk, a chance line, the page's opening sentences and plain tick
 // labels; a hand-written masked-regression analysis gives a page in MSE without a chance line.
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -182,6 +183,30 @@ TEST_CASE("The quickstart pipeline's report renders in Chromium with every figur
   const auto offsets = offset_labels(out / "report" / "figures");
   for (const auto& t : offsets) UNSCOPED_INFO(t);
   CHECK(offsets.empty());
+
+  // The report reads only what loci analyze wrote: analysis.json names the generator and the resolved class count,
+  // so a page drawn after the runs' configs and the dataset are gone still knows the task and its chance.
+  bool any_analysis = false;
+  for (const auto& e : fs::recursive_directory_iterator(out / "runs")) {
+    if (e.path().filename() == "config.yaml") fs::remove(e.path());
+    if (e.path().filename() != "analysis.json") continue;
+    any_analysis = true;
+    std::ifstream in(e.path());
+    const auto analysis = nlohmann::json::parse(in);
+    CHECK(analysis.at("dataset").at("generator") == "lst_grid");
+    CHECK(analysis.at("task").at("type") == "classification");
+    CHECK(analysis.at("task").at("classes") == 4);
+  }
+  CHECK(any_analysis);
+  fs::remove_all(out / "data");
+  fs::remove_all(out / "report");
+  const auto again = loci::test::run_loci("report " + (out / "analysis").string() + " --out " +
+                                          (out / "report").string());
+  INFO(again.output);
+  REQUIRE(again.exit_code == 0);
+  const Rendered redrawn = render(out / "report" / "report.html");
+  CHECK(redrawn.dom.find("the 4×4 Latin Square Task") != std::string::npos);
+  CHECK(redrawn.dom.find("Chance is 25%") != std::string::npos);
 }
 
 namespace {
