@@ -9,14 +9,14 @@
 #include "apps/commands.hpp"
 #include "apps/invocation.hpp"
 #include "datasets/error.hpp"
-#include "plugins/api/blas_kernel.hpp"
+#include "cpu/blas_kernel.hpp"
 #include "plugins/api/error.hpp"
 #include "plugins/api/version.hpp"
 
 int main(int argc, char** argv) {
   loci::app::set_invocation(argc, argv);
   // Before any plugin loads LibTorch, and so OpenBLAS: the kernel is read once, when OpenBLAS loads.
-  if (argc > 1 && (std::string(argv[1]) == "train" || std::string(argv[1]) == "run")) loci::blas::settle(argv);
+  if (argc > 1 && (std::string(argv[1]) == "train" || std::string(argv[1]) == "run")) loci::cpu::settle(argv);
   CLI::App app{"loci: generate datasets whose tokens have known true positions, train transformers with any\n"
                "positional encoding on them, and score every learned encoding against the truth."};
   app.name("loci");

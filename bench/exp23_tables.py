@@ -1,5 +1,7 @@
-"""Markdown tables of an Experiment 2 or 3 pipeline (masked regression) from its analysis folder:
+"""Markdown tables of an Experiment 2 or 3 pipeline (masked regression) from its analysis folder, or from per-run
+tables (runs.csv of loci analyze) of runs made in different sessions, pooled by group (mean ± sd over runs):
     /usr/bin/python3 bench/exp23_tables.py runs/exp2_network_100/analysis
+    /usr/bin/python3 bench/exp23_tables.py bench/data/exp3_parcels_100/runs_seeds01.csv [more runs.csv ...]
 Held-out MSE and R² (against each token's own training mean) at 90% and 50% masking, then each PE's probes beside
 their controls: the same probe at epoch 0, the permutation p, and the attention's position term."""
 import math
@@ -7,7 +9,24 @@ import sys
 
 import pandas as pd
 
-s = pd.read_csv(f"{sys.argv[1]}/summary.csv")
+
+
+def pooled(paths):
+    """summary.csv's mean and sd columns (sd over runs, n - 1, 0 for one run) from per-run tables."""
+    runs = pd.concat([pd.read_csv(p) for p in paths], ignore_index=True).drop_duplicates("folder", keep="last")
+    numeric = [c for c in runs.columns if c not in ("folder", "group", "pe_type", "placement", "init", "sigma", "seed")
+               and pd.api.types.is_numeric_dtype(runs[c])]
+    rows = []
+    for group, g in runs.groupby("group", sort=False):
+        row = {"group": group, "runs": len(g)}
+        for c in numeric:
+            row[c + "_mean"] = g[c].mean()
+            row[c + "_sd"] = g[c].std(ddof=1) if g[c].count() > 1 else 0.0
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+s = pooled(sys.argv[1:]) if sys.argv[1].endswith(".csv") else pd.read_csv(f"{sys.argv[1]}/summary.csv")
 
 
 def cell(r, col, digits=3, sd=True):

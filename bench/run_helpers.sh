@@ -17,3 +17,14 @@ max() { awk -v a="$1" -v b="$2" 'BEGIN { print (a + 0 > b + 0 ? a : b) }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { r = a / b; printf (r >= 10 ? "%.0fx" : "%.2fx"), r }'; }
 # A rate in millions, with $2 decimals (default 2).
 mega() { awk -v r="$1" -v d="${2:-2}" 'BEGIN { printf "%.*f", d, r / 1e6 }'; }
+
+# The path of the bench executable $1 in the build tree $2 (default $BUILD_DIR, else build/ under $root); fails with
+# what to do when it is not built (`bench="$(bench_binary bench_lst)"` then stops a `set -e` script).
+bench_binary() {
+  local path="${2:-${BUILD_DIR:-$root/build}}/bin/$1"
+  if [[ ! -x "$path" ]]; then
+    echo "no $path: build the $1 target first (or set BUILD_DIR)" >&2
+    return 1
+  fi
+  echo "$path"
+}

@@ -1,10 +1,11 @@
 #include "models/bf16_products.hpp"
 
+#include "cpu/features.hpp"
+#include "cpu/onednn.hpp"
 #include "models/bfloat16_bits.hpp"
 
 #include <algorithm>
 #include <atomic>
-#include <dlfcn.h>
 #include <immintrin.h>
 #include <stdexcept>
 #include <vector>
@@ -15,28 +16,18 @@ namespace {
 // A count, not a flag: the trainer's micro-batches enter and leave their scopes on several threads at once.
 std::atomic<int> bf16_scopes{0};
 
-// oneDNN's C API, looked up in the copy LibTorch loaded (RTLD_NOLOAD: never a second one); Debian ships no oneDNN
-// headers with LibTorch. Row-major, as its sgemm.
-using GemmBf16 = int (*)(char, char, std::int64_t, std::int64_t, std::int64_t, float, const std::uint16_t*,
-                         std::int64_t, const std::uint16_t*, std::int64_t, float, float*, std::int64_t);
-
+// oneDNN's bf16 product where it runs natively and computes right (cpu/onednn.hpp opens it).
 struct OneDnn {
-  GemmBf16 gemm = nullptr;
+  cpu::OneDnnGemmBf16 gemm = nullptr;
   std::string engine;  // empty: not usable here
 
   OneDnn() {
-    void* lib = dlopen("libdnnl.so.2", RTLD_NOW | RTLD_NOLOAD);
-    if (lib == nullptr) return;
-    gemm = reinterpret_cast<GemmBf16>(dlsym(lib, "dnnl_gemm_bf16bf16f32"));
-    const auto isa = reinterpret_cast<int (*)()>(dlsym(lib, "dnnl_get_effective_cpu_isa"));
-    const auto name = reinterpret_cast<const char* (*)(int)>(dlsym(lib, "dnnl_cpu_isa2str"));
-    if (gemm == nullptr || isa == nullptr || name == nullptr) return;
-    const char* text = name(isa());
-    std::string which = text != nullptr ? text : "";
-    if (which.rfind("cpu_isa_", 0) == 0) which.erase(0, 8);
+    const cpu::OneDnn& lib = cpu::onednn();
+    gemm = lib.gemm_bf16;
+    if (gemm == nullptr || !lib.loaded()) return;
     // Below these oneDNN emulates bfloat16 arithmetic with float32 instructions, slower than the float32 products.
-    const bool native = which.find("bf16") != std::string::npos || which.find("amx") != std::string::npos;
-    if (native && trial_agrees()) engine = "oneDNN gemm_bf16bf16f32 (" + which + ")";
+    const bool native = lib.isa.find("bf16") != std::string::npos || lib.isa.find("amx") != std::string::npos;
+    if (native && trial_agrees()) engine = "oneDNN gemm_bf16bf16f32 (" + lib.isa + ")";
   }
 
   // One small product against its known value: a library that refuses or miscomputes is not used.
@@ -111,7 +102,7 @@ __attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) void round_rows_
   }
 }
 
-const bool has_avx512_bf16 = __builtin_cpu_supports("avx512bf16") && __builtin_cpu_supports("avx512vl");
+const bool has_avx512_bf16 = cpu::features().avx512_bf16 && cpu::features().avx512vl;
 
 }  // namespace
 

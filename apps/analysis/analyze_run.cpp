@@ -334,8 +334,8 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
 // Every built-in and registered probe of one PE.
 ordered_json probe_one(const Eigen::MatrixXd& pe, const ProbeSetup& s) {
   ordered_json p = probe_json(probe::probe_pe(pe, s.context.positions, s.options, &s.context.oracle));
-  for (const auto& registered : probe::ProbeRegistry::all())
-    for (const auto& [name, value] : registered.fn(pe, s.context)) p[name] = number(value);
+  for (const auto* registered : probe::ProbeRegistry::instance().in_order())
+    for (const auto& [name, value] : registered->fn(pe, s.context)) p[name] = number(value);
   return p;
 }
 

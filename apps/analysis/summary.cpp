@@ -36,8 +36,8 @@ const std::vector<std::string>& probe_columns() {
                                   "procrustes_coords_disparity", "decode_r2", "knn_overlap", "modularity",
                                   "norm_frobenius", "attention_cosine", "data_fc_distance_spearman",
                                   "data_fc_hops_spearman", "data_fc_mean", "data_fc_mean_neighbours"};
-    for (const auto& p : probe::ProbeRegistry::all())
-      for (const auto& o : p.outputs)
+    for (const auto* p : probe::ProbeRegistry::instance().in_order())
+      for (const auto& o : p->outputs)
         if (std::find(c.begin(), c.end(), o) == c.end()) c.push_back(o);
     // Each probe's controls: its permutation p-value, its value at initialisation, and on the displacement.
     c.push_back("rsa_p_value");

@@ -8,7 +8,7 @@
 #include "apps/invocation.hpp"
 #include "apps/resolve.hpp"
 #include "apps/sweep.hpp"
-#include "plugins/api/blas_kernel.hpp"
+#include "cpu/blas_kernel.hpp"
 #include "plugins/api/error.hpp"
 #include "plugins/api/launch.hpp"
 
@@ -106,7 +106,7 @@ void add_train_command(CLI::App& app) {
     const ResolvedConfig r = resolve(a->file, a->overrides, registry);
     if (r.kind != ConfigKind::trainer) throw UserError(a->file + ": not a training config (no `trainer:` key)");
     if (const auto* kernel = r.node.find_path("train.blas_kernel"); kernel && kernel->is_scalar())
-      blas::require(invocation_argv(), kernel->text());
+      cpu::require(invocation_argv(), kernel->text());
     auto trainer = registry.make_trainer(r.plugin->name);
     TrainRequest req;
     req.resume = a->resume;

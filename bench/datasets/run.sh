@@ -7,23 +7,17 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-build="${BUILD_DIR:-$root/build}"
-bench="$build/bin/bench_shard_io"
+source "$root/bench/run_helpers.sh"
+bench="$(bench_binary bench_shard_io)"
 shards="${1:-8}"
 per_shard="${2:-10000}"
 chunk=512
 reps="${REPS:-3}"
 
-if [[ ! -x "$bench" ]]; then
-  echo "no $bench: build the bench_shard_io target first (or set BUILD_DIR)" >&2
-  exit 1
-fi
-
 common=(--shards "$shards" --samples-per-shard "$per_shard" --chunk "$chunk" --reps "$reps")
 cpp_out="$("$bench" "${common[@]}")"
 py_out="$(/usr/bin/python3 "$root/bench/reference/shard_io_reference.py" "${common[@]}")"
 
-source "$root/bench/run_helpers.sh"  # field
 pick() { grep "codec=$2 op=$3" <<<"$1" || true; }
 
 echo "| codec | op | C++ loci MB/s | h5py MB/s | C++ / h5py | C++ MB per CPU-s | h5py MB per CPU-s | on disk (C++ / h5py) MB |"
@@ -52,4 +46,4 @@ echo
 mb="$(field mb <<<"$(pick "$cpp_out" none write)")"
 echo "$shards shards x $per_shard samples ($mb MB uncompressed), chunks of $chunk samples, median of $reps;" \
   "warm page cache; $(nproc) cores, load average $(cut -d' ' -f1 /proc/loadavg) at the end; h5py $(/usr/bin/python3 -c 'import h5py; print(h5py.__version__)');" \
-  "command: BUILD_DIR=$build bench/datasets/run.sh $shards $per_shard"
+  "command: BUILD_DIR=${bench%/bin/*} bench/datasets/run.sh $shards $per_shard"

@@ -8,22 +8,16 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-build="${BUILD_DIR:-$root/build}"
-bench="$build/bin/bench_lst"
+source "$root/bench/run_helpers.sh"
+bench="$(bench_binary bench_lst)"
 cpp_items="${1:-30000}"
 py_items="${2:-600}"
 seed="${SEED:-1}"
 human="$root/plugins/lst_grid/data/human_puzzles.csv"
 
-if [[ ! -x "$bench" ]]; then
-  echo "no $bench: build the bench_lst target first (or set BUILD_DIR)" >&2
-  exit 1
-fi
-
 cpp_out="$("$bench" --items "$cpp_items" --seed "$seed" --human "$human" --threads 1,2)"
 py_out="$(/usr/bin/python3 "$root/bench/reference/lst_reference.py" --items "$py_items" --seed "$seed" --human "$human")"
 
-source "$root/bench/run_helpers.sh"  # field
 py_rate="$(field items_per_s <<<"$py_out")"
 
 echo "| implementation | threads | items | seconds | items/s | vs Python |"
@@ -38,4 +32,4 @@ printf '| Python 3.11 (reference) | 1 | %s | %s | %s | 1x |\n' "$(field items <<
   "$(field seconds <<<"$py_out")" "$py_rate"
 echo
 echo "$(nproc) cores, $(uname -m), $(/usr/bin/python3 --version 2>&1)."
-echo "Command: BUILD_DIR=$build bench/lst/run.sh $cpp_items $py_items"
+echo "Command: BUILD_DIR=${bench%/bin/*} bench/lst/run.sh $cpp_items $py_items"

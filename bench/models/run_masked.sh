@@ -14,13 +14,13 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-build="${1:-$root/build}"
+source "$root/bench/run_helpers.sh"
+build="${1:-}"
 shift || true
+bench="$(bench_binary bench_masked_model "$build")"
 threads="${THREADS:-1,2}"
 steps="${STEPS:-10}"
 reps="${REPS:-5}"
-bench="$build/bin/bench_masked_model"
-[[ -x "$bench" ]] || { echo "no $bench: build the bench_masked_model target first" >&2; exit 1; }
 ref=(/usr/bin/python3 "$root/bench/reference/masked_model.py" --bench --threads "$threads" --steps "$steps" --reps 1)
 
 cpp="" py=""

@@ -11,20 +11,13 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-build="${BUILD_DIR:-$root/build}"
-bench="$build/bin/bench_network"
+source "$root/bench/run_helpers.sh"
+bench="$(bench_binary bench_network)"
 cpp_steps="${1:-40000}"  # about 0.2 s a run: in shorter ones thread start and first-touching the output weigh more
 py_steps="${2:-2000}"
 runs=16
 python=/usr/bin/python3
 reference="$root/bench/reference/network_reference.py"
-
-if [[ ! -x "$bench" ]]; then
-  echo "no $bench: build the bench_network target first (or set BUILD_DIR)" >&2
-  exit 1
-fi
-
-source "$root/bench/run_helpers.sh"
 
 load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 echo "| N | implementation | threads | M node-steps/s | vs numpy batched | M node-steps per CPU-s |" \
@@ -92,4 +85,4 @@ echo
 echo "$(nproc) cores, $(uname -m), $("$python" --version 2>&1), numpy $("$python" -c 'import numpy; print(numpy.__version__)');" \
   "C++ $cpp_steps steps x $runs runs (same data with 1 and 2 threads), numpy $py_steps steps; best of 3, taking" \
   "turns; load average before: $load_before, after: $(cut -d' ' -f1-3 /proc/loadavg)."
-echo "Command: BUILD_DIR=$build bench/network/run.sh $cpp_steps $py_steps"
+echo "Command: BUILD_DIR=${bench%/bin/*} bench/network/run.sh $cpp_steps $py_steps"

@@ -12,20 +12,13 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-build="${BUILD_DIR:-$root/build}"
-bench="$build/bin/bench_parcels"
+source "$root/bench/run_helpers.sh"
+bench="$(bench_binary bench_parcels)"
 cpp_steps="${1:-400}"
 py_steps="${2:-40}"
 python=/usr/bin/python3
 reference="$root/bench/reference/parcels_reference.py"
 export OMP_WAIT_POLICY=passive
-
-if [[ ! -x "$bench" ]]; then
-  echo "no $bench: build the bench_parcels target first (or set BUILD_DIR)" >&2
-  exit 1
-fi
-
-source "$root/bench/run_helpers.sh"
 
 echo "| grid | implementation | threads | M voxel-steps/s | vs numpy | M voxel-steps per CPU-s | vs numpy, per CPU-s |"
 echo "|---|---|---:|---:|---:|---:|---:|"
@@ -73,4 +66,4 @@ echo "$(nproc) cores, $(uname -m), $("$python" --version 2>&1), numpy $("$python
   "scipy $("$python" -c 'import scipy; print(scipy.__version__)'); C++ $cpp_steps steps (4 mm) and $((cpp_steps / 10)) (2 mm)," \
   "the same field with 1 and 2 threads; numpy $py_steps and $(( (py_steps + 9) / 10 )) steps; best of 3;" \
   "load average before: $(cut -d' ' -f1-3 /proc/loadavg)."
-echo "Command: BUILD_DIR=$build bench/parcels/run.sh $cpp_steps $py_steps"
+echo "Command: BUILD_DIR=${bench%/bin/*} bench/parcels/run.sh $cpp_steps $py_steps"

@@ -7,20 +7,21 @@
 #include <set>
 #include <stdexcept>
 
+#include "sim/registry/registry.hpp"
+
 namespace loci::models {
 namespace {
 
-// Function-local so that registrations from other translation units never run before the map exists.
 struct Registered {
+  std::string name;
   InitFn fn;
   InitScaleKey scale;
   std::vector<std::string> reads;  // every InitOptions key the initialiser reads, its scale first
 };
 
-std::map<std::string, Registered>& table() {
-  static std::map<std::string, Registered> inits;
-  return inits;
-}
+LOCI_DEFINE_REGISTRY(Registered, "initialiser")
+
+Registry<Registered>& inits() { return Registry<Registered>::instance(); }
 
 // Each scale field of InitOptions, read by its name.
 const std::map<std::string, double (*)(const InitOptions&)>& scale_fields() {
@@ -38,12 +39,6 @@ const std::set<std::string>& option_keys() {
   return keys;
 }
 
-std::string joined_names() {
-  std::string out;
-  for (const auto& entry : table()) out += (out.empty() ? "" : ", ") + entry.first;
-  return out;
-}
-
 }  // namespace
 
 bool InitRegistry::add(const std::string& name, InitFn fn, const InitScaleKey& scale,
@@ -57,19 +52,13 @@ bool InitRegistry::add(const std::string& name, InitFn fn, const InitScaleKey& s
       throw std::logic_error("initialiser '" + name + "': reads '" + key + "', which is no key of InitOptions");
     if (std::find(reads.begin(), reads.end(), key) == reads.end()) reads.push_back(key);
   }
-  if (!table().emplace(name, Registered{std::move(fn), scale, std::move(reads)}).second)
-    throw std::logic_error("initialiser '" + name + "' is registered twice");
+  inits().add({name, std::move(fn), scale, std::move(reads)});
   return true;
 }
 
 namespace {
 
-const Registered& registered(const std::string& name) {
-  auto it = table().find(name);
-  if (it == table().end())
-    throw std::invalid_argument("unknown initialiser '" + name + "'; known: " + joined_names());
-  return it->second;
-}
+const Registered& registered(const std::string& name) { return inits().at(name); }
 
 }  // namespace
 
@@ -84,13 +73,9 @@ double init_scale(const InitOptions& options) {
   return key.empty() ? 0.0 : scale_fields().at(key)(options);
 }
 
-bool InitRegistry::contains(const std::string& name) { return table().count(name) != 0; }
+bool InitRegistry::contains(const std::string& name) { return inits().contains(name); }
 
-std::vector<std::string> InitRegistry::names() {
-  std::vector<std::string> out;
-  for (const auto& entry : table()) out.push_back(entry.first);
-  return out;
-}
+std::vector<std::string> InitRegistry::names() { return inits().names(); }
 
 torch::Tensor make_init(at::IntArrayRef shape, const InitOptions& options, const InitContext& context) {
   if (!context.generator.defined())

@@ -7,6 +7,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "sim/registry/registry.hpp"
+
 namespace loci::models {
 
 PositionalEncodingImpl::PositionalEncodingImpl(PEOptions options, PEContext context)
@@ -67,49 +69,34 @@ void TablePEImpl::add_table(torch::Tensor table, bool learned) {
 
 namespace {
 
-std::map<std::string, PEFactory>& factories() {
-  static std::map<std::string, PEFactory> table;
-  return table;
-}
+struct PEEntry {
+  std::string name;
+  PEFactory factory;
+  PEDefaultInit default_init;
+};
 
-std::map<std::string, PEDefaultInit>& default_inits() {
-  static std::map<std::string, PEDefaultInit> table;
-  return table;
-}
+LOCI_DEFINE_REGISTRY(PEEntry, "positional encoding")
+
+Registry<PEEntry>& pes() { return Registry<PEEntry>::instance(); }
 
 }  // namespace
 
 bool PERegistry::add(const std::string& name, PEFactory factory, PEDefaultInit default_init) {
-  if (!factories().emplace(name, std::move(factory)).second)
-    throw std::logic_error("positional encoding '" + name + "' is registered twice");
-  default_inits().emplace(name, std::move(default_init));
+  pes().add({name, std::move(factory), std::move(default_init)});
   return true;
 }
 
 c10::optional<InitOptions> PERegistry::effective_init(const PEOptions& options) {
   if (options.init()) return options.init();
-  auto it = default_inits().find(options.type());
-  if (it == default_inits().end())
-    throw std::invalid_argument("unknown positional encoding '" + options.type() + "'");
-  return it->second(options);
+  return pes().at(options.type()).default_init(options);
 }
 
 std::shared_ptr<PositionalEncodingImpl> PERegistry::create(const PEOptions& options, const PEContext& context) {
-  auto it = factories().find(options.type());
-  if (it == factories().end()) {
-    std::string known;
-    for (const auto& [name, f] : factories()) known += (known.empty() ? "" : ", ") + name;
-    throw std::invalid_argument("unknown positional encoding '" + options.type() + "'; known: " + known);
-  }
-  return it->second(options, context);
+  return pes().at(options.type()).factory(options, context);
 }
 
-bool PERegistry::contains(const std::string& name) { return factories().count(name) != 0; }
+bool PERegistry::contains(const std::string& name) { return pes().contains(name); }
 
-std::vector<std::string> PERegistry::names() {
-  std::vector<std::string> out;
-  for (const auto& [name, f] : factories()) out.push_back(name);
-  return out;
-}
+std::vector<std::string> PERegistry::names() { return pes().names(); }
 
 }  // namespace loci::models

@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 
 #include "models/probe/distance.hpp"
+#include "sim/registry/registry.hpp"
 
 #include <functional>
 #include <string>
@@ -36,16 +37,15 @@ struct ProbeInfo {
   ProbeFn fn;
 };
 
-class ProbeRegistry {
- public:
-  static bool add(ProbeInfo info);  // std::logic_error for a name registered twice
-  static const std::vector<ProbeInfo>& all();  // in registration order
-};
+// Every analysis runs the probes in the order registered (ProbeRegistry::instance().in_order()).
+LOCI_DECLARE_REGISTRY(ProbeInfo)
+using ProbeRegistry = Registry<ProbeInfo>;
 
 }  // namespace loci::probe
 
 #define LOCI_PROBE_CONCAT_INNER(a, b) a##b
 #define LOCI_PROBE_CONCAT(a, b) LOCI_PROBE_CONCAT_INNER(a, b)
 // LOCI_REGISTER_PROBE({"name", "doc", {"output"}, fn}) in any file of a library loci loads.
-#define LOCI_REGISTER_PROBE(...) \
-  static const bool LOCI_PROBE_CONCAT(loci_probe_registered_, __COUNTER__) = ::loci::probe::ProbeRegistry::add(__VA_ARGS__)
+#define LOCI_REGISTER_PROBE(...)                                                             \
+  static const ::loci::Registration<::loci::probe::ProbeInfo> LOCI_PROBE_CONCAT(loci_probe_registered_, \
+                                                                                __COUNTER__)(__VA_ARGS__)

@@ -3,14 +3,14 @@
 #include "models/blas_info.hpp"
 #include "models/jit_gemm.hpp"
 #include "onednn_state.hpp"
-#include "plugins/api/blas_kernel.hpp"
+#include "cpu/blas_kernel.hpp"
 
 namespace loci::torch_trainer {
 
 nlohmann::ordered_json numerics_summary(const std::string& precision, bool fused_products) {
   nlohmann::ordered_json j;
   j["blas"] = models::blas_description();
-  const blas::Choice kernel = blas::current();
+  const cpu::Choice kernel = cpu::current();
   j["blas_kernel"] = {{"kernel", kernel.kernel}, {"why", kernel.why}};
   const OneDnnState dnn = onednn_state(fused_products);
   if (precision == "bf16")

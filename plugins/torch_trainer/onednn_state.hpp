@@ -1,5 +1,5 @@
 // What oneDNN does in this process: LibTorch sends bfloat16 matrix products to it (train.precision: bf16), and it
-// chooses its own instruction set from the CPU, apart from OpenBLAS's kernel (plugins/api/blas_kernel.hpp). Both
+// chooses its own instruction set from the CPU, apart from OpenBLAS's kernel (cpu/blas_kernel.hpp). Both
 // decide a bf16 run's speed and last bits, so runs record them beside the BLAS kernel. Evaluation is float32 and runs
 // on the BLAS kernel.
 #pragma once

@@ -31,7 +31,7 @@
 #include "run_identity.hpp"
 #include "plugins/api/config/options.hpp"
 #include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/blas_kernel.hpp"
+#include "cpu/blas_kernel.hpp"
 #include "plugins/api/error.hpp"
 #include "plugins/api/provenance.hpp"
 #include "plugins/api/launch.hpp"
@@ -139,7 +139,7 @@ class TorchTrainer final : public Trainer {
     }
     set_up_process(s, resolved);
     if (s.lead && request.progress) {
-      const blas::Choice kernel = blas::current();
+      const cpu::Choice kernel = cpu::current();
       std::cerr << "loci: BLAS kernel " << (kernel.kernel.empty() ? "(not OpenBLAS)" : kernel.kernel) << " ("
                 << kernel.why << ")\n";
       if (s.opt.precision == "bf16" && s.device.is_cpu())

@@ -52,7 +52,7 @@ struct TrainOptions {
   std::vector<double> eval_mask_ratios{0.5};
   std::vector<double> robustness_noise;  // sds of embedding noise evaluated once training ends (robustness.csv)  // masked regression: extra evaluations, rows named <split>@<ratio>
   std::string blas_kernel = "auto";
-  std::string on_other_settings = "refuse";  // or new_folder: <out>@<identity hash> (run_identity.hpp)  // plugins/api/blas_kernel.hpp; settled by the `loci` process before training
+  std::string on_other_settings = "refuse";  // or new_folder: <out>@<identity hash> (run_identity.hpp)  // cpu/blas_kernel.hpp; settled by the `loci` process before training
   std::string precision = "fp32";  // or bf16 (models/precision_scope.hpp)
   std::string bf16_products = "autocast";  // or fused: how a CPU bf16 step runs its products
   bool save_attention = false, progress = true;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "sim/dynamics/model.hpp"
+#include "sim/registry/registry.hpp"
 
 namespace loci::sim::dynamics {
 
@@ -29,13 +30,14 @@ struct IntegratorInfo {
   std::function<std::unique_ptr<Integrator>()> make;
 };
 
-void register_integrator(IntegratorInfo info);
-const IntegratorInfo& integrator_info(const std::string& name);  // std::invalid_argument listing known names
-std::vector<std::string> integrator_names();
-std::unique_ptr<Integrator> make_integrator(const std::string& name);
+LOCI_DECLARE_REGISTRY(IntegratorInfo)
+using IntegratorRegistry = Registry<IntegratorInfo>;
+using IntegratorRegistration = Registration<IntegratorInfo>;  // a static one in an integrator's .cpp registers it
 
-struct IntegratorRegistration {
-  explicit IntegratorRegistration(IntegratorInfo info) { register_integrator(std::move(info)); }
-};
+inline const IntegratorInfo& integrator_info(const std::string& name) {  // std::invalid_argument listing known names
+  return IntegratorRegistry::instance().at(name);
+}
+inline std::vector<std::string> integrator_names() { return IntegratorRegistry::instance().names(); }
+std::unique_ptr<Integrator> make_integrator(const std::string& name);
 
 }  // namespace loci::sim::dynamics

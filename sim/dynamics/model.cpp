@@ -1,9 +1,10 @@
 #include "sim/dynamics/model.hpp"
 
-#include <mutex>
 #include <stdexcept>
 
 namespace loci::sim::dynamics {
+
+LOCI_DEFINE_REGISTRY(ModelInfo, "model")
 
 Model::~Model() = default;
 
@@ -16,43 +17,6 @@ void Batch::couple(const double* x, std::size_t variable, double* y) const {
 
 void Model::diffusion(const Batch&, const double*, double*) const {
   throw std::logic_error("this model's noise enters its drift; it has no diffusion term");
-}
-
-namespace {
-
-std::map<std::string, ModelInfo>& registry() {
-  static std::map<std::string, ModelInfo> r;
-  return r;
-}
-
-std::mutex& registry_mutex() {
-  static std::mutex m;
-  return m;
-}
-
-}  // namespace
-
-void register_model(ModelInfo info) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  const std::string name = info.name;
-  if (!registry().emplace(name, std::move(info)).second)
-    throw std::logic_error("model '" + name + "' registered twice");
-}
-
-const ModelInfo& model_info(const std::string& name) {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  const auto it = registry().find(name);
-  if (it != registry().end()) return it->second;
-  std::string known;
-  for (const auto& [n, info] : registry()) known += (known.empty() ? "" : ", ") + n;
-  throw std::invalid_argument("unknown model '" + name + "' (known: " + known + ")");
-}
-
-std::vector<std::string> model_names() {
-  std::lock_guard<std::mutex> lock(registry_mutex());
-  std::vector<std::string> out;
-  for (const auto& [name, info] : registry()) out.push_back(name);
-  return out;
 }
 
 std::unique_ptr<Model> make_model(const std::string& name, const std::map<std::string, double>& params) {

@@ -18,6 +18,7 @@
 #include "sim/dynamics/history.hpp"
 #include "sim/graph/params.hpp"
 #include "sim/random/stream.hpp"
+#include "sim/registry/registry.hpp"
 
 namespace loci::sim::dynamics {
 
@@ -68,16 +69,15 @@ struct ModelInfo {
   std::function<std::unique_ptr<Model>(const Params&)> make;
 };
 
-void register_model(ModelInfo info);
+LOCI_DECLARE_REGISTRY(ModelInfo)
+using ModelRegistry = Registry<ModelInfo>;
+using ModelRegistration = Registration<ModelInfo>;  // a static one in a model's .cpp registers it
+
 // std::invalid_argument listing the registered names when `name` is not one of them.
-const ModelInfo& model_info(const std::string& name);
-std::vector<std::string> model_names();  // sorted
+inline const ModelInfo& model_info(const std::string& name) { return ModelRegistry::instance().at(name); }
+inline std::vector<std::string> model_names() { return ModelRegistry::instance().names(); }  // sorted
 
 // `name` with its defaults overridden by `params` (std::invalid_argument for an unknown or out-of-range one).
 std::unique_ptr<Model> make_model(const std::string& name, const std::map<std::string, double>& params = {});
-
-struct ModelRegistration {
-  explicit ModelRegistration(ModelInfo info) { register_model(std::move(info)); }
-};
 
 }  // namespace loci::sim::dynamics

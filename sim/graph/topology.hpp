@@ -9,16 +9,17 @@
 #include <vector>
 
 #include "sim/graph/graph.hpp"
-#include "sim/graph/option.hpp"
+#include "sim/option.hpp"
 #include "sim/graph/params.hpp"
 #include "sim/random/stream.hpp"
+#include "sim/registry/registry.hpp"
 
 namespace loci::sim::graph {
 
 // What every topology is asked for; the rest is in its own parameters.
 class GraphOptions {
-  LOCI_SIM_OPTION(std::size_t, nodes, 100);
-  LOCI_SIM_OPTION(int, dims, 2);  // 1 (a line or ring), 2 or 3
+  LOCI_OPTION(std::size_t, nodes, 100);
+  LOCI_OPTION(int, dims, 2);  // 1 (a line or ring), 2 or 3
 };
 
 struct TopologyInfo {
@@ -29,18 +30,16 @@ struct TopologyInfo {
   std::function<SpatialGraph(const GraphOptions&, const Params&, Rng&)> build;
 };
 
-void register_topology(TopologyInfo info);
+LOCI_DECLARE_REGISTRY(TopologyInfo)
+using TopologyRegistry = Registry<TopologyInfo>;
+using TopologyRegistration = Registration<TopologyInfo>;  // a static one in a topology's .cpp registers it
+
 // std::invalid_argument listing the registered names when `name` is not one of them.
-const TopologyInfo& topology(const std::string& name);
-std::vector<std::string> topology_names();  // sorted
+inline const TopologyInfo& topology(const std::string& name) { return TopologyRegistry::instance().at(name); }
+inline std::vector<std::string> topology_names() { return TopologyRegistry::instance().names(); }  // sorted
 
 // Builds `name` with its defaults overridden by `params`; every random draw comes from `rng`.
 SpatialGraph make_topology(const std::string& name, const GraphOptions& options,
                            const std::map<std::string, double>& params, Rng& rng);
-
-// A static instance in a topology's .cpp file registers it when loci_sim is loaded.
-struct TopologyRegistration {
-  explicit TopologyRegistration(TopologyInfo info) { register_topology(std::move(info)); }
-};
 
 }  // namespace loci::sim::graph

@@ -20,10 +20,9 @@ Eigen::MatrixXd line_of(int n) {
 }
 
 const ProbeInfo& registered(const std::string& name) {
-  for (const auto& p : ProbeRegistry::all())
-    if (p.name == name) return p;
-  FAIL("probe " << name << " is not registered");
-  throw;
+  const ProbeInfo* p = ProbeRegistry::instance().find(name);
+  if (!p) FAIL("probe " << name << " is not registered");
+  return *p;
 }
 
 }  // namespace

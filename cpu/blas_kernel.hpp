@@ -10,34 +10,26 @@
 #include <string>
 #include <vector>
 
-namespace loci::blas {
+#include "cpu/features.hpp"
 
-struct CpuFeatures {
-  bool avx = false, avx2 = false, fma = false;
-  bool avx512f = false, avx512bw = false, avx512vl = false, avx512dq = false, avx512_bf16 = false;
-  bool avx512() const { return avx512f && avx512bw && avx512vl && avx512dq; }
-};
-
-// From the `flags` line of /proc/cpuinfo ("avx2 fma avx512f ...").
-CpuFeatures features_from_flags(const std::string& flags);
-CpuFeatures this_cpu();
+namespace loci::cpu {
 
 // The kernel to use instead of OpenBLAS's `core`, or nullopt to keep it: Cooperlake on AVX-512 with BF16, SkylakeX
 // on AVX-512, Haswell on AVX2 + FMA, Sandybridge on AVX; only ever an upgrade over what `core` is.
-std::optional<std::string> better_kernel(const std::string& core, const CpuFeatures& cpu);
+std::optional<std::string> better_kernel(const std::string& core, const Features& cpu);
 
 // Why a user's OPENBLAS_CORETYPE runs: it is kept, and where the CPU runs a better kernel (better_kernel) the reason
 // names it and how to get it. Some machines set the variable for every process: the project's AMD EPYC VM sets
 // Haswell, where OpenBLAS's own choice, Cooperlake, trains the paper's model 1.4x faster (bench/RESULTS.md).
-std::string user_kernel_why(const std::string& user_core, const CpuFeatures& cpu);
+std::string user_kernel_why(const std::string& user_core, const Features& cpu);
 
 // Where bfloat16 matrix products (train.precision: bf16) run on a CPU. LibTorch 1.13 sends them to oneDNN when it is
 // built with oneDNN and the CPU has AVX-512 F, BW, VL and DQ; oneDNN then needs its own instruction set (its choice,
 // or the user's ONEDNN_MAX_CPU_ISA cap) to be an avx512_core one, or it fails. Otherwise they run on LibTorch's
 // reference loops, slower than float32 on OpenBLAS.
 enum class Bf16Products { onednn, reference_loops };
-bool libtorch_sends_bf16_to_onednn(bool libtorch_has_onednn, const CpuFeatures& cpu);
-Bf16Products bf16_products(bool libtorch_has_onednn, const std::string& onednn_isa, const CpuFeatures& cpu);
+bool libtorch_sends_bf16_to_onednn(bool libtorch_has_onednn, const Features& cpu);
+Bf16Products bf16_products(bool libtorch_has_onednn, const std::string& onednn_isa, const Features& cpu);
 
 // What the process runs on and why, for run records and the one line loci prints.
 struct Choice {
@@ -60,4 +52,4 @@ void require(char** argv, const std::string& mode);
 // beyond rounding (some OpenBLAS kernels are wrong on some CPUs).
 bool products_agree();
 
-}  // namespace loci::blas
+}  // namespace loci::cpu

@@ -6,11 +6,11 @@
 #include "../cli/run_command.hpp"
 #include "../config/temp_files.hpp"
 #include <nlohmann/json.hpp>
-#include "plugins/api/blas_kernel.hpp"
-#include "trainer_fixture.hpp"
+#include "cpu/blas_kernel.hpp"
+#include "../trainer/trainer_fixture.hpp"
 
-using loci::blas::better_kernel;
-using loci::blas::features_from_flags;
+using loci::cpu::better_kernel;
+using loci::cpu::features_from_flags;
 
 TEST_CASE("an old fallback kernel is replaced by the best one the CPU runs, and nothing else is") {
   const auto avx512 = features_from_flags("fpu sse2 avx avx2 fma avx512f avx512dq avx512bw avx512vl");
@@ -37,16 +37,16 @@ TEST_CASE("a user's older kernel is kept, and the reason says which kernel the C
   const auto avx512_bf16 = features_from_flags("avx avx2 fma avx512f avx512dq avx512bw avx512vl avx512_bf16");
   const auto avx2 = features_from_flags("sse4_2 avx avx2 fma");
   // The project's AMD EPYC VM: OPENBLAS_CORETYPE=Haswell for every process on an AVX-512 CPU.
-  const auto why = loci::blas::user_kernel_why("Haswell", avx512_bf16);
+  const auto why = loci::cpu::user_kernel_why("Haswell", avx512_bf16);
   CHECK(why.rfind("set by the user (OPENBLAS_CORETYPE)", 0) == 0);
   CHECK(why.find("this CPU runs Cooperlake") != std::string::npos);
   CHECK(why.find("unset OPENBLAS_CORETYPE") != std::string::npos);
   CHECK(why.find('|') == std::string::npos);  // the recorded choice separates its fields with '|'
-  CHECK(loci::blas::user_kernel_why("Haswell", avx2) == "set by the user (OPENBLAS_CORETYPE)");
-  CHECK(loci::blas::user_kernel_why("Cooperlake", avx512_bf16) == "set by the user (OPENBLAS_CORETYPE)");
+  CHECK(loci::cpu::user_kernel_why("Haswell", avx2) == "set by the user (OPENBLAS_CORETYPE)");
+  CHECK(loci::cpu::user_kernel_why("Cooperlake", avx512_bf16) == "set by the user (OPENBLAS_CORETYPE)");
 }
 
-TEST_CASE("the chosen kernel computes a product right") { CHECK(loci::blas::products_agree()); }
+TEST_CASE("the chosen kernel computes a product right") { CHECK(loci::cpu::products_agree()); }
 
 TEST_CASE("a user's OPENBLAS_CORETYPE is never overridden, and a refused kernel falls back to OpenBLAS's choice") {
   loci::test::TempDir dir;
@@ -69,17 +69,17 @@ TEST_CASE("a user's OPENBLAS_CORETYPE is never overridden, and a refused kernel 
 }
 
 TEST_CASE("bf16 products go to oneDNN only where LibTorch sends them and oneDNN runs an AVX-512 instruction set") {
-  using loci::blas::Bf16Products;
-  using loci::blas::bf16_products;
+  using loci::cpu::Bf16Products;
+  using loci::cpu::bf16_products;
   const auto avx512 = features_from_flags("avx avx2 fma avx512f avx512dq avx512bw avx512vl avx512_bf16 amx_tile");
   CHECK(bf16_products(true, "avx512_core_amx", avx512) == Bf16Products::onednn);
   CHECK(bf16_products(true, "avx512_core", avx512) == Bf16Products::onednn);
   CHECK(bf16_products(false, "avx512_core_amx", avx512) == Bf16Products::reference_loops);
   // A user's ONEDNN_MAX_CPU_ISA=AVX2 on an AVX-512 CPU: LibTorch would still send them, and oneDNN would fail.
-  CHECK(loci::blas::libtorch_sends_bf16_to_onednn(true, avx512));
+  CHECK(loci::cpu::libtorch_sends_bf16_to_onednn(true, avx512));
   CHECK(bf16_products(true, "avx2", avx512) == Bf16Products::reference_loops);
   CHECK(bf16_products(true, "avx2", features_from_flags("avx avx2 fma")) == Bf16Products::reference_loops);
-  CHECK_FALSE(loci::blas::libtorch_sends_bf16_to_onednn(true, features_from_flags("avx2 fma avx512f avx512bw")));
+  CHECK_FALSE(loci::cpu::libtorch_sends_bf16_to_onednn(true, features_from_flags("avx2 fma avx512f avx512bw")));
 }
 
 namespace {
@@ -96,12 +96,12 @@ nlohmann::json train_bf16(const loci::test::TempDir& dir, const std::string& env
 }  // namespace
 
 TEST_CASE("a bf16 run records oneDNN's instruction set and where its products ran, and a cap below AVX-512 still trains") {
-  const auto cpu = loci::blas::this_cpu();
+  const auto cpu = loci::cpu::features();
   loci::test::TempDir plain;
   std::string out;
   auto dnn = train_bf16(plain, "env -u ONEDNN_MAX_CPU_ISA -u DNNL_MAX_CPU_ISA", out).at("onednn");
   const std::string isa = dnn.at("isa");
-  const bool onednn = loci::blas::bf16_products(!isa.empty(), isa, cpu) == loci::blas::Bf16Products::onednn;
+  const bool onednn = loci::cpu::bf16_products(!isa.empty(), isa, cpu) == loci::cpu::Bf16Products::onednn;
   CHECK(dnn.at("bf16_products") == (onednn ? "oneDNN" : "LibTorch's reference loops"));
   CHECK(dnn.at("isa_cap") == "");
   CHECK(out.find("loci: bf16 products run on") != std::string::npos);
@@ -113,7 +113,7 @@ TEST_CASE("a bf16 run records oneDNN's instruction set and where its products ra
   CHECK(dnn.at("bf16_products") == "LibTorch's reference loops");
   if (!isa.empty()) {
     CHECK(dnn.at("isa") == "avx2");  // the cap holds
-    if (loci::blas::libtorch_sends_bf16_to_onednn(true, cpu))
+    if (loci::cpu::libtorch_sends_bf16_to_onednn(true, cpu))
       CHECK(out.find("oneDNN runs avx2 (capped by ONEDNN_MAX_CPU_ISA=AVX2)") != std::string::npos);
   }
 }

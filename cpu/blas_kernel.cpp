@@ -1,15 +1,13 @@
-#include "plugins/api/blas_kernel.hpp"
+#include "cpu/blas_kernel.hpp"
 
 #include <dlfcn.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <map>
-#include <sstream>
 
-namespace loci::blas {
+namespace loci::cpu {
 
 namespace {
 
@@ -71,7 +69,7 @@ std::string capitalised(const std::string& core) {
   return core;
 }
 
-std::string cpu_words(const CpuFeatures& c) {
+std::string cpu_words(const Features& c) {
   if (c.avx512()) return c.avx512_bf16 ? "AVX-512 with BF16" : "AVX-512";
   if (c.avx2 && c.fma) return "AVX2 and FMA";
   return c.avx ? "AVX" : "no AVX";
@@ -109,40 +107,17 @@ void check_after_restart(char** argv) {
 
 }  // namespace
 
-CpuFeatures features_from_flags(const std::string& flags) {
-  std::istringstream in(flags);
-  CpuFeatures c;
-  for (std::string w; in >> w;) {
-    if (w == "avx") c.avx = true;
-    else if (w == "avx2") c.avx2 = true;
-    else if (w == "fma") c.fma = true;
-    else if (w == "avx512f") c.avx512f = true;
-    else if (w == "avx512bw") c.avx512bw = true;
-    else if (w == "avx512vl") c.avx512vl = true;
-    else if (w == "avx512dq") c.avx512dq = true;
-    else if (w == "avx512_bf16") c.avx512_bf16 = true;
-  }
-  return c;
-}
-
-CpuFeatures this_cpu() {
-  std::ifstream in("/proc/cpuinfo");
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("flags", 0) == 0) return features_from_flags(line.substr(line.find(':') + 1));
-  return {};
-}
-
-bool libtorch_sends_bf16_to_onednn(bool libtorch_has_onednn, const CpuFeatures& cpu) {
+bool libtorch_sends_bf16_to_onednn(bool libtorch_has_onednn, const Features& cpu) {
   return libtorch_has_onednn && cpu.avx512();
 }
 
-Bf16Products bf16_products(bool libtorch_has_onednn, const std::string& onednn_isa, const CpuFeatures& cpu) {
+Bf16Products bf16_products(bool libtorch_has_onednn, const std::string& onednn_isa, const Features& cpu) {
   const bool avx512_core = onednn_isa.rfind("avx512_core", 0) == 0;
   return libtorch_sends_bf16_to_onednn(libtorch_has_onednn, cpu) && avx512_core ? Bf16Products::onednn
                                                                                 : Bf16Products::reference_loops;
 }
 
-std::optional<std::string> better_kernel(const std::string& core, const CpuFeatures& cpu) {
+std::optional<std::string> better_kernel(const std::string& core, const Features& cpu) {
   std::string best;
   if (cpu.avx512()) best = cpu.avx512_bf16 ? "Cooperlake" : "SkylakeX";
   else if (cpu.avx2 && cpu.fma) best = "Haswell";
@@ -151,7 +126,7 @@ std::optional<std::string> better_kernel(const std::string& core, const CpuFeatu
   return best;
 }
 
-std::string user_kernel_why(const std::string& user_core, const CpuFeatures& cpu) {
+std::string user_kernel_why(const std::string& user_core, const Features& cpu) {
   std::string why = "set by the user (OPENBLAS_CORETYPE)";
   if (const auto better = better_kernel(user_core, cpu))
     why += "; this CPU runs " + *better + ", faster: unset OPENBLAS_CORETYPE to let loci choose it";
@@ -185,7 +160,7 @@ void settle(char** argv, std::optional<std::string> mode) {
   const std::string m = mode ? *mode : requested ? requested : "auto";
   const char* user = std::getenv(kKernelVar);
   if (user && *user) {
-    setenv(kChoiceVar, (std::string(user) + "|" + user_kernel_why(user, this_cpu())).c_str(), 1);
+    setenv(kChoiceVar, (std::string(user) + "|" + user_kernel_why(user, features())).c_str(), 1);
     return;
   }
   if (m == "openblas") {
@@ -201,7 +176,7 @@ void settle(char** argv, std::optional<std::string> mode) {
       setenv(kChoiceVar, "|not OpenBLAS", 1);
       return;
     }
-    const CpuFeatures cpu = this_cpu();
+    const Features cpu = features();
     const auto better = better_kernel(core, cpu);
     if (!better) {
       setenv(kChoiceVar, ("|auto: OpenBLAS's own choice " + capitalised(core) + " fits a CPU with " + cpu_words(cpu)).c_str(), 1);
@@ -247,4 +222,4 @@ void require(char** argv, const std::string& mode) {
   restart(argv);
 }
 
-}  // namespace loci::blas
+}  // namespace loci::cpu
