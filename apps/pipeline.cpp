@@ -1,5 +1,6 @@
 #include "apps/pipeline.hpp"
 
+#include "apps/analysis/analyze_options.hpp"
 #include "apps/resolve.hpp"
 #include "apps/stage_keys.hpp"
 #include "apps/sweep_grids.hpp"
@@ -16,7 +17,7 @@ const char* kPipelineSchema = R"yaml(
 out: {type: path, required: true, doc: "pipeline folder: every stage writes below it"}
 generate: {type: any, doc: "generator config (see `loci config schema GENERATOR`); out defaults to <out>/data"}
 train: {type: any, doc: "training config (see `loci config schema TRAINER`) plus `sweep:` (one grid [key=v1,v2, ...] or a list of grids, run as their union); data defaults to the generate stage's out, out to <out>/runs"}
-analyze: {type: any, doc: "analysis of the trained runs (`loci analyze`): {runs, out, metric, knn, mds_dims}; runs default to the train stage's out, out to <out>/analysis"}
+analyze: {type: any, doc: "analysis of the trained runs (`loci analyze`): {runs, out, metric, knn, mds_dims, attention_reference}; runs default to the train stage's out, out to <out>/analysis"}
 report: {type: any, doc: "report of the analysis (`loci report`): {out}; out defaults to <out>/report"}
 plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins"}
 plugin_override: {type: list, of: string, default: [], doc: "plugin names that more than one library may provide, the first found on the search path winning; any other name found twice is an error"}
@@ -31,13 +32,15 @@ const config::Node* stage_of(const config::Node& pipeline, const char* name) {
 // The stage's mapping as written in the pipeline file, not counting what its `include:` brings.
 bool own_key(const config::Node& stage, const char* key) { return stage.is_map() && stage.find(key); }
 
-const char* kAnalyzeSchema = R"yaml(
-runs: {type: list, of: path, default: [], doc: "run folders or folders holding runs; [] = the train stage's out"}
-out: {type: path, default: "", doc: "folder of summary.csv / summary.md / runs.csv; empty = <pipeline out>/analysis"}
-metric: {type: enum, values: [euclidean, cosine, correlation], default: euclidean, doc: "distance between PE rows for RSA and k-NN"}
-knn: {type: int, min: 1, default: 4, doc: "k of the k-nearest-neighbour overlap"}
-mds_dims: {type: int, min: 1, max: 3, default: 2, doc: "dimensions of the MDS embedding"}
-)yaml";
+// The stage's own keys, then the analysis options as declared once (apps/analysis/analyze_options.cpp).
+const std::string& analyze_schema() {
+  static const std::string text =
+      "runs: {type: list, of: path, default: [], doc: \"run folders or folders holding runs; [] = the train stage's out\"}\n"
+      "out: {type: path, default: \"\", doc: \"folder of summary.csv / summary.md / runs.csv; empty = <pipeline "
+      "out>/analysis\"}\n" +
+      analysis::analyze_options().schema();
+  return text;
+}
 
 const char* kReportSchema = R"yaml(
 out: {type: path, default: "", doc: "folder of report.html and figures/; empty = <pipeline out>/report"}
@@ -88,7 +91,7 @@ std::vector<std::pair<std::string, std::optional<config::Schema>>> stage_schemas
       }
       stages.emplace_back(name, std::move(schema));
     }
-  if (stage_of(raw, "analyze")) stages.emplace_back("analyze", config::Schema::parse(kAnalyzeSchema, "analyze stage schema"));
+  if (stage_of(raw, "analyze")) stages.emplace_back("analyze", config::Schema::parse(analyze_schema(), "analyze stage schema"));
   if (stage_of(raw, "report")) stages.emplace_back("report", config::Schema::parse(kReportSchema, "report stage schema"));
   return stages;
 }
@@ -185,7 +188,7 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
   }
 
   if (const config::Node* a = stage_of(out, "analyze")) {
-    config::Node stage = resolve_small_stage(*a, kAnalyzeSchema, "analyze", "analysis", analyze, folder);
+    config::Node stage = resolve_small_stage(*a, analyze_schema().c_str(), "analyze", "analysis", analyze, folder);
     if (stage.at("runs").items().empty()) {
       const config::Node* t = stage_of(out, "train");
       if (!t) throw UserError(a->mark().str() + ": the 'analyze' stage needs `runs:` when there is no 'train' stage");

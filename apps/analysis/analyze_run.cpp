@@ -146,7 +146,7 @@ std::map<std::string, std::string> input_hashes(const fs::path& folder) {
 }  // namespace
 
 ordered_json options_json(const AnalyzeOptions& o) {
-  return {{"pe_metric", probe::metric_name(o.pe_metric)},
+  return {{"pe_metric", o.metric},
           {"knn_k", o.knn_k},
           {"mds_dims", o.mds_dims},
           {"leave_one_out_below", o.leave_one_out_below}};
@@ -204,7 +204,7 @@ ProbeSetup probe_setup(const RunFolder& run, const Eigen::MatrixXd& positions, c
   s.partition_name = partition_name;
   auto& po = s.options;
   po.true_distance = s.truth.distance;  // empty: euclidean distance of the positions
-  po.rsa.pe_metric = options.pe_metric;
+  po.rsa.pe_metric = probe::parse_metric(options.metric);
   po.knn.k = std::min<int>(options.knn_k, static_cast<int>(std::max<Eigen::Index>(1, tokens - 1)));
   po.mds_dims = options.mds_dims;
   po.decode.leave_one_out = tokens <= options.leave_one_out_below;
@@ -219,7 +219,7 @@ ProbeSetup probe_setup(const RunFolder& run, const Eigen::MatrixXd& positions, c
   c.true_distance = s.truth.distance.size() > 0 ? s.truth.distance : probe::pairwise_distance(positions);
   c.hops = s.truth.hops;
   c.fc = s.truth.fc;
-  c.pe_metric = options.pe_metric;
+  c.pe_metric = probe::parse_metric(options.metric);
   return s;
 }
 

@@ -13,8 +13,9 @@
 
 namespace loci::analysis {
 
+// Declared once, keys and flags alike, in analyze_options.cpp.
 struct AnalyzeOptions {
-  probe::Metric pe_metric = probe::Metric::euclidean;  // PE distance for RSA and k-NN
+  std::string metric = "euclidean";  // PE distance for RSA and k-NN (probe::metric_names())
   int knn_k = 4;
   int mds_dims = 2;
   // Leave-one-out decoding up to this many tokens (the LST's 16), 5-fold above.

@@ -3,7 +3,9 @@
 #include <iostream>
 
 #include "apps/analysis/analyze_all.hpp"
+#include "apps/analysis/analyze_options.hpp"
 #include "apps/commands.hpp"
+#include "apps/option_flags.hpp"
 #include "plugins/api/error.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
@@ -30,9 +32,9 @@ fs::path common_folder(const std::vector<fs::path>& roots) {
 void add_analyze_command(CLI::App& app) {
   struct Args {
     std::vector<std::string> runs;
-    std::string out, metric = "euclidean", attention_reference = "sinusoidal_2d";
-    int knn = 4, mds_dims = 2;
+    std::string out;
     bool quiet = false;
+    std::unique_ptr<OptionFlags> options;
   };
   auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
@@ -40,14 +42,7 @@ void add_analyze_command(CLI::App& app) {
                  "summary.csv/.md across runs)");
   cmd->add_option("runs", a->runs, "Run folders, or folders holding runs (a sweep's `out`)")->required();
   cmd->add_option("-o,--out", a->out, "Folder for summary.csv, summary.md, runs.csv (default: the folder holding every run)");
-  cmd->add_option("--metric", a->metric, "Distance between PE rows for RSA and k-NN")
-      ->check(CLI::IsMember({"euclidean", "cosine", "correlation"}))
-      ->default_str("euclidean");
-  cmd->add_option("--knn", a->knn, "k of the k-nearest-neighbour overlap")->check(CLI::PositiveNumber)->default_str("4");
-  cmd->add_option("--mds-dims", a->mds_dims, "Dimensions of the MDS embedding")->check(CLI::Range(1, 3))->default_str("2");
-  cmd->add_option("--attention-reference", a->attention_reference,
-                  "PE type of the runs whose attention maps (train.save_attention) the others are compared with")
-      ->default_str("sinusoidal_2d");
+  a->options = std::make_unique<OptionFlags>(cmd, analysis::analyze_options().specs());
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
     // Extensions on the plugin path may register probes of their own (models/probe/registry.hpp).
@@ -55,10 +50,7 @@ void add_analyze_command(CLI::App& app) {
     plugins.scan(PluginRegistry::search_path());
     plugins.load_extensions();
     analysis::AnalyzeOptions options;
-    options.pe_metric = probe::parse_metric(a->metric);
-    options.knn_k = a->knn;
-    options.mds_dims = a->mds_dims;
-    options.attention_reference = a->attention_reference;
+    analysis::analyze_options().read(a->options->given(), options);
     std::vector<fs::path> roots(a->runs.begin(), a->runs.end());
     const fs::path out = a->out.empty() ? common_folder(roots) : fs::path(a->out);
     const auto report = analysis::analyze_all(roots, out, options, !a->quiet);

@@ -10,6 +10,7 @@
 #include "apps/dry_run.hpp"
 #include "apps/generate_stage.hpp"
 #include "apps/analysis/analyze_all.hpp"
+#include "apps/analysis/analyze_options.hpp"
 #include "apps/pipeline.hpp"
 #include "apps/report.hpp"
 #include "apps/resolve.hpp"
@@ -72,9 +73,7 @@ void train_stage(const config::Node& train, const fs::path& folder, PluginRegist
 
 void analyze_stage(const config::Node& an, const RunFlags& f) {
   analysis::AnalyzeOptions options;
-  options.pe_metric = probe::parse_metric(an.at("metric").text());
-  options.knn_k = static_cast<int>(an.at("knn").as_int());
-  options.mds_dims = static_cast<int>(an.at("mds_dims").as_int());
+  analysis::analyze_options().read(an, options);
   std::vector<fs::path> roots;
   for (const auto& r : an.at("runs").items()) roots.emplace_back(r.text());
   if (f.dry_run) {

@@ -76,11 +76,23 @@ const char* metric_name(Metric metric) {
   return "?";
 }
 
+namespace {
+
+constexpr Metric kMetrics[] = {Metric::euclidean, Metric::cosine, Metric::correlation};
+
+}  // namespace
+
 Metric parse_metric(std::string_view name) {
-  for (Metric m : {Metric::euclidean, Metric::cosine, Metric::correlation})
+  for (Metric m : kMetrics)
     if (name == metric_name(m)) return m;
   throw std::invalid_argument("unknown distance metric '" + std::string(name) +
                               "' (expected euclidean, cosine or correlation)");
+}
+
+std::vector<std::string> metric_names() {
+  std::vector<std::string> out;
+  for (Metric m : kMetrics) out.emplace_back(metric_name(m));
+  return out;
 }
 
 }  // namespace loci::probe

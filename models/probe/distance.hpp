@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace loci::probe {
 
@@ -26,5 +27,7 @@ Eigen::VectorXd upper_triangle(const Eigen::MatrixXd& m);
 const char* metric_name(Metric metric);
 // Inverse of metric_name; throws std::invalid_argument naming the choices for anything else.
 Metric parse_metric(std::string_view name);
+// Every metric's name, in the enum's order: the choices a config or flag offers.
+std::vector<std::string> metric_names();
 
 }  // namespace loci::probe

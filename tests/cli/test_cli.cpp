@@ -137,3 +137,25 @@ TEST_CASE("loci plugins reports refused libraries from LOCI_PLUGIN_PATH") {
   CHECK(r.output.find("bad_abi_plugin.so: built for plugin ABI") != std::string::npos);
   CHECK(r.output.find("no_entry_library.so: not a loci plugin") != std::string::npos);
 }
+
+TEST_CASE("the analysis options are one declaration: the analyze stage's keys and loci analyze's flags agree") {
+  const std::string qs = std::string(LOCI_SOURCE_DIR) + "/configs/quickstart.yaml";
+  // Every key has its flag, with the same default.
+  const auto help = run_loci("analyze --help");
+  for (const char* flag : {"--metric TEXT:{euclidean,cosine,correlation}=euclidean", "--knn INT=4", "--mds-dims INT=2",
+                           "--attention-reference TEXT=sinusoidal_2d"}) {
+    INFO(flag);
+    CHECK(help.output.find(flag) != std::string::npos);
+  }
+  const auto shown = run_loci("config show " + qs + " analyze.attention_reference=learned analyze.knn=3");
+  INFO(shown.output);
+  CHECK(shown.exit_code == 0);
+  CHECK(shown.output.find("attention_reference: learned") != std::string::npos);
+  // One range, checked in both places.
+  const auto key = run_loci("config show " + qs + " analyze.mds_dims=4");
+  CHECK(key.exit_code == 1);
+  CHECK(key.output.find("mds_dims") != std::string::npos);
+  const auto flag = run_loci("analyze " + qs + " --mds-dims 4");
+  CHECK(flag.exit_code == 1);
+  CHECK(flag.output == "loci: error: --mds-dims: '4' is above the maximum 3 (see `loci --help`)\n");
+}

@@ -1,0 +1,22 @@
+#include "apps/analysis/analyze_options.hpp"
+
+namespace loci::analysis {
+
+const config::OptionTable<AnalyzeOptions>& analyze_options() {
+  static const config::OptionTable<AnalyzeOptions> table = [] {
+    config::OptionTable<AnalyzeOptions> t;
+    t.add("metric", [](AnalyzeOptions& o) -> std::string& { return o.metric; })
+        .choices(probe::metric_names())
+        .doc("distance between PE rows for RSA and k-NN");
+    t.add("knn", [](AnalyzeOptions& o) -> int& { return o.knn_k; }).min(1).doc("k of the k-nearest-neighbour overlap");
+    t.add("mds_dims", [](AnalyzeOptions& o) -> int& { return o.mds_dims; })
+        .within(1, 3)
+        .doc("dimensions of the MDS embedding");
+    t.add("attention_reference", [](AnalyzeOptions& o) -> std::string& { return o.attention_reference; })
+        .doc("PE type of the runs whose attention maps (train.save_attention) the others are compared with");
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace loci::analysis
