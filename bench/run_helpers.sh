@@ -1,5 +1,8 @@
-# Shell helpers the bench scripts share (sourced, not run): reading `key=value` fields off a bench's output lines
-# and formatting rates and ratios for the markdown tables.
+# Shell helpers the bench scripts share (sourced, not run): the source tree's root and the bench executables in a
+# build tree, reading `key=value` fields off a bench's output lines and formatting rates and ratios for the markdown
+# tables.
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 # The value of `key=` on the line(s) read from stdin (the key preceded by a space).
 field() { sed -n "s/.*[ ]$1=\([^ ]*\).*/\1/p"; }

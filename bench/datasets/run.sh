@@ -6,8 +6,7 @@
 #   BUILD_DIR=build bench/datasets/run.sh [shards] [samples_per_shard]
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-source "$root/bench/run_helpers.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../run_helpers.sh"  # root, bench_binary, field, ...
 bench="$(bench_binary bench_shard_io)"
 shards="${1:-8}"
 per_shard="${2:-10000}"

@@ -7,8 +7,7 @@
 #   BUILD_DIR=build bench/lst/run.sh [cpp_items] [python_items]
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-source "$root/bench/run_helpers.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../run_helpers.sh"  # root, bench_binary, field, ...
 bench="$(bench_binary bench_lst)"
 cpp_items="${1:-30000}"
 py_items="${2:-600}"

@@ -13,8 +13,7 @@
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../.." && pwd)"
-source "$root/bench/run_helpers.sh"
+source "$here/../run_helpers.sh"  # root, bench_binary, ...
 build="${1:-}"
 shift || true
 bench="$(bench_binary bench_masked_model "$build")"

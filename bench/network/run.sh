@@ -10,8 +10,7 @@
 #   BUILD_DIR=build bench/network/run.sh [cpp_steps] [numpy_steps]
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-source "$root/bench/run_helpers.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../run_helpers.sh"  # root, bench_binary, field, ...
 bench="$(bench_binary bench_network)"
 cpp_steps="${1:-40000}"  # about 0.2 s a run: in shorter ones thread start and first-touching the output weigh more
 py_steps="${2:-2000}"

@@ -11,8 +11,7 @@
 #   BUILD_DIR=build bench/parcels/run.sh [cpp_steps] [numpy_steps]     (for the 4 mm box; a tenth for 2 mm)
 set -euo pipefail
 
-root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-source "$root/bench/run_helpers.sh"
+source "$(dirname "${BASH_SOURCE[0]}")/../run_helpers.sh"  # root, bench_binary, field, ...
 bench="$(bench_binary bench_parcels)"
 cpp_steps="${1:-400}"
 py_steps="${2:-40}"
