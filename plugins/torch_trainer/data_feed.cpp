@@ -97,6 +97,13 @@ FeedPlan plan_feed(const data::Dataset& ds, const TrainOptions& opt) {
   return p;
 }
 
+nlohmann::ordered_json task_record(const FeedPlan& plan) {
+  const bool classifies = plan.task == Task::classification;
+  return {{"type", classifies ? "classification" : "masked_regression"},
+          {"input", plan.input},
+          {"classes", classifies ? nlohmann::ordered_json(plan.classes) : nlohmann::ordered_json(nullptr)}};
+}
+
 namespace {
 
 // A label, target cell or condition outside what the dataset declares would index past a table (an internal

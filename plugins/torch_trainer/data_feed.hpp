@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
 #include <torch/torch.h>
 
 #include "datasets/batch_stream.hpp"
@@ -27,6 +28,10 @@ struct FeedPlan {
 
 // Checks the dataset against the options and decides the plan; a mismatch is a one-line UserError.
 FeedPlan plan_feed(const data::Dataset& ds, const TrainOptions& opt);
+
+// The task as resolved against the dataset (task.type auto, task.classes 0): summary.json's "task" (type, input,
+// classes or null), so that readers of a run need no rules of the trainer's.
+nlohmann::ordered_json task_record(const FeedPlan& plan);
 
 struct Feed {
   torch::Tensor x;          // [B, T, C] float

@@ -666,11 +666,7 @@ class TorchTrainer final : public Trainer {
     j["micro_batches"] = opt.micro_batches;
     j.update(numerics_summary(opt.precision, fused_products(opt)));
     j["data"] = s.recorded.at("data").text();
-    // The task as resolved against the dataset (task.type auto, task.classes 0), so that readers need no rules of ours.
-    const bool classifies = s.plan.task == Task::classification;
-    j["task"] = {{"type", classifies ? "classification" : "masked_regression"},
-                 {"input", s.plan.input},
-                 {"classes", classifies ? nlohmann::ordered_json(s.plan.classes) : nlohmann::ordered_json(nullptr)}};
+    j["task"] = task_record(s.plan);
     j["pe"] = {{"type", pe.type()},
                {"placement", pe.placement()},
                {"init", pe.init() ? pe.init()->name() : ""},
