@@ -98,115 +98,175 @@ std::vector<std::pair<std::string, std::optional<config::Schema>>> stage_schemas
 
 }  // namespace
 
-config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::string>& overrides,
-                              PluginRegistry& registry, const std::filesystem::path& file) {
-  // Pipeline-level keys first; stage keys go to the stage, so a stage's own defaults still apply around them.
-  std::vector<std::string> top, gen, train, analyze, report;
+namespace {
+
+// The command line's overrides by where they go: pipeline-level keys, and each stage's keys without the stage's
+// prefix (a stage's own defaults still apply around them).
+struct StageOverrides {
+  std::vector<std::string> top, generate, train, analyze, report;
+};
+
+StageOverrides split_overrides(const std::vector<std::string>& overrides) {
+  StageOverrides s;
   for (const auto& o : overrides) {
-    if (o.rfind("generate.", 0) == 0) gen.push_back(o.substr(9));
-    else if (o.rfind("train.", 0) == 0) train.push_back(o.substr(6));
-    else if (o.rfind("analyze.", 0) == 0) analyze.push_back(o.substr(8));
-    else if (o.rfind("report.", 0) == 0) report.push_back(o.substr(7));
-    else top.push_back(o);
+    if (o.rfind("generate.", 0) == 0) s.generate.push_back(o.substr(9));
+    else if (o.rfind("train.", 0) == 0) s.train.push_back(o.substr(6));
+    else if (o.rfind("analyze.", 0) == 0) s.analyze.push_back(o.substr(8));
+    else if (o.rfind("report.", 0) == 0) s.report.push_back(o.substr(7));
+    else s.top.push_back(o);
   }
+  return s;
+}
+
+struct PipelineContext {
+  PluginRegistry& registry;
+  const std::filesystem::path& file;
+  std::filesystem::path folder;  // the pipeline's `out`
+};
+
+// A stage's overrides given on the command line for a stage the pipeline does not have.
+void refuse_overrides_without_stage(const std::vector<std::string>& given, const char* stage) {
+  if (!given.empty())
+    throw UserError("command line '" + given.front() + "': this pipeline has no '" + stage + "' stage");
+}
+
+config::Node resolve_pipeline_keys(const config::Node& raw, const std::vector<std::string>& top, PluginRegistry& registry,
+                                   const std::filesystem::path& file) {
   static const config::Schema schema = config::Schema::parse(kPipelineSchema, "pipeline schema");
   for (const auto& arg : top)
     if (!schema.has(config::parse_override(arg).path))
       if (const std::string hint = pipeline_key_hint(arg, stage_schemas(raw, registry, file)); !hint.empty())
         throw UserError(hint);
-  config::Node out = schema.resolve(raw, top);
-  const std::filesystem::path folder = out.at("out").text();
+  return schema.resolve(raw, top);
+}
 
-  if (const config::Node* g = stage_of(out, "generate")) {
-    config::Node stage = config::resolve_includes(*g, file.parent_path());
-    if (!stage.is_map()) throw UserError(g->mark().str() + ": 'generate' must be a generator config (a mapping)");
-    if (!own_key(*g, "out")) stage.set("out", config::Node::scalar((folder / "data").string(), g->mark()));
-    for (const char* key : {"plugin_path", "plugin_override"})
-      if (!stage.find(key) && out.find(key)) stage.set(key, *out.find(key));
-    if (const auto s = stage_plugin_schema(stage, gen, registry)) check_stage_keys(gen, "generate", *s);
-    const ResolvedConfig r = as_typed("generate", gen, [&] { return resolve_node(stage, gen, registry, file.string() + " (generate)"); });
-    if (r.kind != ConfigKind::generator)
-      throw UserError(g->mark().str() + ": the 'generate' stage needs a `generator:` key");
-    out.set("generate", r.node);
-  } else if (!gen.empty()) {
-    throw UserError("command line '" + gen.front() + "': this pipeline has no 'generate' stage");
-  }
+// A stage's plugin_path and plugin_override follow the pipeline's unless the stage sets its own.
+void inherit_plugin_keys(config::Node& stage, const config::Node& out) {
+  for (const char* key : {"plugin_path", "plugin_override"})
+    if (!stage.find(key) && out.find(key)) stage.set(key, *out.find(key));
+}
 
-  if (const config::Node* t = stage_of(out, "train")) {
-    config::Node stage = config::resolve_includes(*t, file.parent_path());
-    if (!stage.is_map()) throw UserError(t->mark().str() + ": 'train' must be a training config (a mapping)");
-    // `sweep:` is one grid (a list of key=v1,v2 entries) or several (a list of such lists), run as their union.
-    std::vector<std::vector<std::string>> grids;
-    if (const config::Node* s = stage.find("sweep")) {
-      if (!s->is_sequence()) throw UserError(s->mark().str() + ": 'sweep' takes a list of key=v1,v2 entries");
-      const bool nested = !s->items().empty() && s->items().front().is_sequence();
-      if (!nested) grids.emplace_back();
-      for (const auto& item : s->items()) {
-        if (item.is_sequence() != nested)
-          throw UserError(item.mark().str() + ": 'sweep' is either a list of key=v1,v2 entries or a list of such lists");
-        if (!nested) {
-          grids.front().push_back(item.as_string());
-          continue;
-        }
-        grids.emplace_back();
-        for (const auto& entry : item.items()) grids.back().push_back(entry.as_string());
+void resolve_generate_stage(config::Node& out, const std::vector<std::string>& gen, const PipelineContext& c) {
+  const config::Node* g = stage_of(out, "generate");
+  if (!g) return refuse_overrides_without_stage(gen, "generate");
+  config::Node stage = config::resolve_includes(*g, c.file.parent_path());
+  if (!stage.is_map()) throw UserError(g->mark().str() + ": 'generate' must be a generator config (a mapping)");
+  if (!own_key(*g, "out")) stage.set("out", config::Node::scalar((c.folder / "data").string(), g->mark()));
+  inherit_plugin_keys(stage, out);
+  if (const auto s = stage_plugin_schema(stage, gen, c.registry)) check_stage_keys(gen, "generate", *s);
+  const ResolvedConfig r =
+      as_typed("generate", gen, [&] { return resolve_node(stage, gen, c.registry, c.file.string() + " (generate)"); });
+  if (r.kind != ConfigKind::generator) throw UserError(g->mark().str() + ": the 'generate' stage needs a `generator:` key");
+  out.set("generate", r.node);
+}
+
+// `sweep:` is one grid (a list of key=v1,v2 entries) or several (a list of such lists), run as their union; taken
+// out of the stage, which then resolves as a plain training config.
+std::vector<std::vector<std::string>> take_sweep_grids(config::Node& stage) {
+  std::vector<std::vector<std::string>> grids;
+  if (const config::Node* s = stage.find("sweep")) {
+    if (!s->is_sequence()) throw UserError(s->mark().str() + ": 'sweep' takes a list of key=v1,v2 entries");
+    const bool nested = !s->items().empty() && s->items().front().is_sequence();
+    if (!nested) grids.emplace_back();
+    for (const auto& item : s->items()) {
+      if (item.is_sequence() != nested)
+        throw UserError(item.mark().str() + ": 'sweep' is either a list of key=v1,v2 entries or a list of such lists");
+      if (!nested) {
+        grids.front().push_back(item.as_string());
+        continue;
       }
-      stage.erase("sweep");
+      grids.emplace_back();
+      for (const auto& entry : item.items()) grids.back().push_back(entry.as_string());
     }
-    if (grids.empty()) grids.emplace_back();
-    // data and out follow the pipeline unless the stage itself sets them: an included training config's own
-    // data/out (configs/lst_train.yaml's data/lst) belong to its standalone use.
-    if (!own_key(*t, "data")) {
-      const config::Node* g = stage_of(out, "generate");
-      if (!g) throw UserError(t->mark().str() + ": the 'train' stage needs `data:` when there is no 'generate' stage");
-      stage.set("data", g->at("out"));
-    }
-    if (!own_key(*t, "out")) stage.set("out", config::Node::scalar((folder / "runs").string(), t->mark()));
-    for (const char* key : {"plugin_path", "plugin_override"})
-      if (!stage.find(key) && out.find(key)) stage.set(key, *out.find(key));
-    if (const auto s = stage_plugin_schema(stage, train, registry)) check_stage_keys(train, "train", *s);
-    // Every point of the sweep must resolve before anything runs.
-    const Sweep plan = plan_sweep_grids(grids);
-    for (const auto& point : plan.points) {
-      auto o = plan.fixed;
-      o.insert(o.end(), point.overrides.begin(), point.overrides.end());
-      o.insert(o.end(), train.begin(), train.end());
-      const ResolvedConfig r = as_typed("train", train, [&] { return resolve_node(stage, o, registry, file.string() + " (train)"); });
-      if (r.kind != ConfigKind::trainer) throw UserError(t->mark().str() + ": the 'train' stage needs a `trainer:` key");
-    }
-    config::Node resolved = resolve_node(stage, train, registry, file.string() + " (train)").node;
-    config::Node sweep_node = config::Node::sequence(t->mark());
-    for (const auto& grid : grids) {
-      config::Node g = config::Node::sequence(t->mark());
-      for (const auto& entry : grid) g.push_back(config::Node::scalar(entry, t->mark()));
-      sweep_node.push_back(std::move(g));
-    }
-    resolved.set("sweep", sweep_node);
-    out.set("train", resolved);
-  } else if (!train.empty()) {
-    throw UserError("command line '" + train.front() + "': this pipeline has no 'train' stage");
+    stage.erase("sweep");
   }
+  if (grids.empty()) grids.emplace_back();
+  return grids;
+}
 
-  if (const config::Node* a = stage_of(out, "analyze")) {
-    config::Node stage = resolve_small_stage(*a, analyze_schema().c_str(), "analyze", "analysis", analyze, folder);
-    if (stage.at("runs").items().empty()) {
-      const config::Node* t = stage_of(out, "train");
-      if (!t) throw UserError(a->mark().str() + ": the 'analyze' stage needs `runs:` when there is no 'train' stage");
-      config::Node runs = config::Node::sequence(a->mark());
-      runs.push_back(t->at("out"));
-      stage.set("runs", runs);
-    }
-    out.set("analyze", stage);
-  } else if (!analyze.empty()) {
-    throw UserError("command line '" + analyze.front() + "': this pipeline has no 'analyze' stage");
+config::Node sweep_node_of(const std::vector<std::vector<std::string>>& grids, const config::Mark& mark) {
+  config::Node sweep_node = config::Node::sequence(mark);
+  for (const auto& grid : grids) {
+    config::Node g = config::Node::sequence(mark);
+    for (const auto& entry : grid) g.push_back(config::Node::scalar(entry, mark));
+    sweep_node.push_back(std::move(g));
   }
+  return sweep_node;
+}
 
-  if (const config::Node* r = stage_of(out, "report")) {
-    if (!stage_of(out, "analyze")) throw UserError(r->mark().str() + ": the 'report' stage needs an 'analyze' stage");
-    out.set("report", resolve_small_stage(*r, kReportSchema, "report", "report", report, folder));
-  } else if (!report.empty()) {
-    throw UserError("command line '" + report.front() + "': this pipeline has no 'report' stage");
+// data and out follow the pipeline unless the stage itself sets them: an included training config's own data/out
+// (configs/lst_train.yaml's data/lst) belong to its standalone use.
+void place_train_stage(config::Node& stage, const config::Node& t, const config::Node& out, const PipelineContext& c) {
+  if (!own_key(t, "data")) {
+    const config::Node* g = stage_of(out, "generate");
+    if (!g) throw UserError(t.mark().str() + ": the 'train' stage needs `data:` when there is no 'generate' stage");
+    stage.set("data", g->at("out"));
   }
+  if (!own_key(t, "out")) stage.set("out", config::Node::scalar((c.folder / "runs").string(), t.mark()));
+  inherit_plugin_keys(stage, out);
+}
+
+// Every point of the sweep must resolve before anything runs.
+void check_every_sweep_point(const config::Node& stage, const config::Node& t, const std::vector<std::vector<std::string>>& grids,
+                             const std::vector<std::string>& train, const PipelineContext& c) {
+  const Sweep plan = plan_sweep_grids(grids);
+  for (const auto& point : plan.points) {
+    auto o = plan.fixed;
+    o.insert(o.end(), point.overrides.begin(), point.overrides.end());
+    o.insert(o.end(), train.begin(), train.end());
+    const ResolvedConfig r =
+        as_typed("train", train, [&] { return resolve_node(stage, o, c.registry, c.file.string() + " (train)"); });
+    if (r.kind != ConfigKind::trainer) throw UserError(t.mark().str() + ": the 'train' stage needs a `trainer:` key");
+  }
+}
+
+void resolve_train_stage(config::Node& out, const std::vector<std::string>& train, const PipelineContext& c) {
+  const config::Node* t = stage_of(out, "train");
+  if (!t) return refuse_overrides_without_stage(train, "train");
+  config::Node stage = config::resolve_includes(*t, c.file.parent_path());
+  if (!stage.is_map()) throw UserError(t->mark().str() + ": 'train' must be a training config (a mapping)");
+  const auto grids = take_sweep_grids(stage);
+  place_train_stage(stage, *t, out, c);
+  if (const auto s = stage_plugin_schema(stage, train, c.registry)) check_stage_keys(train, "train", *s);
+  check_every_sweep_point(stage, *t, grids, train, c);
+  config::Node resolved = resolve_node(stage, train, c.registry, c.file.string() + " (train)").node;
+  resolved.set("sweep", sweep_node_of(grids, t->mark()));
+  out.set("train", resolved);
+}
+
+// Without `runs:`, the analysis reads the pipeline's own training stage.
+void resolve_analyze_stage(config::Node& out, const std::vector<std::string>& analyze, const PipelineContext& c) {
+  const config::Node* a = stage_of(out, "analyze");
+  if (!a) return refuse_overrides_without_stage(analyze, "analyze");
+  config::Node stage = resolve_small_stage(*a, analyze_schema().c_str(), "analyze", "analysis", analyze, c.folder);
+  if (stage.at("runs").items().empty()) {
+    const config::Node* t = stage_of(out, "train");
+    if (!t) throw UserError(a->mark().str() + ": the 'analyze' stage needs `runs:` when there is no 'train' stage");
+    config::Node runs = config::Node::sequence(a->mark());
+    runs.push_back(t->at("out"));
+    stage.set("runs", runs);
+  }
+  out.set("analyze", stage);
+}
+
+void resolve_report_stage(config::Node& out, const std::vector<std::string>& report, const PipelineContext& c) {
+  const config::Node* r = stage_of(out, "report");
+  if (!r) return refuse_overrides_without_stage(report, "report");
+  if (!stage_of(out, "analyze")) throw UserError(r->mark().str() + ": the 'report' stage needs an 'analyze' stage");
+  out.set("report", resolve_small_stage(*r, kReportSchema, "report", "report", report, c.folder));
+}
+
+}  // namespace
+
+config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::string>& overrides,
+                              PluginRegistry& registry, const std::filesystem::path& file) {
+  const StageOverrides o = split_overrides(overrides);
+  config::Node out = resolve_pipeline_keys(raw, o.top, registry, file);
+  const PipelineContext c{registry, file, out.at("out").text()};
+  resolve_generate_stage(out, o.generate, c);
+  resolve_train_stage(out, o.train, c);
+  resolve_analyze_stage(out, o.analyze, c);
+  resolve_report_stage(out, o.report, c);
   return out;
 }
 

@@ -159,103 +159,133 @@ std::string headline(const fs::path& run) {
   }
 }
 
-int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
-  // Each run records the command that started the sweep beside its own (provenance.json, sweep_command); only
-  // while the sweep runs, so that a pipeline's later stages in this process do not claim it.
-  struct SweepCommandInEnvironment {
-    SweepCommandInEnvironment() { setenv(kSweepCommandVariable, this_command().c_str(), 1); }
-    ~SweepCommandInEnvironment() { unsetenv(kSweepCommandVariable); }
-  } const sweep_command;
-  write_sweep_manifest(r, points);
-  const SignalPipe signals;
-  std::map<pid_t, std::size_t> running;
-  std::map<std::size_t, std::optional<fs::file_time_type>> finished_before;
-  std::size_t next = 0, finished = 0;
-  int failed = 0;
-  const std::size_t total = points.size();
-  const auto start = std::chrono::steady_clock::now();
-  std::map<std::size_t, std::chrono::steady_clock::time_point> started;
-  double made_seconds = 0;  // wall time of the runs that trained, for the ETA
-  std::size_t made = 0;
-  int stopped_by = 0;
-  auto finish = [&](pid_t pid, int status) {
-    const auto it = running.find(pid);
-    if (it == running.end()) return;
-    const auto& p = points[it->second];
+namespace {
+
+// Each run records the command that started the sweep beside its own (provenance.json, sweep_command); only while
+// the sweep runs, so that a pipeline's later stages in this process do not claim it.
+struct SweepCommandInEnvironment {
+  SweepCommandInEnvironment() { setenv(kSweepCommandVariable, this_command().c_str(), 1); }
+  ~SweepCommandInEnvironment() { unsetenv(kSweepCommandVariable); }
+};
+
+// The sweep's processes, r.jobs at a time, and the line each run's end prints.
+class SweepRunner {
+ public:
+  SweepRunner(const SweepRequest& r, const std::vector<SweepPoint>& points) : r_(r), points_(points) {}
+
+  // Runs every point, or until a signal stops the sweep; returns the number of runs that failed.
+  int run() {
+    const SignalPipe signals;
+    while ((next_ < points_.size() || !running_.empty()) && !stopped_by_) {
+      start_while_slots_free();
+      if (running_.empty()) break;
+      const int sig = signals.next();
+      if (sig == SIGCHLD) reap_finished();
+      else stop(sig);
+    }
+    if (stopped_by_) end_as_the_signal();
+    if (made_ > 0) std::cerr << "loci: sweep done in " << clock_text(seconds_since(start_)) << "\n";
+    return failed_;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  static double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+  void start_while_slots_free() {
+    while (next_ < points_.size() && static_cast<int>(running_.size()) < r_.jobs) {
+      const fs::path run = fs::path(r_.out) / points_[next_].name;
+      finished_before_[next_] = finished_at(run);
+      started_[next_] = Clock::now();
+      if (!finished_before_[next_])
+        std::cerr << "loci: [" << next_ + 1 << "/" << points_.size() << "] start  " << points_[next_].name << "\n";
+      running_[launch(r_, points_[next_], run)] = next_;
+      ++next_;
+    }
+  }
+
+  void finish(pid_t pid, int status) {
+    const auto it = running_.find(pid);
+    if (it == running_.end()) return;
+    const std::size_t index = it->second;
+    const fs::path run = fs::path(r_.out) / points_[index].name;
     const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    const fs::path run = fs::path(r.out) / p.name;
-    const auto before = finished_before[it->second];
+    const auto before = finished_before_[index];
     const bool kept = ok && before && finished_at(run) == before;
-    ++finished;
-    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - started[it->second]).count();
+    const bool interrupted = !ok && stopped_by_ && WIFSIGNALED(status) && WTERMSIG(status) == stopped_by_;
+    ++finished_;
     // The run's own number, as on its start line: runs of a parallel sweep end out of order.
-    const bool interrupted = !ok && stopped_by && WIFSIGNALED(status) && WTERMSIG(status) == stopped_by;
-    std::cerr << "loci: [" << it->second + 1 << "/" << total << "] "
-              << (kept ? "kept   " : ok ? "done   " : interrupted ? "stopped " : "FAILED ") << p.name;
-    if (ok && !kept) {
-      made_seconds += took, ++made;
-      const std::string h = headline(run);
-      std::cerr << ": " << (h.empty() ? "" : h + " ") << "in " << clock_text(took);
-      const std::size_t left = total - finished;
-      if (left > 0) {
-        // Runs go r.jobs at a time: what is left takes about its share of the mean run, per slot.
-        const double eta = made_seconds / static_cast<double>(made) * static_cast<double>(left) / static_cast<double>(r.jobs);
-        std::cerr << "; " << left << " to go, about " << clock_text(eta) << " left";
-      }
-    }
-    if (!ok && !interrupted) {
-      ++failed;
-      const std::string why = last_line(run / "train.log");
-      std::cerr << " (see " << (run / "train.log").string() << ")" << (why.empty() ? "" : ": " + why);
-    }
+    std::cerr << "loci: [" << index + 1 << "/" << points_.size() << "] "
+              << (kept ? "kept   " : ok ? "done   " : interrupted ? "stopped " : "FAILED ") << points_[index].name;
+    if (ok && !kept) report_made(run, seconds_since(started_[index]));
+    if (!ok && !interrupted) report_failed(run);
     std::cerr << "\n";
-    running.erase(it);
-  };
-  auto reap_finished = [&] {
+    running_.erase(it);
+  }
+
+  void report_made(const fs::path& run, double took) {
+    made_seconds_ += took, ++made_;
+    const std::string h = headline(run);
+    std::cerr << ": " << (h.empty() ? "" : h + " ") << "in " << clock_text(took);
+    const std::size_t left = points_.size() - finished_;
+    if (left == 0) return;
+    // Runs go r.jobs at a time: what is left takes about its share of the mean run, per slot.
+    const double eta = made_seconds_ / static_cast<double>(made_) * static_cast<double>(left) / static_cast<double>(r_.jobs);
+    std::cerr << "; " << left << " to go, about " << clock_text(eta) << " left";
+  }
+
+  void report_failed(const fs::path& run) {
+    ++failed_;
+    const std::string why = last_line(run / "train.log");
+    std::cerr << " (see " << (run / "train.log").string() << ")" << (why.empty() ? "" : ": " + why);
+  }
+
+  void reap_finished() {
     int status = 0;
     for (pid_t pid; (pid = waitpid(-1, &status, WNOHANG)) > 0;) finish(pid, status);
-  };
-  auto stop = [&](int sig) {
-    stopped_by = sig;
-    std::cerr << "loci: " << strsignal(sig) << ": stopping " << running.size() << " run(s); finished work is kept, "
+  }
+
+  void stop(int sig) {
+    stopped_by_ = sig;
+    std::cerr << "loci: " << strsignal(sig) << ": stopping " << running_.size() << " run(s); finished work is kept, "
               << "the same command resumes\n";
-    for (const auto& [pid, index] : running) kill(pid, sig);
+    for (const auto& [pid, index] : running_) kill(pid, sig);
     int status = 0;
-    while (!running.empty()) {
+    while (!running_.empty()) {
       const pid_t pid = waitpid(-1, &status, 0);
       if (pid > 0) finish(pid, status);
       else if (errno != EINTR) break;
     }
-  };
-  while ((next < points.size() || !running.empty()) && !stopped_by) {
-    while (next < points.size() && static_cast<int>(running.size()) < r.jobs) {
-      const fs::path run = fs::path(r.out) / points[next].name;
-      finished_before[next] = finished_at(run);
-      started[next] = std::chrono::steady_clock::now();
-      if (!finished_before[next])
-        std::cerr << "loci: [" << next + 1 << "/" << total << "] start  " << points[next].name << "\n";
-      running[launch(r, points[next], run)] = next;
-      ++next;
-    }
-    if (running.empty()) break;
-    const int sig = signals.next();
-    if (sig == SIGCHLD) reap_finished();
-    else stop(sig);
   }
-  if (stopped_by) {
-    // End as the signal would have ended an unswept run, so that shells and schedulers see what happened.
+
+  // End as the signal would have ended an unswept run, so that shells and schedulers see what happened.
+  [[noreturn]] void end_as_the_signal() const {
     sigset_t just_it;
     sigemptyset(&just_it);
-    sigaddset(&just_it, stopped_by);
-    signal(stopped_by, SIG_DFL);
+    sigaddset(&just_it, stopped_by_);
+    signal(stopped_by_, SIG_DFL);
     sigprocmask(SIG_UNBLOCK, &just_it, nullptr);
-    raise(stopped_by);
-    _exit(128 + stopped_by);
+    raise(stopped_by_);
+    _exit(128 + stopped_by_);
   }
-  if (made > 0)
-    std::cerr << "loci: sweep done in " << clock_text(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count())
-              << "\n";
-  return failed;
+
+  const SweepRequest& r_;
+  const std::vector<SweepPoint>& points_;
+  std::map<pid_t, std::size_t> running_;
+  std::map<std::size_t, std::optional<fs::file_time_type>> finished_before_;
+  std::map<std::size_t, Clock::time_point> started_;
+  const Clock::time_point start_ = Clock::now();
+  std::size_t next_ = 0, finished_ = 0, made_ = 0;
+  double made_seconds_ = 0;  // wall time of the runs that trained, for the ETA
+  int failed_ = 0, stopped_by_ = 0;
+};
+
+}  // namespace
+
+int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
+  const SweepCommandInEnvironment sweep_command;
+  write_sweep_manifest(r, points);
+  return SweepRunner(r, points).run();
 }
 
 }  // namespace loci::app

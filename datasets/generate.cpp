@@ -217,77 +217,61 @@ ShardHeader header_for(const GenerateOptions& o, const Index& x, const ShardPlan
   return h;
 }
 
-}  // namespace
-
-GenerateReport generate_dataset(const SampleSource& source, const GenerateOptions& o) {
-  const auto start = std::chrono::steady_clock::now();
-  check_options(o);
-  // One writer per folder; the ranks of one launch each hold their own claim.
-  const FolderLock claim(o.out, o.world_size > 1 ? ".loci-lock-rank" + std::to_string(o.rank) : ".loci-lock");
-  const DatasetLayout& layout = source.layout();
-  validate_layout(layout);
-  const std::vector<ShardPlan> plan = plan_shards(o.splits, o.samples_per_shard);
-  Index index = wanted_index(o, layout);
-  OutputFolder folder(o.out);
-  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-  if (o.merge) {
-    GenerateReport report = merge_records(folder, index, plan, o);
-    report.seconds = seconds();
-    return report;
-  }
-
-  // Round-robin rather than contiguous blocks: each split's shards (and their cost) spread over every rank.
-  const bool shared = o.world_size > 1;
+// Round-robin rather than contiguous blocks: each split's shards (and their cost) spread over every rank.
+std::vector<ShardPlan> own_shards(const std::vector<ShardPlan>& plan, const GenerateOptions& o) {
   std::vector<ShardPlan> own;
   for (std::size_t k = static_cast<std::size_t>(o.rank); k < plan.size(); k += static_cast<std::size_t>(o.world_size))
     own.push_back(plan[k]);
-  GenerateReport report;
-  if (shared && own.empty()) {  // more ranks than shards: touch nothing the others may be finishing
-    report.complete = fs::exists(o.out / "index.json");
-    return report;
-  }
-  OutputFolder::Found found = folder.prepare(index, own, o.resume, o.force, shared);
-  index.created = choose_created(o, found.created);
-  const std::string journal_created = folder.begin(index, found.kept, shared);
-  if (shared && !fixed_created(o)) index.created = journal_created;  // "now" as the first rank saw it
+  return own;
+}
 
+// The shards still to make: those a resumed run did not find finished (counted as kept).
+std::vector<const ShardPlan*> shards_to_make(const std::vector<ShardPlan>& own, const OutputFolder::Found& found,
+                                             GenerateReport& report) {
   std::vector<const ShardPlan*> todo;
-  std::int64_t todo_samples = 0;
   for (const auto& p : own) {
-    if (found.kept.count(p.file)) {
-      ++report.shards_kept;
-      continue;
-    }
-    todo.push_back(&p);
-    todo_samples += p.samples;
+    if (found.kept.count(p.file)) ++report.shards_kept;
+    else todo.push_back(&p);
   }
+  return todo;
+}
 
+ShardContent content_of(const Job& job, const DatasetLayout& layout, const GenerateOptions& o, const Index& index) {
+  ShardContent content;
+  content.layout = &layout;
+  content.header = header_for(o, index, *job.plan);
+  content.samples = job.plan->samples;
+  for (const auto& b : job.buffers) content.sample_data.push_back(b.data());
+  content.sample_ids = job.ids.data();
+  content.chunk_samples = index.chunk_samples;
+  content.compression = o.compression;
+  if (o.compression.gzip) {
+    for (const auto& e : job.encoded) content.encoded.push_back(&e);
+    content.encoded_ids = &job.encoded_ids;
+  }
+  return content;
+}
+
+// Makes the shards on all cores while a writer thread writes the ones made. Capacity 1: one shard waits while
+// another is written and a third is made, so at most three are in memory. Jobs go back to the producer once written:
+// reusing their buffers spares the page faults of fresh memory, which cost more than the copy itself on some
+// virtual machines.
+void make_and_write(const SampleSource& source, const GenerateOptions& o, const Index& index, OutputFolder& folder,
+                    const std::vector<const ShardPlan*>& todo, GenerateReport& report) {
+  std::int64_t todo_samples = 0;
+  for (const ShardPlan* p : todo) todo_samples += p->samples;
   // More threads than cores only time-slice them (the bytes never depend on the count).
   const int threads = o.threads > 0 ? std::min(o.threads, omp_get_num_procs()) : omp_get_max_threads();
   const fs::path name = o.out.filename().empty() ? o.out.parent_path().filename() : o.out.filename();
   Progress progress(ProgressOptions("generating " + name.string(), todo_samples).enabled(o.progress));
+  const DatasetLayout& layout = source.layout();
   {
-    // Capacity 1: one shard waits while another is written and a third is made, so at most three are in memory.
-    // Jobs go back to the producer once written: reusing their buffers spares the page faults of fresh memory,
-    // which cost more than the copy itself on some virtual machines.
     std::mutex spare_mutex;
     std::vector<Job> spare;
     ShardWriter shard_writer;
     detail::Worker<Job> writer(1, [&](Job& job) {
       const ShardPlan& p = *job.plan;
-      ShardContent content;
-      content.layout = &layout;
-      content.header = header_for(o, index, p);
-      content.samples = p.samples;
-      for (const auto& b : job.buffers) content.sample_data.push_back(b.data());
-      content.sample_ids = job.ids.data();
-      content.chunk_samples = index.chunk_samples;
-      content.compression = o.compression;
-      if (o.compression.gzip) {
-        for (const auto& e : job.encoded) content.encoded.push_back(&e);
-        content.encoded_ids = &job.encoded_ids;
-      }
-      const WrittenShard w = shard_writer.write(content, o.out / p.file);
+      const WrittenShard w = shard_writer.write(content_of(job, layout, o, index), o.out / p.file);
       folder.record(ShardEntry{p.file, p.split, p.first, p.samples, w.bytes, w.sha256});
       ++report.shards_written;
       report.samples_written += p.samples;
@@ -311,6 +295,38 @@ GenerateReport generate_dataset(const SampleSource& source, const GenerateOption
     writer.close();
   }
   progress.finish();
+}
+
+}  // namespace
+
+GenerateReport generate_dataset(const SampleSource& source, const GenerateOptions& o) {
+  const auto start = std::chrono::steady_clock::now();
+  auto seconds = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+  check_options(o);
+  // One writer per folder; the ranks of one launch each hold their own claim.
+  const FolderLock claim(o.out, o.world_size > 1 ? ".loci-lock-rank" + std::to_string(o.rank) : ".loci-lock");
+  validate_layout(source.layout());
+  const std::vector<ShardPlan> plan = plan_shards(o.splits, o.samples_per_shard);
+  Index index = wanted_index(o, source.layout());
+  OutputFolder folder(o.out);
+  if (o.merge) {
+    GenerateReport report = merge_records(folder, index, plan, o);
+    report.seconds = seconds();
+    return report;
+  }
+
+  const bool shared = o.world_size > 1;
+  const std::vector<ShardPlan> own = own_shards(plan, o);
+  GenerateReport report;
+  if (shared && own.empty()) {  // more ranks than shards: touch nothing the others may be finishing
+    report.complete = fs::exists(o.out / "index.json");
+    return report;
+  }
+  OutputFolder::Found found = folder.prepare(index, own, o.resume, o.force, shared);
+  index.created = choose_created(o, found.created);
+  const std::string journal_created = folder.begin(index, found.kept, shared);
+  if (shared && !fixed_created(o)) index.created = journal_created;  // "now" as the first rank saw it
+  make_and_write(source, o, index, folder, shards_to_make(own, found, report), report);
 
   // Each rank records its shards before looking for the others', so the last to finish sees them all.
   report.complete = write_index_if_complete(folder, index, plan, o);

@@ -51,7 +51,7 @@ std::string attribute_text(const AttrValue& v) {
   return s.size() > 72 ? s.substr(0, 69) + "..." : s;
 }
 
-void pad(std::ostringstream& o, const std::string& s, std::size_t width) {
+void pad(std::ostream& o, const std::string& s, std::size_t width) {
   o << s << std::string(width > s.size() ? width - s.size() : 1, ' ');
 }
 
@@ -89,14 +89,9 @@ std::string format_values(const ArraySpec& a, const std::uint8_t* data, std::siz
   return s;
 }
 
-std::string describe(const std::filesystem::path& path, const InspectOptions& options) {
-  const Dataset ds = Dataset::open(path);
-  const Index& x = ds.index();
-  std::ostringstream o;
-  o << (ds.is_folder() ? "dataset " : "shard ") << path.string() << "\n";
-  o << "  schema " << x.schema_version << ", generator " << (x.generator.empty() ? "?" : x.generator) << " "
-    << x.generator_version << ", seed " << x.seed << (x.created.empty() ? "" : ", created " + x.created) << "\n";
+namespace {
 
+void describe_splits(std::ostream& o, const Index& x) {
   o << "\nsplits\n";
   for (const auto& s : x.splits) {
     const auto shards = std::count_if(x.shards.begin(), x.shards.end(), [&](const ShardEntry& e) { return e.split == s.name; });
@@ -104,25 +99,24 @@ std::string describe(const std::filesystem::path& path, const InspectOptions& op
     pad(o, s.name, 12);
     o << s.samples << " samples in " << shards << (shards == 1 ? " shard" : " shards") << "\n";
   }
+}
 
+void describe_arrays(std::ostream& o, const Dataset& ds) {
   std::size_t width = 10;
   for (const auto* list : {&ds.arrays(), &ds.dataset_arrays()})
     for (const auto& a : *list) width = std::max(width, a.name.size() + 2);
+  auto line = [&](const auto& a) {
+    o << "  ";
+    pad(o, a.name, width);
+    o << describe_type(a) << (a.doc.empty() ? "" : "  " + a.doc) << "\n";
+  };
   o << "\nper-sample arrays\n  ";
   pad(o, "sample_id", width);
   o << "int64 [sample]  index of each sample within its split\n";
-  for (const auto& a : ds.arrays()) {
-    o << "  ";
-    pad(o, a.name, width);
-    o << describe_type(a) << (a.doc.empty() ? "" : "  " + a.doc) << "\n";
-  }
+  for (const auto& a : ds.arrays()) line(a);
   if (!ds.dataset_arrays().empty()) o << "\ndataset arrays\n";
-  for (const auto& a : ds.dataset_arrays()) {
-    o << "  ";
-    pad(o, a.name, width);
-    o << describe_type(a) << (a.doc.empty() ? "" : "  " + a.doc) << "\n";
-  }
-  for (const auto& t : x.text_arrays) {
+  for (const auto& a : ds.dataset_arrays()) line(a);
+  for (const auto& t : ds.index().text_arrays) {
     const auto values = ds.read_text(t.name);
     std::string first;
     for (std::size_t i = 0; i < values.size() && i < 3; ++i) first += (i ? ", " : "") + values[i];
@@ -130,7 +124,9 @@ std::string describe(const std::filesystem::path& path, const InspectOptions& op
     pad(o, t.name, width);
     o << "string [" << t.dims[0] << " " << t.shape[0] << "]  " << t.doc << (values.size() > 3 ? " (" + first + ", ...)" : " (" + first + ")") << "\n";
   }
+}
 
+void describe_attributes(std::ostream& o, const Dataset& ds) {
   o << (ds.is_folder() ? "\nattributes (of the first shard)\n" : "\nattributes\n");
   const Attributes attrs = ds.attributes();
   std::size_t key_width = 8;
@@ -141,42 +137,58 @@ std::string describe(const std::filesystem::path& path, const InspectOptions& op
     pad(o, k, key_width);
     o << attribute_text(v) << "\n";
   }
-
   o << "\nconfig\n";
-  std::istringstream yaml(x.config_yaml);
+  std::istringstream yaml(ds.index().config_yaml);
   for (std::string line; std::getline(yaml, line);) o << "  " << line << "\n";
+}
 
-  if (options.verify) {
-    const VerifyReport r = ds.verify();
-    o << "\nverify\n  " << r.shards << (r.shards == 1 ? " shard, " : " shards, ") << r.bytes << " bytes: "
-      << (r.checksums ? "every SHA-256 matches index.json" : "every array reads back (a lone shard has no checksum)")
-      << "\n";
-  }
+void describe_verification(std::ostream& o, const Dataset& ds) {
+  const VerifyReport r = ds.verify();
+  o << "\nverify\n  " << r.shards << (r.shards == 1 ? " shard, " : " shards, ") << r.bytes << " bytes: "
+    << (r.checksums ? "every SHA-256 matches index.json" : "every array reads back (a lone shard has no checksum)")
+    << "\n";
+}
 
-  if (options.show > 0) {
-    for (const auto& split : ds.splits()) {
-      const std::int64_t n = std::min(options.show, ds.samples(split));
-      if (n == 0) continue;
-      o << "\nsamples (" << split << ", first " << n << ")\n";
-      SampleValues v;
-      v.split = split;
-      for (const auto& a : ds.arrays()) v.arrays.push_back(a.spec());
-      v.data.resize(v.arrays.size());
-      for (std::int64_t i = 0; i < n; ++i) {
-        v.index = i;
-        for (std::size_t k = 0; k < v.arrays.size(); ++k) {
-          v.data[k].resize(v.arrays[k].bytes());
-          ds.read(split, v.arrays[k].name, i, 1, v.data[k].data(), v.arrays[k].dtype);
-        }
-        std::string text = options.format_sample ? options.format_sample(v) : "";
-        if (text.empty()) {
-          for (std::size_t k = 0; k < v.arrays.size(); ++k)
-            text += (k ? "  " : "") + v.arrays[k].name + "=" + format_values(v.arrays[k], v.data[k].data());
-        }
-        o << "  #" << i << "  " << text << "\n";
+// The first `show` samples of each split, as the generator formats them (or every array's values).
+void describe_samples(std::ostream& o, const Dataset& ds, const InspectOptions& options) {
+  for (const auto& split : ds.splits()) {
+    const std::int64_t n = std::min(options.show, ds.samples(split));
+    if (n == 0) continue;
+    o << "\nsamples (" << split << ", first " << n << ")\n";
+    SampleValues v;
+    v.split = split;
+    for (const auto& a : ds.arrays()) v.arrays.push_back(a.spec());
+    v.data.resize(v.arrays.size());
+    for (std::int64_t i = 0; i < n; ++i) {
+      v.index = i;
+      for (std::size_t k = 0; k < v.arrays.size(); ++k) {
+        v.data[k].resize(v.arrays[k].bytes());
+        ds.read(split, v.arrays[k].name, i, 1, v.data[k].data(), v.arrays[k].dtype);
       }
+      std::string text = options.format_sample ? options.format_sample(v) : "";
+      if (text.empty()) {
+        for (std::size_t k = 0; k < v.arrays.size(); ++k)
+          text += (k ? "  " : "") + v.arrays[k].name + "=" + format_values(v.arrays[k], v.data[k].data());
+      }
+      o << "  #" << i << "  " << text << "\n";
     }
   }
+}
+
+}  // namespace
+
+std::string describe(const std::filesystem::path& path, const InspectOptions& options) {
+  const Dataset ds = Dataset::open(path);
+  const Index& x = ds.index();
+  std::ostringstream o;
+  o << (ds.is_folder() ? "dataset " : "shard ") << path.string() << "\n";
+  o << "  schema " << x.schema_version << ", generator " << (x.generator.empty() ? "?" : x.generator) << " "
+    << x.generator_version << ", seed " << x.seed << (x.created.empty() ? "" : ", created " + x.created) << "\n";
+  describe_splits(o, x);
+  describe_arrays(o, ds);
+  describe_attributes(o, ds);
+  if (options.verify) describe_verification(o, ds);
+  if (options.show > 0) describe_samples(o, ds, options);
   return o.str();
 }
 

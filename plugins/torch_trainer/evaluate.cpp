@@ -25,22 +25,115 @@ TokenMeans token_means(const data::Dataset& ds, const std::string& train_split, 
   return m;
 }
 
+namespace {
+
+// What an evaluation sums over its batches.
+struct EvalTally {
+  explicit EvalTally(std::size_t conditions) : right(conditions, 0), seen(conditions, 0) {}
+  std::vector<std::int64_t> right, seen;  // per condition
+  std::int64_t samples = 0, correct = 0;
+  double loss_sum = 0, global_sum = 0, token_sum = 0;
+
+  void add_hits(const torch::Tensor& hit, const torch::Tensor& condition) {
+    correct += hit.sum().item<std::int64_t>();
+    if (!condition.defined()) return;
+    const auto* c = condition.data_ptr<std::int64_t>();
+    const auto* h = hit.data_ptr<bool>();
+    for (std::int64_t i = 0; i < hit.size(0); ++i) {
+      if (c[i] < 0 || static_cast<std::size_t>(c[i]) >= seen.size()) continue;
+      ++seen[static_cast<std::size_t>(c[i])];
+      right[static_cast<std::size_t>(c[i])] += h[i] ? 1 : 0;
+    }
+  }
+
+  // The baselines on the same masked values, weighted by samples as the loss is.
+  void add_mean_baselines(const Feed& f, const torch::Tensor& mask, const TokenMeans& means, std::int64_t n) {
+    const torch::Tensor global = torch::full_like(f.x, means.global);
+    const torch::Tensor token = means.per_token.view({1, -1, 1}).expand_as(f.x);
+    global_sum += models::masked_mse(global, f.x, mask).item<double>() * static_cast<double>(n);
+    token_sum += models::masked_mse(token, f.x, mask).item<double>() * static_cast<double>(n);
+  }
+};
+
+// What stays the same over one split's evaluation.
+struct EvalPass {
+  models::Model& model;
+  const FeedPlan& plan;
+  models::MicroBatches& micro;
+  std::uint64_t seed;
+  const std::string& split;
+  double noise_std;
+};
+
+// One batch's forward passes, its parts side by side on the micro-batches' threads; returns the parts' outputs
+// (undefined for an empty part) and adds their summed losses to the tally.
+std::vector<torch::Tensor> forward_parts(const EvalPass& e, const Feed& f, const torch::Tensor& mask, std::int64_t size,
+                                         std::uint64_t index, EvalTally& tally) {
+  const int parts = e.micro.options().parts();
+  auto stream_of = [&](const std::string& purpose, int p) {
+    return sim::Rng::stream(e.seed, purpose, index * static_cast<std::uint64_t>(parts) + static_cast<std::uint64_t>(p))();
+  };
+  e.micro.reseed([&](int p) { return stream_of("eval-dropout:" + e.split, p); });
+  std::vector<torch::Tensor> outputs(static_cast<std::size_t>(parts));
+  std::vector<double> losses(static_cast<std::size_t>(parts), 0.0);
+  e.micro.run([&](int p) {
+    const torch::NoGradGuard no_grad_here;  // grad mode is per thread
+    const auto r = models::MicroBatches::range(p, parts, size);
+    if (r.first == r.second) return;
+    auto part = [&](const torch::Tensor& t) { return t.defined() ? t.narrow(0, r.first, r.second - r.first) : t; };
+    models::ModelInput in{part(f.x), part(f.target), part(mask)};
+    if (e.noise_std > 0) {
+      at::Generator noise_gen =
+          models::make_generator(stream_of("eval-noise:" + e.split + ":" + std::to_string(e.noise_std), p));
+      const auto d = e.model->options().encoder().d_model();
+      in.embedding_noise = at::normal(0.0, e.noise_std, {in.x.size(0), in.x.size(1), d}, noise_gen);
+    }
+    const auto out = e.model->forward(in);
+    outputs[static_cast<std::size_t>(p)] = out.output;
+    const auto loss = e.model->loss(out, in, e.plan.task == Task::classification ? part(f.label) : in.x);
+    losses[static_cast<std::size_t>(p)] = loss.item<double>() * static_cast<double>(r.second - r.first);
+  });
+  for (const double l : losses) tally.loss_sum += l;
+  return outputs;
+}
+
+SplitMetrics metrics_of(const EvalTally& t, const EvalPass& e, double mask_ratio, const TokenMeans& means) {
+  SplitMetrics m;
+  m.split = e.split;
+  m.samples = t.samples;
+  if (m.samples == 0) return m;
+  const auto n = static_cast<double>(m.samples);
+  m.loss = t.loss_sum / n;
+  if (e.plan.task == Task::classification) {
+    m.accuracy = static_cast<double>(t.correct) / n;
+    if (!e.plan.condition.empty())
+      for (std::size_t c = 0; c < t.seen.size(); ++c)
+        m.accuracy_by_condition.push_back(t.seen[c] ? static_cast<double>(t.right[c]) / static_cast<double>(t.seen[c]) : -1);
+    return m;
+  }
+  m.mse = m.loss;
+  m.mask_ratio = mask_ratio >= 0 ? mask_ratio : e.model->masked_regression->options().mask_ratio_eval();
+  if (means.defined()) {
+    m.mse_global_mean = t.global_sum / n;
+    m.mse_token_mean = t.token_sum / n;
+    if (m.mse_global_mean > 0) m.r2_global_mean = 1.0 - m.mse / m.mse_global_mean;
+    if (m.mse_token_mean > 0) m.r2_token_mean = 1.0 - m.mse / m.mse_token_mean;
+  }
+  return m;
+}
+
+}  // namespace
+
 SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
                       std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro, double mask_ratio,
                       const TokenMeans& means, double noise_std) {
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();
-
+  const EvalPass e{model, plan, micro, seed, split, noise_std};
   data::BatchStream stream(ds, data::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
   at::Generator mask_gen = models::make_generator(sim::Rng::stream(seed, "eval-mask:" + split, 0)());
-  SplitMetrics m;
-  m.split = split;
-  const std::size_t conditions = std::max<std::size_t>(plan.condition_names.size(), 3);
-  std::vector<std::int64_t> right(conditions, 0), seen(conditions, 0);
-  std::int64_t correct = 0;
-  double loss_sum = 0, global_sum = 0, token_sum = 0;
-  const int parts = micro.options().parts();
+  EvalTally tally(std::max<std::size_t>(plan.condition_names.size(), 3));
   data::Batch batch;
   for (std::uint64_t index = 0; stream.next(batch); ++index) {
     const Feed f = Feed::from(batch, plan, stream);
@@ -48,75 +141,19 @@ SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::
     if (plan.task == Task::masked_regression) {
       mask = mask_ratio >= 0 ? models::sample_token_mask(batch.size, plan.tokens, mask_ratio, mask_gen)
                              : model->sample_mask(batch.size, mask_gen);
-      if (means.defined()) {  // the baselines on the same masked values, weighted by samples as the loss is
-        const torch::Tensor global = torch::full_like(f.x, means.global);
-        const torch::Tensor token = means.per_token.view({1, -1, 1}).expand_as(f.x);
-        global_sum += models::masked_mse(global, f.x, mask).item<double>() * static_cast<double>(batch.size);
-        token_sum += models::masked_mse(token, f.x, mask).item<double>() * static_cast<double>(batch.size);
-      }
+      if (means.defined()) tally.add_mean_baselines(f, mask, means, batch.size);
     }
-    micro.reseed([&](int p) {
-      return sim::Rng::stream(seed, "eval-dropout:" + split, index * static_cast<std::uint64_t>(parts) + static_cast<std::uint64_t>(p))();
-    });
-    std::vector<torch::Tensor> outputs(static_cast<std::size_t>(parts));
-    std::vector<double> losses(static_cast<std::size_t>(parts), 0.0);
-    micro.run([&](int p) {
-      const torch::NoGradGuard no_grad_here;  // grad mode is per thread
-      const auto r = models::MicroBatches::range(p, parts, batch.size);
-      if (r.first == r.second) return;
-      auto part = [&](const torch::Tensor& t) { return t.defined() ? t.narrow(0, r.first, r.second - r.first) : t; };
-      models::ModelInput in{part(f.x), part(f.target), part(mask)};
-      if (noise_std > 0) {
-        at::Generator noise_gen = models::make_generator(sim::Rng::stream(
-            seed, "eval-noise:" + split + ":" + std::to_string(noise_std),
-            index * static_cast<std::uint64_t>(parts) + static_cast<std::uint64_t>(p))());
-        const auto d = model->options().encoder().d_model();
-        in.embedding_noise = at::normal(0.0, noise_std, {in.x.size(0), in.x.size(1), d}, noise_gen);
-      }
-      const auto out = model->forward(in);
-      outputs[static_cast<std::size_t>(p)] = out.output;
-      const auto loss = model->loss(out, in, plan.task == Task::classification ? part(f.label) : in.x);
-      losses[static_cast<std::size_t>(p)] = loss.item<double>() * static_cast<double>(r.second - r.first);
-    });
-    for (const double l : losses) loss_sum += l;
-    m.samples += batch.size;
-    std::vector<torch::Tensor> present;
-    for (const auto& o : outputs)
-      if (o.defined()) present.push_back(o);
+    const std::vector<torch::Tensor> outputs = forward_parts(e, f, mask, batch.size, index, tally);
+    tally.samples += batch.size;
     if (plan.task == Task::classification) {
-      const auto hit = torch::cat(present).argmax(1).eq(f.label);
-      correct += hit.sum().item<std::int64_t>();
-      if (f.condition.defined()) {
-        const auto* c = f.condition.data_ptr<std::int64_t>();
-        const auto* h = hit.data_ptr<bool>();
-        for (std::int64_t i = 0; i < batch.size; ++i) {
-          if (c[i] < 0 || static_cast<std::size_t>(c[i]) >= conditions) continue;
-          ++seen[static_cast<std::size_t>(c[i])];
-          right[static_cast<std::size_t>(c[i])] += h[i] ? 1 : 0;
-        }
-      }
-    }
-  }
-  if (m.samples > 0) {
-    m.loss = loss_sum / static_cast<double>(m.samples);
-    if (plan.task == Task::classification) {
-      m.accuracy = static_cast<double>(correct) / static_cast<double>(m.samples);
-      if (!plan.condition.empty())
-        for (std::size_t c = 0; c < conditions; ++c)
-          m.accuracy_by_condition.push_back(seen[c] ? static_cast<double>(right[c]) / static_cast<double>(seen[c]) : -1);
-    } else {
-      m.mse = m.loss;
-      m.mask_ratio = mask_ratio >= 0 ? mask_ratio : model->masked_regression->options().mask_ratio_eval();
-      if (means.defined()) {
-        m.mse_global_mean = global_sum / static_cast<double>(m.samples);
-        m.mse_token_mean = token_sum / static_cast<double>(m.samples);
-        if (m.mse_global_mean > 0) m.r2_global_mean = 1.0 - m.mse / m.mse_global_mean;
-        if (m.mse_token_mean > 0) m.r2_token_mean = 1.0 - m.mse / m.mse_token_mean;
-      }
+      std::vector<torch::Tensor> present;
+      for (const auto& o : outputs)
+        if (o.defined()) present.push_back(o);
+      tally.add_hits(torch::cat(present).argmax(1).eq(f.label), f.condition);
     }
   }
   if (was_training) model->train();
-  return m;
+  return metrics_of(tally, e, mask_ratio, means);
 }
 
 double token_embedding_norm(models::Model& model, const data::Dataset& ds, const std::string& split,

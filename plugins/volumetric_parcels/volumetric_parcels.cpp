@@ -323,6 +323,14 @@ class VolumetricParcels final : public Generator {
         {"subject", DType::i64, {}, {}, "index of the subject the window comes from (subjects numbered across splits)"},
         {"start", DType::i64, {}, {}, "the window's first point within the subject's series"},
     };
+    add_position_arrays(n);
+    add_atlas_arrays(n);
+    add_subject_positions(n);
+    add_attributes(n);
+  }
+
+  // Where each token is: centroids, their distances and hemispheres.
+  void add_position_arrays(std::int64_t n) {
     std::vector<float> positions;
     for (std::int64_t i = 0; i < n; ++i)
       for (int a = 0; a < 3; ++a) positions.push_back(static_cast<float>(centroids_(i, a)));
@@ -332,6 +340,11 @@ class VolumetricParcels final : public Generator {
                                 vol::distance_matrix(centroids_)));
     d.push_back(data::Array::of({"hemisphere", DType::u8, {"token"}, {n}, "0 = left (centroid x < 0 mm), 1 = right"},
                                 vol::hemispheres(centroids_)));
+  }
+
+  // The parcels as voxels and labels, where the template has them.
+  void add_atlas_arrays(std::int64_t n) {
+    auto& d = layout_.dataset_arrays;
     if (!parcels_.labels.labels.empty()) {
       const auto& g = parcels_.labels.grid;
       d.push_back(data::Array::of({"adjacency", DType::u8, {"token", "peer"}, {n, n}, "1 where two parcels share a voxel face"},
@@ -353,15 +366,21 @@ class VolumetricParcels final : public Generator {
     if (!facts_.token_labels.empty())
       layout_.text_arrays.push_back({"token_label", "token", facts_.token_labels,
                                      "region name of each parcel, from the atlas's label file " + opt_.label_file});
-    if (!subject_centroids_.empty()) {
-      std::vector<float> own;
-      for (const auto& c : subject_centroids_)
-        for (std::int64_t i = 0; i < n; ++i)
-          for (int a = 0; a < 3; ++a) own.push_back(static_cast<float>(c(i, a)));
-      d.push_back(data::Array::of({"subject_positions", DType::f32, {"subjects", "token", "axis"},
-                                   {static_cast<std::int64_t>(subject_centroids_.size()), n, 3},
-                                   "each subject's own parcel centroids, mm (jittered parcellations)"}, own));
-    }
+  }
+
+  void add_subject_positions(std::int64_t n) {
+    if (subject_centroids_.empty()) return;
+    std::vector<float> own;
+    for (const auto& c : subject_centroids_)
+      for (std::int64_t i = 0; i < n; ++i)
+        for (int a = 0; a < 3; ++a) own.push_back(static_cast<float>(c(i, a)));
+    layout_.dataset_arrays.push_back(data::Array::of({"subject_positions", DType::f32, {"subjects", "token", "axis"},
+                                                      {static_cast<std::int64_t>(subject_centroids_.size()), n, 3},
+                                                      "each subject's own parcel centroids, mm (jittered parcellations)"},
+                                                     own));
+  }
+
+  void add_attributes(std::int64_t n) {
     auto& a = layout_.attributes;
     a["source"] = std::string(opt_.imported ? "import" : "simulate");
     a["parcels"] = n;
@@ -375,6 +394,12 @@ class VolumetricParcels final : public Generator {
       }
       return;
     }
+    add_simulation_attributes();
+  }
+
+  // How a simulated dataset was made: its mask, parcellation and activity model.
+  void add_simulation_attributes() {
+    auto& a = layout_.attributes;
     a["mask"] = opt_.mask;
     if (opt_.mask == "nifti") a["nifti"] = opt_.nifti, a["atlas_labels"] = opt_.atlas_labels, a["resample_mm"] = opt_.resample_mm;
     else {
