@@ -1,0 +1,53 @@
+// Everything one training run holds while it goes: built step by step by TorchTrainer::train (torch_trainer.cpp),
+// then advanced epoch by epoch (training_loop.hpp) and written out (run_folder.hpp).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "checkpoint_state.hpp"
+#include "data_feed.hpp"
+#include "data_parallel.hpp"
+#include "datasets/folder_lock.hpp"
+#include "datasets/reader.hpp"
+#include "evaluate.hpp"
+#include "models/micro_batches.hpp"
+#include "models/model.hpp"
+#include "plugins/api/config/node.hpp"
+#include "train_options.hpp"
+
+namespace loci::torch_trainer {
+
+struct Session {
+  TrainOptions opt;
+  config::Node recorded;  // config.yaml: resolved, with the effective init and absolute paths
+  torch::Device device = torch::kCPU;
+  std::unique_ptr<DataParallel> dp;
+  int rank = 0, ranks = 1;
+  bool lead = true;  // the one rank that evaluates and writes; the run folder must be shared by all
+  std::filesystem::path run, last, last_source;  // last_source: the checkpoint `--from` names
+  std::unique_ptr<data::FolderLock> claim;
+  std::optional<data::Dataset> ds;
+  FeedPlan plan;
+  torch::Tensor positions;
+  models::ModelOptions mopt;
+  models::Model model{nullptr};
+  std::unique_ptr<torch::optim::Optimizer> optimizer;
+  std::unique_ptr<models::MicroBatches> micro;
+  RunState state;
+  std::vector<std::string> eval_splits;
+  std::string attention_split;
+  TokenMeans means;  // masked regression: the training split's means, the baselines of every evaluation
+  std::int64_t per_epoch = 0, total_steps = 0, total_epochs = 0;
+  bool progress_shown = false;  // the bar (train.progress, on a terminal or as lines in a log)
+  bool say = true;              // one line per evaluation: everywhere but under -q
+  std::string started_at;       // this invocation's start, for provenance.json
+};
+
+// bf16 whose products run in the fused layers (train.bf16_products: fused), not under autocast.
+inline bool fused_products(const TrainOptions& o) { return o.precision == "bf16" && o.bf16_products == "fused"; }
+
+}  // namespace loci::torch_trainer
