@@ -18,6 +18,7 @@
 #include "plugins/api/config/identity.hpp"
 #include "plugins/api/config/options.hpp"
 #include "plugins/api/config/yaml_io.hpp"
+#include "plugins/api/plugin_loader.hpp"
 
 namespace loci::analysis {
 
@@ -144,35 +145,52 @@ std::string pm(const Stat& s, int precision) {
 
 bool is_percentage(const std::string& col) { return col.size() > 9 && col.compare(col.size() - 9, 9, "_accuracy") == 0; }
 
-// The settings a run's results depend on, seed aside (a group is summarised over seeds): the keys of its
-// identity.json, which the trainer's option table decides (no thread counts, checkpoint cadence, keys that do not
-// apply), plus train.epochs, which identity compares on its own. A run without identity.json (made before loci
-// recorded one, or an analysis handed in alone) falls back to its config.yaml without the keys that never change a
-// result.
-config::FlatConfig settings_of(const ordered_json& run) {
-  const fs::path folder = run["folder"].get<std::string>();
-  std::error_code ec;
-  config::FlatConfig out;
-  const fs::path config_file = folder / "config.yaml";
-  const bool has_config = fs::exists(config_file, ec);
-  if (fs::exists(folder / "identity.json", ec)) {
-    try {
-      std::ifstream in(folder / "identity.json");
-      const auto keys = nlohmann::json::parse(in).at("keys");
-      for (const auto& [k, v] : keys.items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
-      out.erase("seed");
-      if (has_config)
-        if (const auto* epochs = config::load_file(config_file).find_path("train.epochs")) out["train.epochs"] = epochs->text();
-      return out;
-    } catch (const nlohmann::json::exception&) {
-      // a damaged identity.json: group by the config instead
-    }
+// A run's identity.json, or null where it has none or it is damaged.
+nlohmann::json identity_record(const ordered_json& run) {
+  std::ifstream in(fs::path(run["folder"].get<std::string>()) / "identity.json");
+  if (!in) return nullptr;
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception&) {
+    return nullptr;
   }
-  static const std::vector<std::string> aside{"seed", "out", "data", "plugin_path", "plugin_override", "jobs", "train.threads",
-                                              "train.progress", "train.dist_timeout", "train.dist_eval_timeout",
-                                              "train.checkpoint", "train.on_other_settings"};
-  if (!has_config) return {};
-  return config::flatten(config::without(config::load_file(config_file), aside));
+}
+
+// The keys no identity holds, as the runs' own identity.json records them (the trainer's option table marks them);
+// where none records it, those the shared trainer vocabulary marks (plugins/api/common_schemas.cpp).
+std::vector<std::string> keys_outside_identity(const std::vector<nlohmann::json>& identities) {
+  for (const auto& id : identities)
+    if (id.is_object() && id.contains("outside_identity") && id["outside_identity"].is_array())
+      return id["outside_identity"].get<std::vector<std::string>>();
+  return trainer_common_schema().outside_identity();
+}
+
+bool has_identity_keys(const nlohmann::json& identity) {
+  return identity.is_object() && identity.contains("keys") && identity["keys"].is_object();
+}
+
+// The settings a run's results depend on, seed aside (a group is summarised over seeds), plus train.epochs, which
+// identity compares on its own: the keys of its identity.json (which the option tables decide: no thread counts,
+// checkpoint cadence, keys that do not apply), or, with `from_config`, its config.yaml less the keys `outside` no
+// identity holds. Runs are compared in one of the two forms, never a mix: an identity leaves out keys that do not
+// apply and spells values as typed, so the two forms of one setting differ.
+config::FlatConfig settings_of(const ordered_json& run, const nlohmann::json& identity, bool from_config,
+                               const std::vector<std::string>& outside) {
+  const fs::path config_file = fs::path(run["folder"].get<std::string>()) / "config.yaml";
+  std::error_code ec;
+  const bool has_config = fs::exists(config_file, ec);
+  config::FlatConfig out;
+  if (!from_config) {
+    for (const auto& [k, v] : identity["keys"].items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
+  } else if (has_config) {
+    out = config::flatten(config::without(config::load_file(config_file), outside));
+  } else {
+    return {};
+  }
+  out.erase("seed");
+  if (has_config)
+    if (const auto* epochs = config::load_file(config_file).find_path("train.epochs")) out["train.epochs"] = epochs->text();
+  return out;
 }
 
 // The keys whose values are not the same in every run.
@@ -212,10 +230,16 @@ struct Table {
 
 Table gather(const std::vector<ordered_json>& analyses) {
   Table t;
-  for (const auto& a : analyses) {
-    t.runs.push_back(a["run"]);
-    t.values.push_back(values_of(a));
-    t.settings.push_back(settings_of(a["run"]));
+  std::vector<nlohmann::json> identities;
+  for (const auto& a : analyses) identities.push_back(identity_record(a["run"]));
+  // A run without identity.json (made by a loci before it recorded one, or an analysis handed in alone) puts every
+  // run on its config.
+  const bool from_config = !std::all_of(identities.begin(), identities.end(), has_identity_keys);
+  const std::vector<std::string> outside = keys_outside_identity(identities);
+  for (std::size_t i = 0; i < analyses.size(); ++i) {
+    t.runs.push_back(analyses[i]["run"]);
+    t.values.push_back(values_of(analyses[i]));
+    t.settings.push_back(settings_of(analyses[i]["run"], identities[i], from_config, outside));
   }
   t.columns = columns_of(t.values);
   t.varying = varying_keys(t.settings);

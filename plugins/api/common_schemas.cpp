@@ -22,11 +22,11 @@ created: {type: string, default: unrecorded, doc: "the shards' `created` attribu
 
 const char* kTrainerCommon = R"yaml(
 trainer: {type: string, required: true, doc: "name of the trainer plugin (see `loci plugins`)"}
-data: {type: path, required: true, doc: "dataset folder made by `loci generate`"}
-out: {type: path, required: true, doc: "run folder to write"}
+data: {type: path, required: true, identity: false, doc: "dataset folder made by `loci generate` (a run's identity holds the shards' checksums, not the folder's name)"}
+out: {type: path, required: true, identity: false, doc: "run folder to write"}
 seed: {type: int, default: 0, min: 0, doc: "seed of initialisation and data order"}
-plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins, before the default ones"}
-plugin_override: {type: list, of: string, default: [], doc: "plugin names that more than one library may provide, the first found on the search path winning; any other name found twice is an error"}
+plugin_path: {type: list, of: path, default: [], identity: false, doc: "extra folders searched for plugins, before the default ones"}
+plugin_override: {type: list, of: string, default: [], identity: false, doc: "plugin names that more than one library may provide, the first found on the search path winning; any other name found twice is an error"}
 )yaml";
 
 }  // namespace

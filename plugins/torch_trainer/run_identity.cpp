@@ -13,6 +13,7 @@
 #include "datasets/checksum.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
+#include "plugins/api/plugin_loader.hpp"
 #include "plugins/api/version.hpp"
 
 namespace loci::torch_trainer {
@@ -21,11 +22,14 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Keys that change where or how fast a run goes, never what it computes. train.epochs is compared on its own.
+// Keys that change where or how fast a run goes, never what it computes: those the shared trainer vocabulary and
+// the trainer's option table mark `identity: false` (train.epochs among them: it is compared on its own).
 const std::vector<std::string>& not_identity() {
-  static const std::vector<std::string> keys{"out",          "data",          "plugin_path", "plugin_override", "jobs",
-                                             "train.threads", "train.progress", "train.dist_timeout", "train.dist_eval_timeout",
-                                             "train.epochs", "train.on_other_settings", "train.checkpoint"};
+  static const std::vector<std::string> keys = [] {
+    std::vector<std::string> k = trainer_common_schema().outside_identity();
+    for (const auto& key : keys_outside_identity()) k.push_back(key);
+    return k;
+  }();
   return keys;
 }
 
@@ -171,6 +175,9 @@ void write_identity(const fs::path& run, const config::Identity& identity) {
   nlohmann::ordered_json keys = nlohmann::ordered_json::object();
   for (const auto& [k, v] : identity.keys) keys[k] = typed_value(k, v);
   j["keys"] = keys;
+  // What this loci leaves out of every identity: the summary groups a run recorded without identity.json by its
+  // config less these.
+  j["outside_identity"] = not_identity();
   data::write_file_atomically(run / "identity.json", j.dump(2) + "\n");
 }
 

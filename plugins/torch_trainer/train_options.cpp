@@ -153,7 +153,7 @@ bool early_stopping(const config::FlatConfig& keys) {
   return !patience.empty() && patience != "0";
 }
 
-void declare_train(Table& t) {
+void declare_optimizer(Table& t) {
   t.add("train.optimizer", [](O& o) -> std::string& { return o.optimizer; }).choices({"adamw", "sgd"}).doc("optimizer");
   t.add("train.lr", [](O& o) -> double& { return o.lr; }).min(0).doc("learning rate");
   t.add("train.weight_decay", [](O& o) -> double& { return o.weight_decay; }).min(0).doc("weight decay");
@@ -184,10 +184,14 @@ void declare_train(Table& t) {
   t.add("train.clip_grad_norm", [](O& o) -> double& { return o.clip_grad_norm; })
       .min(0)
       .doc("clip the gradient norm to this (0 = off)");
+}
+
+void declare_length_and_threads(Table& t) {
   t.add("train.epochs", [](O& o) -> std::int64_t& { return o.epochs; })
       .min(1)
       .doc("epochs (the paper: 4000); may grow on a finished run with --resume, which then continues as if asked "
-           "for that many from the start");
+           "for that many from the start")
+      .outside_identity();
   t.add("train.steps", [](O& o) -> std::int64_t& { return o.steps; })
       .min(0)
       .doc("stop after this many steps instead (0 = use epochs); may grow like train.epochs");
@@ -196,7 +200,8 @@ void declare_train(Table& t) {
       .min(0)
       .max(4096)
       .doc("threads (training: one per micro-batch; evaluation: all); 0 = all cores, and more than the cores are "
-           "used as the cores. The results do not depend on it");
+           "used as the cores. The results do not depend on it")
+      .outside_identity();
   t.add("train.micro_batches", [](O& o) -> int& { return o.micro_batches; })
       .min(1)
       .doc("each batch's gradient as the sum of this many equal parts' gradients, the parts computed side by side, "
@@ -205,11 +210,16 @@ void declare_train(Table& t) {
   t.add("train.dist_timeout", [](O& o) -> std::int64_t& { return o.dist_timeout; })
       .min(1)
       .doc("data-parallel runs (torchrun-style launch): seconds a rank waits for the others before it stops with an "
-           "error");
+           "error")
+      .outside_identity();
   t.add("train.dist_eval_timeout", [](O& o) -> std::int64_t& { return o.dist_eval_timeout; })
       .min(1)
       .doc("data-parallel runs: seconds the other ranks wait while rank 0 evaluates and saves, apart from "
-           "train.dist_timeout so that a long evaluation does not end a healthy run");
+           "train.dist_timeout so that a long evaluation does not end a healthy run")
+      .outside_identity();
+}
+
+void declare_evaluation(Table& t) {
   t.add("train.eval_every", [](O& o) -> std::int64_t& { return o.eval_every; })
       .min(1)
       .doc("evaluate every this many epochs (and at the end)");
@@ -224,6 +234,9 @@ void declare_train(Table& t) {
       .min(0)
       .doc("smallest loss decrease that counts as improvement")
       .applies_if(early_stopping);
+}
+
+void declare_numerics(Table& t) {
   t.add("train.device", [](O& o) -> std::string& { return o.device; })
       .choices({"cpu", "cuda"})
       .doc("cpu, or cuda when LibTorch was built with CUDA");
@@ -245,10 +258,14 @@ void declare_train(Table& t) {
       .min(0)
       .doc("the paper's robustness test: when training ends, every evaluated split again with Gaussian noise of each "
            "of these sds added to the token embeddings; robustness.csv (split, noise_std, accuracy or mse). [] = off");
+}
+
+void declare_run_folder(Table& t) {
   t.add("train.on_other_settings", [](O& o) -> std::string& { return o.on_other_settings; })
       .choices({"refuse", "new_folder"})
       .doc("when `out` holds a run made with other settings: refuse, naming the keys that differ, or train into "
-           "<out>@<first 8 hex of this run's identity hash> instead (resumed there when it exists)");
+           "<out>@<first 8 hex of this run's identity hash> instead (resumed there when it exists)")
+      .outside_identity();
   t.add("train.blas_kernel", [](O& o) -> std::string& { return o.blas_kernel; })
       .doc("OpenBLAS kernel: auto (loci replaces OpenBLAS's choice when it is a fallback older than the CPU, e.g. "
            "Prescott on an AVX-512 CPU, after checking the new one), openblas (OpenBLAS's own choice), or a kernel "
@@ -257,10 +274,12 @@ void declare_train(Table& t) {
   t.add("train.checkpoint.every", [](O& o) -> std::int64_t& { return o.checkpoint_every; })
       .min(0)
       .doc("besides checkpoints/last.pt, keep checkpoints/epoch_<E>.pt at each evaluation whose epoch is a multiple "
-           "of this (0 = none); `loci train CONFIG --from FILE` continues from any of them");
+           "of this (0 = none); `loci train CONFIG --from FILE` continues from any of them")
+      .outside_identity();
   t.add("train.checkpoint.best", [](O& o) -> std::string& { return o.checkpoint_best; })
       .doc("keep checkpoints/best.pt, the model at the evaluation with the lowest loss on this split so far "
-           "('' = none)");
+           "('' = none)")
+      .outside_identity();
   t.add("train.save_attention", [](O& o) -> bool& { return o.save_attention; })
       .doc("write attention.h5: each block's attention maps averaged over the samples of attention_split, at every "
            "evaluation");
@@ -268,10 +287,12 @@ void declare_train(Table& t) {
       .doc("split whose samples the saved attention maps average; '' = human if the dataset has it, else test, else "
            "the first evaluated split");
   t.add("train.progress", [](O& o) -> bool& { return o.progress; })
-      .doc("progress bar on a terminal, plain lines in logs");
+      .doc("progress bar on a terminal, plain lines in logs")
+      .outside_identity();
   t.add("jobs", [](O& o) -> std::int64_t& { return o.jobs; })
       .min(1)
-      .doc("sweeps (-m): runs in parallel processes, each with cores/jobs threads");
+      .doc("sweeps (-m): runs in parallel processes, each with cores/jobs threads")
+      .outside_identity();
 }
 
 const Table& table() {
@@ -281,7 +302,11 @@ const Table& table() {
     declare_model(t);
     declare_pe(t);
     declare_init(t);
-    declare_train(t);
+    declare_optimizer(t);
+    declare_length_and_threads(t);
+    declare_evaluation(t);
+    declare_numerics(t);
+    declare_run_folder(t);
     return t;
   }();
   return t;
@@ -307,6 +332,13 @@ c10::optional<models::InitOptions> compose_init(const models::PEOptions& pe, con
 }  // namespace
 
 const config::OptionSpec* option_spec(const std::string& dotted) { return table().spec(dotted); }
+
+std::vector<std::string> keys_outside_identity() {
+  std::vector<std::string> out;
+  for (const auto& s : table().specs())
+    if (!s.identity) out.push_back(s.path);
+  return out;
+}
 
 config::FlatConfig applicable_keys(const config::FlatConfig& keys) { return table().applicable(keys); }
 

@@ -68,6 +68,9 @@ struct TrainOptions {
 // The trainer's schema (YAML text, plugins/api/config/schema.hpp), generated from the declaration.
 const char* schema_text();
 
+// The trainer's keys declared outside a run's identity (OptionSpec::identity), in declaration order.
+std::vector<std::string> keys_outside_identity();
+
 // The declaration of a trainer key (its type, for identity.json), or nullptr for a key the table does not hold.
 const config::OptionSpec* option_spec(const std::string& dotted);
 

@@ -26,4 +26,10 @@ inline CommandResult run_loci(const std::string& args, const std::string& env = 
   return r;
 }
 
+// The output of a command refused as a user's mistake (exit status 1); any other ending reads "exit status N: ..."
+// so that a check of the expected words fails and shows what happened.
+inline std::string refusal(const CommandResult& r) {
+  return r.exit_code == 1 ? r.output : "exit status " + std::to_string(r.exit_code) + ": " + r.output;
+}
+
 }  // namespace loci::test

@@ -17,6 +17,7 @@
 #include "trainer_fixture.hpp"
 
 using loci::test::dataset;
+using loci::test::refusal;
 using loci::test::run_loci;
 using loci::test::slurp;
 using loci::test::train_config;
@@ -82,10 +83,7 @@ TEST_CASE("a PE without model.pe.init uses its own default initialiser, recorded
 TEST_CASE("config mistakes the model finds are one-line user errors naming the key") {
   loci::test::TempDir dir;
   const auto cfg = train_config(dir);
-  const auto heads = run_loci("train -q " + cfg + " model.heads=3");
-  INFO(heads.output);
-  CHECK(heads.exit_code == 1);
-  CHECK(contains(heads.output, "model.heads: must divide model.d_model"));
+  CHECK_THAT(refusal(run_loci("train -q " + cfg + " model.heads=3")), Catch::Contains("model.heads: must divide model.d_model"));
   const auto placement = run_loci("train -q " + cfg + " model.pe.placement=input");
   CHECK(placement.exit_code == 1);
   CHECK(contains(placement.output, "model.pe.placement"));
@@ -94,9 +92,7 @@ TEST_CASE("config mistakes the model finds are one-line user errors naming the k
   CHECK(octal.exit_code == 1);
   CHECK(contains(octal.output, "train.epochs"));
   CHECK(contains(octal.output, "leading zero"));
-  const auto inf = run_loci("train -q " + cfg + " train.lr=.inf");
-  CHECK(inf.exit_code == 1);
-  CHECK(contains(inf.output, "train.lr"));
+  CHECK_THAT(refusal(run_loci("train -q " + cfg + " train.lr=.inf")), Catch::Contains("train.lr"));
   // A PE the data cannot take: the 2-D sinusoid on 15 nodes of a ring (1-D positions, not a square grid).
   loci::test::TempDir ring;
   const auto data = (ring.path() / "ring").string();
@@ -114,15 +110,10 @@ TEST_CASE("a resumed run with other settings is refused, naming the keys that di
   loci::test::TempDir dir;
   const auto cfg = train_config(dir);
   REQUIRE(run_loci("train -q --until-epoch 1 " + cfg).exit_code == 0);
-  const auto lr = run_loci("train -q --resume " + cfg + " train.lr=0.01");
-  INFO(lr.output);
-  CHECK(lr.exit_code == 1);
-  CHECK(contains(lr.output, "train.lr (0.001 -> 0.01)"));
+  CHECK_THAT(refusal(run_loci("train -q --resume " + cfg + " train.lr=0.01")), Catch::Contains("train.lr (0.001 -> 0.01)"));
   // A finished run is refused the same way, and so is another seed.
   REQUIRE(run_loci("train -q --resume " + cfg).exit_code == 0);
-  const auto seed = run_loci("train -q --resume " + cfg + " seed=1");
-  CHECK(seed.exit_code == 1);
-  CHECK(contains(seed.output, "seed (0 -> 1)"));
+  CHECK_THAT(refusal(run_loci("train -q --resume " + cfg + " seed=1")), Catch::Contains("seed (0 -> 1)"));
   // What does not change the result may change: the thread count.
   CHECK(run_loci("train -q --resume " + cfg + " train.threads=2").exit_code == 0);
   // Asked for, other settings train into a folder of their own beside it, which a rerun finds again.
@@ -161,9 +152,7 @@ TEST_CASE("a run made before an option existed continues as if it had that optio
   CHECK(resumed.exit_code == 0);
   CHECK(fs::exists(dir.path() / "run/summary.json"));
   // Another value than the earlier one is still another setting.
-  const auto fused = run_loci("train -q --resume " + cfg + " train.bf16_products=fused");
-  CHECK(fused.exit_code == 1);
-  CHECK(contains(fused.output, "train.bf16_products"));
+  CHECK_THAT(refusal(run_loci("train -q --resume " + cfg + " train.bf16_products=fused")), Catch::Contains("train.bf16_products"));
 }
 
 TEST_CASE("identity.json holds typed values and only the keys that apply, and an earlier loci's record still matches") {
@@ -210,9 +199,7 @@ TEST_CASE("identity.json holds typed values and only the keys that apply, and an
   INFO(same.output);
   CHECK(same.exit_code == 0);
   CHECK(contains(same.output, "nothing to do"));
-  const auto other = run_loci("train -q " + cfg + " train.epochs=2 train.lr=0.01");
-  CHECK(other.exit_code == 1);
-  CHECK(contains(other.output, "train.lr (0.001 -> 0.01)"));
+  CHECK_THAT(refusal(run_loci("train -q " + cfg + " train.epochs=2 train.lr=0.01")), Catch::Contains("train.lr (0.001 -> 0.01)"));
 
   // Where they apply, the same keys are recorded: bf16's products, SGD's momentum, an init's own keys.
   loci::test::TempDir other_dir;
@@ -248,18 +235,14 @@ TEST_CASE("train.epochs may grow on a finished run, which then equals a run aske
   const auto grow = run_loci("train -q " + cfg + " train.epochs=4");
   CHECK(grow.exit_code == 1);
   CHECK(contains(grow.output, "finished at epoch 3; pass --resume to continue it to epoch 4"));
-  const auto other = run_loci("train -q " + cfg + " train.epochs=3 train.lr=0.01");
-  CHECK(other.exit_code == 1);
-  CHECK(contains(other.output, "holds a run made with other settings: train.lr"));
+  CHECK_THAT(refusal(run_loci("train -q " + cfg + " train.epochs=3 train.lr=0.01")), Catch::Contains("holds a run made with other settings: train.lr"));
   const auto more = run_loci("train -q --resume " + cfg + " train.epochs=4");
   INFO(more.output);
   REQUIRE(more.exit_code == 0);
   REQUIRE(run_loci("train -q " + train_config(whole) + " train.epochs=4").exit_code == 0);
   CHECK(same_pe_arrays(grown.path() / "run/pe.h5", whole.path() / "run/pe.h5"));
   CHECK(contains(slurp(grown.path() / "run/summary.json"), "\"epochs\": 4"));
-  const auto fewer = run_loci("train -q --resume " + cfg + " train.epochs=2");
-  CHECK(fewer.exit_code == 1);
-  CHECK(contains(fewer.output, "finished 4 epochs already"));
+  CHECK_THAT(refusal(run_loci("train -q --resume " + cfg + " train.epochs=2")), Catch::Contains("finished 4 epochs already"));
 }
 
 TEST_CASE("a second writer of a run folder or a dataset folder is refused") {
@@ -272,15 +255,11 @@ TEST_CASE("a second writer of a run folder or a dataset folder is refused") {
     CHECK(contains(e.what(), "is being written by pid"));
   }
   // The same through the command: a training run and a generation into a folder someone holds.
-  const auto r = run_loci("train -q " + train_config(dir));
-  CHECK(r.exit_code == 1);
-  CHECK(contains(r.output, "is being written by"));
+  CHECK_THAT(refusal(run_loci("train -q " + train_config(dir))), Catch::Contains("is being written by"));
   const loci::data::FolderLock data_claim(dir.path() / "data");
   const auto cfg = dir.write("gen.yaml", "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml\nout: " +
                                              (dir.path() / "data").string() + "\nsplits: {train: 10}\n");
-  const auto g = run_loci("generate -q " + cfg);
-  CHECK(g.exit_code == 1);
-  CHECK(contains(g.output, "is being written by"));
+  CHECK_THAT(refusal(run_loci("generate -q " + cfg)), Catch::Contains("is being written by"));
 }
 
 TEST_CASE("training refuses data whose checksums do not match index.json") {
@@ -299,24 +278,16 @@ TEST_CASE("training refuses data whose checksums do not match index.json") {
     f.seekp(static_cast<std::streamoff>(fs::file_size(shard) / 2));
     f.write(&c, 1);
   }
-  const auto r = run_loci("train -q " + train_config(dir) + " data=" + (dir.path() / "data").string());
-  CHECK(r.exit_code == 1);
-  CHECK(contains(r.output, shard.filename().string() + ": checksum mismatch"));
+  CHECK_THAT(refusal(run_loci("train -q " + train_config(dir) + " data=" + (dir.path() / "data").string())), Catch::Contains(shard.filename().string() + ": checksum mismatch"));
 }
 
 TEST_CASE("a split of 0 samples and non-finite class weights are named errors") {
   loci::test::TempDir dir;
   const auto cfg = dir.write("gen.yaml", "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml\nout: " +
                                              (dir.path() / "data").string() + "\n");
-  const auto zero = run_loci("generate -q " + cfg + " splits.train=0");
-  CHECK(zero.exit_code == 1);
-  CHECK(contains(zero.output, "splits.train"));
-  const auto inf = run_loci("generate -q " + cfg + " 'lst.class_weights=[1,1,.inf]'");
-  CHECK(inf.exit_code == 1);
-  CHECK(contains(inf.output, "lst.class_weights"));
-  const auto octal = run_loci("generate -q " + cfg + " splits.train=010");
-  CHECK(octal.exit_code == 1);
-  CHECK(contains(octal.output, "splits.train"));
+  CHECK_THAT(refusal(run_loci("generate -q " + cfg + " splits.train=0")), Catch::Contains("splits.train"));
+  CHECK_THAT(refusal(run_loci("generate -q " + cfg + " 'lst.class_weights=[1,1,.inf]'")), Catch::Contains("lst.class_weights"));
+  CHECK_THAT(refusal(run_loci("generate -q " + cfg + " splits.train=010")), Catch::Contains("splits.train"));
 }
 
 TEST_CASE("loci analyze gives the same analysis from any working folder") {
@@ -382,6 +353,24 @@ TEST_CASE("loci analyze groups runs by every setting that differs except the see
   INFO(one_group);
   CHECK(std::count(one_group.begin(), one_group.end(), '\n') == 2);  // the header and one group
   CHECK_FALSE(contains(one_group, "checkpoint"));
+  // One flag says so, in the trainer's option table: the schema prints it, identity.json records it, and a run
+  // recorded without identity.json (an earlier loci's) is grouped by its config less the keys the others record.
+  const auto schema = run_loci("config schema torch_trainer").output;
+  auto schema_line = [&](const std::string& key) {
+    const auto at = schema.find("\n" + key + "  [");
+    return at == std::string::npos ? std::string() : schema.substr(at + 1, schema.find('\n', at + 1) - at - 1);
+  };
+  CHECK(contains(schema_line("train.checkpoint.every"), "(not part of a run's identity)"));
+  CHECK(contains(schema_line("train.threads"), "(not part of a run's identity)"));
+  CHECK_FALSE(contains(schema_line("train.lr"), "identity"));
+  const auto recorded = slurp(dir.path() / "cadence/train.checkpoint.every=1/identity.json");
+  CHECK(contains(recorded, "\"outside_identity\""));
+  CHECK(contains(recorded, "\"train.checkpoint.every\""));
+  fs::remove(dir.path() / "cadence/train.checkpoint.every=2/identity.json");
+  REQUIRE(run_loci("analyze -q " + (dir.path() / "cadence").string()).exit_code == 0);
+  const auto still_one = slurp(dir.path() / "cadence/summary.csv");
+  INFO(still_one);
+  CHECK(std::count(still_one.begin(), still_one.end(), '\n') == 2);
 
   // The same sweep asked with another model keeps nothing it was not made for: each point is refused by name.
   const auto changed = run_loci("train -q " + cfg + " train.epochs=2 model.d_model=8 -m train.lr=0.001,0.01 seed=0,1 out=" +

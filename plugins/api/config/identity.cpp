@@ -38,14 +38,27 @@ FlatConfig flatten(const Node& node) {
   return out;
 }
 
+namespace {
+
+// Erases parts[i..] below `map`; a group emptied by it goes too, so that dropping every key of a group (both
+// train.checkpoint keys) leaves no empty group behind to read as a key of its own.
+void erase_path(Node& map, const std::vector<std::string>& parts, std::size_t i) {
+  if (!map.is_map()) return;
+  if (i + 1 == parts.size()) {
+    map.erase(parts[i]);
+    return;
+  }
+  Node* child = map.find(parts[i]);
+  if (!child || !child->is_map()) return;
+  erase_path(*child, parts, i + 1);
+  if (child->entries().empty()) map.erase(parts[i]);
+}
+
+}  // namespace
+
 Node without(const Node& node, const std::vector<std::string>& drop) {
   Node out = node;
-  for (const auto& dotted : drop) {
-    const auto parts = split_path(dotted);
-    Node* at = &out;
-    for (std::size_t i = 0; at && i + 1 < parts.size(); ++i) at = at->is_map() ? at->find(parts[i]) : nullptr;
-    if (at && at->is_map()) at->erase(parts.back());
-  }
+  for (const auto& dotted : drop) erase_path(out, split_path(dotted), 0);
   return out;
 }
 

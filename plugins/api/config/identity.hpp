@@ -16,7 +16,7 @@ using FlatConfig = std::map<std::string, std::string>;  // dotted key -> YAML te
 // Every leaf of a mapping (a scalar, a sequence or an empty map) under its dotted path.
 FlatConfig flatten(const Node& node);
 
-// `node` without the keys (dotted; a key takes its subtree with it) in `drop`.
+// `node` without the keys (dotted; a key takes its subtree with it) in `drop`; a group left empty goes too.
 Node without(const Node& node, const std::vector<std::string>& drop);
 
 struct Identity {

@@ -38,6 +38,10 @@ struct OptionSpec {
   // Whether the key changes what a run computes, given the others (flattened, as in identity): a key that does not
   // apply (the SGD momentum of an AdamW run) is left out of the run's identity. Unset: it always applies.
   std::function<bool(const FlatConfig&)> applies;
+  // False for a key that changes where or how fast a run goes, or what it keeps, never what it computes (thread
+  // counts, checkpoint cadence): never part of a run's identity, so runs that differ only there are one run and one
+  // group. The schema says it (`identity: false`); run identity, summary grouping and the docs read it there.
+  bool identity = true;
 };
 
 // The value of `key` in `keys`, or "" when absent.
@@ -69,6 +73,8 @@ class OptionTable {
     Declared& choices(std::vector<std::string> c) { return s_.type = "enum", s_.choices = std::move(c), *this; }
     Declared& path() { return s_.type = "path", *this; }
     Declared& doc(std::string d) { return s_.doc = std::move(d), *this; }
+    // Not part of a run's identity (see OptionSpec::identity).
+    Declared& outside_identity() { return s_.identity = false, *this; }
     // The key applies only when `when` holds (see OptionSpec::applies).
     Declared& applies_if(std::function<bool(const FlatConfig&)> when) { return s_.applies = std::move(when), *this; }
     // The key applies only when `key` has one of `values`.

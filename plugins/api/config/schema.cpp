@@ -23,6 +23,7 @@ struct Schema::Entry {
   std::string doc;
   bool required = false;
   bool nullable = false;
+  bool identity = true;
   // Group.
   std::vector<std::pair<std::string, std::shared_ptr<Entry>>> children;
 
@@ -87,6 +88,7 @@ std::shared_ptr<Entry> parse_entry(const Node& n) {
       else if (k == "doc") e->doc = v.as_string();
       else if (k == "required") e->required = v.as_bool();
       else if (k == "nullable") e->nullable = v.as_bool();
+      else if (k == "identity") e->identity = v.as_bool();
       else if (k == "of") e->element = parse_type(v);
       else if (k == "values") {
         if (!v.is_sequence()) throw UserError(v.mark().str() + ": 'values' must be a list of choices");
@@ -311,7 +313,8 @@ void describe_group(const Entry& g, const std::string& prefix, std::ostringstrea
       std::replace(def.begin(), def.end(), '\n', ' ');
       def = "= " + def;
     }
-    out << path << "  [" << type << "] " << def << "\n    " << child->doc << "\n";
+    out << path << "  [" << type << "] " << def << (child->identity ? "" : "  (not part of a run's identity)") << "\n    "
+        << child->doc << "\n";
   }
 }
 
@@ -398,5 +401,23 @@ std::string Schema::describe() const {
 }
 
 bool Schema::has(const std::string& dotted) const { return has_path(*root_, split_path(dotted), 0); }
+
+namespace {
+
+void collect_outside_identity(const Entry& g, const std::string& prefix, std::vector<std::string>& out) {
+  for (const auto& [k, child] : g.children) {
+    const std::string path = join(prefix, k);
+    if (!child->is_field) collect_outside_identity(*child, path, out);
+    else if (!child->identity) out.push_back(path);
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> Schema::outside_identity() const {
+  std::vector<std::string> out;
+  collect_outside_identity(*root_, "", out);
+  return out;
+}
 
 }  // namespace loci::config

@@ -5,7 +5,8 @@
 // Schema text: a mapping; a key whose value is a mapping with a scalar `type:` is a field, any other mapping is a
 // group of fields. Field keys: type (bool | int | float | string | path | enum | list | map | any), default,
 // min, max (numbers, or list/map elements), values (enum choices), of (element type of a list or map), doc,
-// required (true when there is no sensible default), nullable (null allowed).
+// required (true when there is no sensible default), nullable (null allowed), identity (false: the key never changes
+// what a run computes, only where or how fast it goes; left out of a run's identity).
 #pragma once
 
 #include <memory>
@@ -48,6 +49,9 @@ class Schema {
   std::string describe() const;
 
   bool has(const std::string& dotted) const;
+
+  // The dotted paths of the fields marked `identity: false`, in schema order.
+  std::vector<std::string> outside_identity() const;
 
  private:
   std::shared_ptr<Entry> root_;
