@@ -6,15 +6,15 @@
 
 #include <signal.h>
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::app {
 
-class SignalPipe {
+class SignalPipe : boost::noncopyable {
  public:
   // Installs the handler for the object's lifetime; the dispositions before are put back after.
   SignalPipe();
   ~SignalPipe();
-  SignalPipe(const SignalPipe&) = delete;
-  SignalPipe& operator=(const SignalPipe&) = delete;
 
   // The next signal taken (blocks until there is one).
   int next() const;

@@ -31,3 +31,11 @@ bench_binary() {
   fi
   echo "$path"
 }
+
+# The model benches' rounds, from the environment: THREADS (default "1,2"), STEPS per round (default 10), REPS turns
+# (default 5). Sets threads, steps and reps.
+model_bench_rounds() {
+  threads="${THREADS:-1,2}"
+  steps="${STEPS:-10}"
+  reps="${REPS:-5}"
+}

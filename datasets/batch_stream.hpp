@@ -12,6 +12,8 @@
 #include "datasets/arg.hpp"
 #include "datasets/reader.hpp"
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::data {
 
 struct BatchStreamOptions {
@@ -43,13 +45,11 @@ struct Batch {
   template <class T> const T* data(std::size_t array) const { return reinterpret_cast<const T*>(arrays.at(array).data()); }
 };
 
-class BatchStream {
+class BatchStream : boost::noncopyable {
  public:
   // Keeps a reference to `dataset`, which must outlive the stream. DataError for an unknown split or array.
   BatchStream(const Dataset& dataset, BatchStreamOptions options);
   ~BatchStream();
-  BatchStream(const BatchStream&) = delete;
-  BatchStream& operator=(const BatchStream&) = delete;
 
   // The next batch into `out`; false when the epoch is done. Rethrows a read error (DataError) from the prefetcher.
   bool next(Batch& out);

@@ -7,14 +7,14 @@
 #include <filesystem>
 #include <string>
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::data {
 
-class FolderLock {
+class FolderLock : boost::noncopyable {
  public:
   // Creates `folder` if needed, then locks `folder/name`; DataError naming the folder when another process holds it.
   explicit FolderLock(const std::filesystem::path& folder, const std::string& name = ".loci-lock");
-  FolderLock(const FolderLock&) = delete;
-  FolderLock& operator=(const FolderLock&) = delete;
   ~FolderLock();
 
  private:

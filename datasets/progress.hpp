@@ -11,6 +11,8 @@
 
 #include "datasets/arg.hpp"
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::data {
 
 struct ProgressOptions {
@@ -24,12 +26,10 @@ struct ProgressOptions {
   LOCI_ARG(double, interval) = 0.0;
 };
 
-class Progress {
+class Progress : boost::noncopyable {
  public:
   explicit Progress(ProgressOptions options);
   ~Progress();
-  Progress(const Progress&) = delete;
-  Progress& operator=(const Progress&) = delete;
 
   void advance(std::int64_t n = 1);
   // Text shown after the rate and ETA from the next report on (a trainer's running loss and accuracy).

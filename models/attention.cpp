@@ -11,6 +11,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::models {
 namespace {
 
@@ -24,12 +26,10 @@ torch::Tensor with_prefix(const torch::Tensor& t, const torch::Tensor& data, int
 }
 
 // CPU autocast off for a scope, on again after it (also when the scope throws).
-class CpuAutocastOff {
+class CpuAutocastOff : boost::noncopyable {
  public:
   CpuAutocastOff() { at::autocast::set_cpu_enabled(false); }
   ~CpuAutocastOff() { at::autocast::set_cpu_enabled(true); }
-  CpuAutocastOff(const CpuAutocastOff&) = delete;
-  CpuAutocastOff& operator=(const CpuAutocastOff&) = delete;
 };
 
 }  // namespace

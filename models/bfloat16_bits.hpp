@@ -2,21 +2,16 @@
 // bfloat16 <-> float conversions written as bit operations, so that loops calling them vectorise (c10::BFloat16's
 // operators go through a function per element). Rounding is to nearest even and NaN stays NaN, as c10::BFloat16.
 
+#include "sim/bit_cast.hpp"
+
 #include <cstdint>
-#include <cstring>
 
 namespace loci::models {
 
-inline float bf16_to_float(std::uint16_t b) {
-  const std::uint32_t bits = static_cast<std::uint32_t>(b) << 16;
-  float v;
-  std::memcpy(&v, &bits, sizeof v);
-  return v;
-}
+inline float bf16_to_float(std::uint16_t b) { return sim::bit_cast<float>(static_cast<std::uint32_t>(b) << 16); }
 
 inline std::uint16_t float_to_bf16(float v) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &v, sizeof bits);
+  const auto bits = sim::bit_cast<std::uint32_t>(v);
   const std::uint32_t rounded = (bits + 0x7FFFu + ((bits >> 16) & 1u)) >> 16;
   return v != v ? std::uint16_t{0x7FC0} : static_cast<std::uint16_t>(rounded);
 }

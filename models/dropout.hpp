@@ -5,17 +5,17 @@
 
 #include <torch/torch.h>
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::models {
 
 torch::Tensor dropout(const torch::Tensor& x, double p, bool active);
 
 // While alive, dropout on this thread draws from `generator` (nullptr: the default generator).
-class DropoutGeneratorScope {
+class DropoutGeneratorScope : boost::noncopyable {
  public:
   explicit DropoutGeneratorScope(at::Generator* generator);
   ~DropoutGeneratorScope();
-  DropoutGeneratorScope(const DropoutGeneratorScope&) = delete;
-  DropoutGeneratorScope& operator=(const DropoutGeneratorScope&) = delete;
 
  private:
   at::Generator* previous_;

@@ -2,8 +2,9 @@
 // A vectorisable exp for arguments <= 0, shared by the fused elementwise kernels (GELU, softmax). Files that use it
 // are built with -fno-trapping-math -fno-math-errno (models/CMakeLists.txt) so that the loops around it vectorise.
 
+#include "sim/bit_cast.hpp"
+
 #include <cstdint>
-#include <cstring>
 
 namespace loci::models {
 
@@ -20,10 +21,7 @@ inline float exp_nonpositive(float v) {
   p = p * r + 0.5f;
   p = p * r + 1.0f;
   p = p * r + 1.0f;
-  const std::int32_t bits = (static_cast<std::int32_t>(n) + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &bits, sizeof scale);
-  return p * scale;
+  return p * sim::bit_cast<float>((static_cast<std::int32_t>(n) + 127) << 23);
 }
 
 }  // namespace loci::models

@@ -15,16 +15,16 @@
 #include <utility>
 #include <vector>
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::models {
 
 // While alive, this thread's LibTorch and OpenBLAS work runs on this thread alone. For reductions whose bytes must not
 // depend on the thread count (a gradient norm for clipping, say).
-class SingleThreadScope {
+class SingleThreadScope : boost::noncopyable {
  public:
   SingleThreadScope();
   ~SingleThreadScope();
-  SingleThreadScope(const SingleThreadScope&) = delete;
-  SingleThreadScope& operator=(const SingleThreadScope&) = delete;
 
  private:
   int previous_ = 1;
@@ -39,12 +39,10 @@ struct MicroBatchOptions {
   TORCH_ARG(int, threads);
 };
 
-class MicroBatches {
+class MicroBatches : boost::noncopyable {
  public:
   explicit MicroBatches(const MicroBatchOptions& options);
   ~MicroBatches();
-  MicroBatches(const MicroBatches&) = delete;
-  MicroBatches& operator=(const MicroBatches&) = delete;
 
   const MicroBatchOptions& options() const { return options_; }
 

@@ -13,11 +13,13 @@
 #include <optional>
 #include <string>
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::models {
 
 // precision: "fp32" or "bf16"; bf16_products: "autocast" or "fused" (CPU only, where bf16_products_engine() is not
 // empty: callers check; on CUDA bf16 is autocast).
-class PrecisionScope {
+class PrecisionScope : boost::noncopyable {
  public:
   PrecisionScope(const std::string& precision, const std::string& bf16_products, torch::DeviceType device)
       : autocast_(precision == "bf16" && (bf16_products != "fused" || device != torch::kCPU)),
@@ -38,8 +40,6 @@ class PrecisionScope {
     else at::autocast::set_cpu_enabled(false);
     at::autocast::clear_cache();  // the bf16 copies of the weights are stale after the optimizer step
   }
-  PrecisionScope(const PrecisionScope&) = delete;
-  PrecisionScope& operator=(const PrecisionScope&) = delete;
 
  private:
   bool autocast_, cuda_;

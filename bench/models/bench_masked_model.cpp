@@ -32,9 +32,7 @@ namespace {
 
 constexpr int64_t kBatch = 32, kWindow = 50, kD = 64, kBlocks = 4, kHidden = 256;
 
-struct Args {
-  std::vector<int> threads{1, 2};
-  int steps = 10, warmup = 3, reps = 5, parts = 0;  // parts 0: one per thread
+struct Args : loci::bench::StepRounds {  // parts 0: one per thread
   int64_t tokens = 100;
   loci::bench::StepPrecision step;  // --bf16, --bf16-fused
   bool breakdown = false;
@@ -43,25 +41,15 @@ struct Args {
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--threads") {
-      a.threads = loci::bench::thread_list(next());
-    } else if (arg == "--steps") a.steps = std::stoi(next());
-    else if (arg == "--reps") a.reps = std::stoi(next());
-    else if (arg == "--warmup") a.warmup = std::stoi(next());
-    else if (arg == "--parts") a.parts = std::stoi(next());
-    else if (arg == "--tokens") a.tokens = std::stoll(next());
-    else if (a.step.parse(arg)) continue;
+  loci::bench::parse_arguments(argc, argv, [&](const std::string& arg, auto& next) {
+    if (a.parse_round(arg, next) || a.step.parse(arg)) return true;
+    if (arg == "--tokens") a.tokens = std::stoll(next());
     else if (arg == "--breakdown") a.breakdown = true;
     else if (arg == "--profile") a.profile = next();
-    else throw std::invalid_argument("unknown argument " + arg);
-  }
-  if (a.parts < 0 || a.tokens < 2) throw std::invalid_argument("--parts must be >= 0 and --tokens >= 2");
+    else return false;
+    return true;
+  });
+  if (a.tokens < 2) throw std::invalid_argument("--tokens must be >= 2");
   return a;
 }
 

@@ -39,9 +39,8 @@ using loci::bench::time_per_call;
 
 constexpr int64_t kBatch = 128, kTokens = 16, kChannels = 5, kD = 160, kBlocks = 4, kHidden = 640, kClasses = 4;
 
-struct Args {
-  std::vector<int> threads{1, 2};
-  int steps = 10, warmup = 3, reps = 5, parts = 2;
+struct Args : loci::bench::StepRounds {
+  Args() { parts = 2; }
   loci::bench::StepPrecision step;  // --bf16, --bf16-fused
   bool prune = true, factor = true, breakdown = false, tune_malloc = true;
   std::string profile;  // a Chrome trace of a few steps, per ATen operation
@@ -49,39 +48,16 @@ struct Args {
 
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i < argc; ++i) {
-    const std::string arg = argv[i];
-    auto next = [&]() -> std::string {
-      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
-      return argv[++i];
-    };
-    if (arg == "--threads") {
-      a.threads = loci::bench::thread_list(next());
-    } else if (arg == "--steps") {
-      a.steps = std::stoi(next());
-    } else if (arg == "--reps") {
-      a.reps = std::stoi(next());
-    } else if (arg == "--warmup") {
-      a.warmup = std::stoi(next());
-    } else if (arg == "--parts") {
-      a.parts = std::stoi(next());
-      if (a.parts < 0) throw std::invalid_argument("--parts must be 0 (plain step) or a number of parts");
-    } else if (a.step.parse(arg)) {
-    } else if (arg == "--no-prune") {
-      a.prune = false;
-    } else if (arg == "--no-factor") {
-      a.factor = false;
-    } else if (arg == "--default-malloc") {
-      a.tune_malloc = false;
-    } else if (arg == "--breakdown") {
-      a.breakdown = true;
-    } else if (arg == "--profile") {
-      if (i + 1 >= argc) throw std::invalid_argument("--profile needs a file name");
-      a.profile = argv[++i];
-    } else {
-      throw std::invalid_argument("unknown argument " + arg);
-    }
-  }
+  loci::bench::parse_arguments(argc, argv, [&](const std::string& arg, auto& next) {
+    if (a.parse_round(arg, next) || a.step.parse(arg)) return true;
+    if (arg == "--no-prune") a.prune = false;
+    else if (arg == "--no-factor") a.factor = false;
+    else if (arg == "--default-malloc") a.tune_malloc = false;
+    else if (arg == "--breakdown") a.breakdown = true;
+    else if (arg == "--profile") a.profile = next();
+    else return false;
+    return true;
+  });
   return a;
 }
 

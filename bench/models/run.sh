@@ -14,12 +14,9 @@ set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$here/../run_helpers.sh"  # root, bench_binary, ...
-build="${1:-}"
+bench="$(bench_binary bench_model "${1:-}")"
 shift || true
-bench="$(bench_binary bench_model "$build")"
-threads="${THREADS:-1,2}"
-steps="${STEPS:-10}"
-reps="${REPS:-5}"
+model_bench_rounds
 
 ref=(/usr/bin/python3 "$root/bench/reference/paper_model.py" --bench --threads "$threads" --steps "$steps" --reps 1)
 # The same glibc malloc tuning bench_model applies (models/allocator.hpp), through glibc's environment variables.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <ctime>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -45,5 +46,39 @@ inline std::vector<int> thread_list(const std::string& text) {
   for (std::string t; std::getline(list, t, ',');) out.push_back(std::stoi(t));
   return out;
 }
+
+// Hands each command-line argument to take(arg, next), where next() reads the argument's value; an argument that
+// take() does not know (it returns false) is an error.
+template <class Take>
+void parse_arguments(int argc, char** argv, Take&& take) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    auto next = [&]() -> std::string {
+      if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+      return argv[++i];
+    };
+    if (!take(arg, next)) throw std::invalid_argument("unknown argument " + arg);
+  }
+}
+
+// The rounds a model bench times, with the flags that set them: --threads 1,2 --steps N --reps N --warmup N
+// --parts N (what 0 means is the bench's own; negative is refused).
+struct StepRounds {
+  std::vector<int> threads{1, 2};
+  int steps = 10, warmup = 3, reps = 5, parts = 0;
+
+  // Takes one of the flags above (its value from next()); false for any other argument.
+  template <class Next>
+  bool parse_round(const std::string& arg, Next&& next) {
+    if (arg == "--threads") threads = thread_list(next());
+    else if (arg == "--steps") steps = std::stoi(next());
+    else if (arg == "--reps") reps = std::stoi(next());
+    else if (arg == "--warmup") warmup = std::stoi(next());
+    else if (arg == "--parts") parts = std::stoi(next());
+    else return false;
+    if (parts < 0) throw std::invalid_argument("--parts must be >= 0");
+    return true;
+  }
+};
 
 }  // namespace loci::bench

@@ -9,10 +9,12 @@
 #include <mutex>
 #include <thread>
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::data::detail {
 
 template <class Job>
-class Worker {
+class Worker : boost::noncopyable {
  public:
   Worker(std::size_t capacity, std::function<void(Job&)> work)
       : capacity_(capacity), work_(std::move(work)), thread_([this] { run(); }) {}
@@ -20,8 +22,6 @@ class Worker {
     stop(true);
     if (thread_.joinable()) thread_.join();
   }
-  Worker(const Worker&) = delete;
-  Worker& operator=(const Worker&) = delete;
 
   void push(Job job) {
     std::unique_lock<std::mutex> lock(mutex_);

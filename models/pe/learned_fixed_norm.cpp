@@ -17,10 +17,8 @@ class LearnedFixedNormPEImpl : public TablePEImpl {
   static c10::optional<InitOptions> default_init(const PEOptions&) { return InitOptions("normal").std(0.2); }
 
   LearnedFixedNormPEImpl(const PEOptions& o, const PEContext& c) : TablePEImpl(o, c) {
-    const auto init = init_or(*default_init(o));
-    for (int64_t p = 0; p < placements(); ++p) {
-      torch::Tensor table = make_init({tokens(), d_model()}, init, init_context());
-      norms_.push_back(register_buffer("norm_" + std::to_string(p), table.norm().reshape({1})));
+    for (const auto& table : draw_tables(*default_init(o))) {
+      norms_.push_back(register_buffer("norm_" + std::to_string(norms_.size()), table.norm().reshape({1})));
       add_table(table, /*learned=*/true);
     }
   }

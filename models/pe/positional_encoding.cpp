@@ -67,6 +67,13 @@ void TablePEImpl::add_table(torch::Tensor table, bool learned) {
   tables_.push_back(learned ? register_parameter(name, table, /*requires_grad=*/true) : register_buffer(name, table));
 }
 
+std::vector<torch::Tensor> TablePEImpl::draw_tables(const InitOptions& fallback) const {
+  const InitOptions init = init_or(fallback);
+  std::vector<torch::Tensor> tables;
+  for (int64_t p = 0; p < placements(); ++p) tables.push_back(make_init({tokens(), d_model()}, init, init_context()));
+  return tables;
+}
+
 namespace {
 
 struct PEEntry {

@@ -128,6 +128,9 @@ class TablePEImpl : public PositionalEncodingImpl {
  protected:
   // Stored as "pe_<i>" in the order added; one table serves every placement.
   void add_table(torch::Tensor table, bool learned);
+  // One [tokens, d_model] table per placement from the init registry (this PE's init, else `fallback`), drawn in
+  // placement order from the PE's generator, so that one seed fixes them all.
+  std::vector<torch::Tensor> draw_tables(const InitOptions& fallback) const;
 
  private:
   std::vector<torch::Tensor> tables_;

@@ -11,9 +11,7 @@ class RandomFixedPEImpl : public TablePEImpl {
   static c10::optional<InitOptions> default_init(const PEOptions&) { return InitOptions("normal").std(1.0); }
 
   RandomFixedPEImpl(const PEOptions& o, const PEContext& c) : TablePEImpl(o, c) {
-    const auto init = init_or(*default_init(o));
-    for (int64_t p = 0; p < placements(); ++p)
-      add_table(make_init({tokens(), d_model()}, init, init_context()), /*learned=*/false);
+    for (const auto& table : draw_tables(*default_init(o))) add_table(table, /*learned=*/false);
   }
 };
 

@@ -174,18 +174,11 @@ NetworkOptions read_options(const config::Node& r) {
   for (const auto& [name, count] : splits.entries()) {
     SplitPlan p;
     p.name = name;
-    p.windows.samples = count.as_int();
-    p.windows.length = o.window;
-    p.windows.stride = o.stride;
+    p.windows = config::split_windows(name, count, runs, "windows.runs", o.window, o.stride,
+                                      "how many independent runs its windows are cut from");
     const auto* seed = seeds.find(name);
     p.noise_seed = seed ? seed->as_int() : 0;
-    const auto* run_count = runs.find(name);
-    if (!run_count) {
-      if (p.windows.samples > 0)
-        throw UserError(count.key_mark().str() + ": split '" + name +
-                        "' has no entry in windows.runs (how many independent runs its windows are cut from)");
-    } else {
-      p.windows.recordings = run_count->as_int();
+    if (runs.find(name)) {
       p.first_run = next_run[p.noise_seed];
       next_run[p.noise_seed] += p.windows.recordings;
     }

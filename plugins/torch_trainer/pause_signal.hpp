@@ -3,15 +3,15 @@
 // once, keeping the checkpoint of its last evaluation.
 #pragma once
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::torch_trainer {
 
-class PauseSignal {
+class PauseSignal : boost::noncopyable {
  public:
   // Installs the handler for the object's lifetime; the disposition before is put back after.
   PauseSignal();
   ~PauseSignal();
-  PauseSignal(const PauseSignal&) = delete;
-  PauseSignal& operator=(const PauseSignal&) = delete;
 
   // Whether SIGUSR1 came since the handler was installed.
   static bool requested();

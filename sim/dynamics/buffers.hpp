@@ -19,6 +19,8 @@
 #include <utility>
 #include <vector>
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::sim::dynamics {
 
 template <class T> struct CacheLineAllocator {
@@ -39,12 +41,10 @@ template <class T> using AlignedVector = std::vector<T, CacheLineAllocator<T>>;
 
 // `bytes` (rounded up to whole 2 MiB pages), advised for transparent huge pages on Linux before the first touch;
 // where the system has none it is an ordinary page-aligned mapping. Not thread-safe: carve before sharing.
-class HugePageArena {
+class HugePageArena : boost::noncopyable {
  public:
   explicit HugePageArena(std::size_t bytes);
   ~HugePageArena();
-  HugePageArena(const HugePageArena&) = delete;
-  HugePageArena& operator=(const HugePageArena&) = delete;
 
   void* take(std::size_t bytes);  // the next 64-byte-aligned piece, or nullptr when it does not fit
   bool holds(const void* p) const { return p >= base_ && p < base_ + size_; }

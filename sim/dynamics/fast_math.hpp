@@ -5,9 +5,10 @@
 // (about 2 ulp on [-87, 88], saturating at about 2^-126 and 2^127).
 #pragma once
 
+#include "sim/bit_cast.hpp"
+
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 namespace loci::sim::dynamics {
 
@@ -37,16 +38,10 @@ inline double exp_fast(double x) {
   // 2^k built in the exponent field; the integer k is the difference of the two doubles' bit patterns. k is
   // clamped as a 32-bit integer: a clamp on x itself (a double) makes GCC split the loop on it and give up
   // vectorising, and 32-bit integer compares vectorise on plain SSE2.
-  std::int64_t bits, shifter_bits;
-  std::memcpy(&bits, &shifted, sizeof bits);
-  std::memcpy(&shifter_bits, &shifter, sizeof shifter_bits);
-  auto k_int = static_cast<std::int32_t>(bits - shifter_bits);
+  auto k_int = static_cast<std::int32_t>(bit_cast<std::int64_t>(shifted) - bit_cast<std::int64_t>(shifter));
   k_int = k_int < -1022 ? -1022 : k_int;
   k_int = k_int > 1023 ? 1023 : k_int;
-  const std::int64_t scale_bits = static_cast<std::int64_t>(k_int + 1023) << 52;
-  double scale;
-  std::memcpy(&scale, &scale_bits, sizeof scale);
-  return p * scale;
+  return p * bit_cast<double>(static_cast<std::int64_t>(k_int + 1023) << 52);
 }
 
 // exp in single precision, the same way: degree-7 Taylor on |r| <= ln2 / 2 (truncation 5e-9). ln2 in two parts
@@ -64,16 +59,10 @@ inline float expf_fast(float x) {
   p = std::fma(p, r, 0.5f);
   p = std::fma(p, r, 1.0f);
   p = std::fma(p, r, 1.0f);
-  std::int32_t bits, shifter_bits;
-  std::memcpy(&bits, &shifted, sizeof bits);
-  std::memcpy(&shifter_bits, &shifter, sizeof shifter_bits);
-  std::int32_t k_int = bits - shifter_bits;
+  std::int32_t k_int = bit_cast<std::int32_t>(shifted) - bit_cast<std::int32_t>(shifter);
   k_int = k_int < -126 ? -126 : k_int;
   k_int = k_int > 127 ? 127 : k_int;
-  const std::int32_t scale_bits = (k_int + 127) << 23;
-  float scale;
-  std::memcpy(&scale, &scale_bits, sizeof scale);
-  return p * scale;
+  return p * bit_cast<float>((k_int + 127) << 23);
 }
 
 // 1 / (1 + e^-u) in single precision.

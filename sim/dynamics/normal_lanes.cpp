@@ -1,8 +1,9 @@
 #include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
 #include "sim/dynamics/normal_lanes.hpp"
 
+#include "sim/bit_cast.hpp"
+
 #include <cmath>
-#include <cstring>
 
 // The transform's sqrt vectorises only with -fno-math-errno, which sim/CMakeLists.txt sets for this file: a
 // function-level pragma cannot change it, and its argument is never negative here.
@@ -13,17 +14,8 @@ namespace {
 
 inline std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-inline double from_bits(std::uint64_t b) {
-  double d;
-  std::memcpy(&d, &b, sizeof d);
-  return d;
-}
-
-inline std::uint64_t to_bits(double d) {
-  std::uint64_t b;
-  std::memcpy(&b, &d, sizeof b);
-  return b;
-}
+inline double from_bits(std::uint64_t b) { return bit_cast<double>(b); }
+inline std::uint64_t to_bits(double d) { return bit_cast<std::uint64_t>(d); }
 
 // `count` draws of the G streams whose state words start at state[0] (word w of stream l at state[w * stride +
 // l]) into out[k * stride + l]. xoshiro256** as in Rng, with * 5 and * 9 as shifts and adds (vector units without

@@ -23,9 +23,9 @@ SpatialGraph block_model(const BlockModelOptions& o, Rng& rng) {
   } else {
     for (std::size_t v = 0; v < g.nodes(); ++v) g.groups[v] = static_cast<int>(v % o.blocks());
   }
-  for (std::size_t u = 0; u < g.nodes(); ++u)
-    for (std::size_t v = u + 1; v < g.nodes(); ++v)
-      if (rng.uniform() < (g.groups[u] == g.groups[v] ? o.p_in() : o.p_out())) add_edge(g, u, v);
+  join_pairs(g, [&](std::size_t u, std::size_t v) {
+    return rng.uniform() < (g.groups[u] == g.groups[v] ? o.p_in() : o.p_out());
+  });
   return g;
 }
 

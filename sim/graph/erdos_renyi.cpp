@@ -8,9 +8,7 @@ namespace loci::sim::graph {
 // per pair is, and at the sizes a dataset uses (hundreds of nodes) it costs nothing.
 SpatialGraph erdos_renyi(const ErdosRenyiOptions& o, Rng& rng) {
   SpatialGraph g(uniform_positions(o.nodes(), o.dims(), rng));
-  for (std::size_t u = 0; u < g.nodes(); ++u)
-    for (std::size_t v = u + 1; v < g.nodes(); ++v)
-      if (rng.uniform() < o.p()) add_edge(g, u, v);
+  join_pairs(g, [&](std::size_t, std::size_t) { return rng.uniform() < o.p(); });
   return g;
 }
 

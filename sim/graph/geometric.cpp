@@ -6,9 +6,7 @@ namespace loci::sim::graph {
 
 SpatialGraph random_geometric(const GeometricOptions& o, Rng& rng) {
   SpatialGraph g(uniform_positions(o.nodes(), o.dims(), rng), o.periodic());
-  for (std::size_t u = 0; u < g.nodes(); ++u)
-    for (std::size_t v = u + 1; v < g.nodes(); ++v)
-      if (distance(g, u, v) < o.radius()) add_edge(g, u, v);
+  join_pairs(g, [&](std::size_t u, std::size_t v) { return distance(g, u, v) < o.radius(); });
   return g;
 }
 

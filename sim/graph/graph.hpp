@@ -31,6 +31,15 @@ struct SpatialGraph {
 // Adds the undirected edge {u, v}; false (and nothing added) for a self-loop or an edge already present.
 bool add_edge(SpatialGraph& g, std::size_t u, std::size_t v);
 
+// Visits every unordered pair u < v once, in a fixed order (u, then v), and adds the edge where joined(u, v): the
+// pair order is what makes a random topology depend only on its stream, one draw a pair.
+template <class Joined>
+void join_pairs(SpatialGraph& g, Joined joined) {
+  for (std::size_t u = 0; u < g.nodes(); ++u)
+    for (std::size_t v = u + 1; v < g.nodes(); ++v)
+      if (joined(u, v)) add_edge(g, u, v);
+}
+
 // Euclidean distance between two nodes' coordinates, the short way round on periodic axes.
 double distance(const SpatialGraph& g, std::size_t u, std::size_t v);
 

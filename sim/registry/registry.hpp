@@ -14,10 +14,12 @@
 #include <vector>
 #include <algorithm>
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci {
 
 template <class Info>
-class Registry {
+class Registry : boost::noncopyable {
  public:
   // The one table of this kind (defined by LOCI_DEFINE_REGISTRY in its owner's library, found by argument-dependent
   // lookup in Info's namespace).
@@ -25,8 +27,6 @@ class Registry {
 
   // `kind` names the variants in messages: "topology", "probe".
   explicit Registry(std::string kind) : kind_(std::move(kind)) {}
-  Registry(const Registry&) = delete;
-  Registry& operator=(const Registry&) = delete;
 
   // std::logic_error for a name registered twice (two files claiming one name is a bug, not a user's mistake).
   const Info& add(Info info) {

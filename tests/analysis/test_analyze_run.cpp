@@ -23,6 +23,14 @@ Eigen::MatrixXd random_pe(int d, unsigned seed) {
   return m;
 }
 
+// A run of one evaluation: a random 8-dimensional PE drawn from `seed`, 50% on the human split.
+test::FakeRun one_evaluation(unsigned seed) {
+  test::FakeRun run;
+  run.pe_per_eval = {random_pe(8, seed)};
+  run.human_accuracy = {0.5};
+  return run;
+}
+
 nlohmann::json read_json(const fs::path& p) {
   std::ifstream in(p);
   return nlohmann::json::parse(in);
@@ -67,9 +75,7 @@ TEST_CASE("A PE equal to the oracle or to the coordinates scores as such and a r
 
 TEST_CASE("analysis.json is kept while the run is unchanged and redone when its PE changes") {
   test::TempDir dir;
-  test::FakeRun run;
-  run.pe_per_eval = {random_pe(8, 2)};
-  run.human_accuracy = {0.5};
+  test::FakeRun run = one_evaluation(2);
   test::write_run(dir.path() / "r", run);
   analysis::AnalyzeOptions options;
   auto first = analysis::analyze_all({dir.path() / "r"}, dir.path(), options, false);
@@ -91,9 +97,7 @@ TEST_CASE("analysis.json is kept while the run is unchanged and redone when its 
 
 TEST_CASE("A damaged run is an error naming its file") {
   test::TempDir dir;
-  test::FakeRun run;
-  run.pe_per_eval = {random_pe(8, 4)};
-  run.human_accuracy = {0.5};
+  test::FakeRun run = one_evaluation(4);
   test::write_run(dir.path() / "r", run);
   std::ofstream(dir.path() / "r" / "metrics.jsonl", std::ios::app) << "{\"epoch\": 2, trunc\n";
   CHECK_THROWS_WITH(analysis::analyze_all({dir.path()}, dir.path(), {}, false),

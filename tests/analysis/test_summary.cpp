@@ -56,6 +56,20 @@ test::FakeRun noisy_grid_run(double sigma) {
   return run;
 }
 
+// Three learned groups at sigma 0.1, 0.5 and 2 (noisy_grid_run), each scored by `score` (its accuracy or MSE set
+// from the group's index), analysed together; the text of correlations.csv.
+template <class Score>
+std::string correlations_across_sigma(const test::TempDir& dir, Score score) {
+  const double sigmas[] = {0.1, 0.5, 2.0};
+  for (int g = 0; g < 3; ++g) {
+    test::FakeRun run = noisy_grid_run(sigmas[g]);
+    score(run, g);
+    test::write_run(dir.path() / "sweep" / ("s" + std::to_string(sigmas[g])), run);
+  }
+  analysis::analyze_all({dir.path() / "sweep"}, dir.path() / "out", {}, false);
+  return read_text(dir.path() / "out" / "correlations.csv");
+}
+
 }  // namespace
 
 TEST_CASE("The summary groups seeds and reports mean and sd of each split and probe") {
@@ -106,13 +120,9 @@ TEST_CASE("The paper's correlation across sigma: Spearman of each statistic's gr
   test::TempDir dir;
   // Three learned groups whose PE is the grid with more and more of one fixed noise pattern, and whose accuracy
   // falls as the noise grows: RSA falls with accuracy (rho = +1), the disparity to the oracle rises (rho = -1).
-  for (const auto& [sigma, accuracy] : std::vector<std::pair<double, double>>{{0.1, 0.95}, {0.5, 0.6}, {2.0, 0.3}}) {
-    test::FakeRun run = noisy_grid_run(sigma);
-    run.human_accuracy = {accuracy};
-    test::write_run(dir.path() / "sweep" / ("s" + std::to_string(sigma)), run);
-  }
-  analysis::analyze_all({dir.path() / "sweep"}, dir.path() / "out", {}, false);
-  const std::string csv = read_text(dir.path() / "out" / "correlations.csv");
+  const std::string csv = correlations_across_sigma(dir, [](test::FakeRun& run, int g) {
+    run.human_accuracy = {std::vector<double>{0.95, 0.6, 0.3}[static_cast<std::size_t>(g)]};
+  });
   INFO(csv);
   CHECK(csv.find("rsa_spearman,human_accuracy,3,1\n") != std::string::npos);
   CHECK(csv.find("procrustes_oracle_disparity,human_accuracy,3,-1\n") != std::string::npos);
@@ -125,13 +135,9 @@ TEST_CASE("The paper's correlation across sigma: Spearman of each statistic's gr
 TEST_CASE("For masked regression the correlation across sigma is with held-out MSE") {
   test::TempDir dir;
   // As above, but the groups' test MSE rises with the noise in their PE: RSA falls as MSE rises (rho = -1).
-  for (const auto& [sigma, mse] : std::vector<std::pair<double, double>>{{0.1, 0.2}, {0.5, 0.4}, {2.0, 0.9}}) {
-    test::FakeRun run = noisy_grid_run(sigma);
-    run.test_mse = {mse};
-    test::write_run(dir.path() / "sweep" / ("s" + std::to_string(sigma)), run);
-  }
-  analysis::analyze_all({dir.path() / "sweep"}, dir.path() / "out", {}, false);
-  const std::string csv = read_text(dir.path() / "out" / "correlations.csv");
+  const std::string csv = correlations_across_sigma(dir, [](test::FakeRun& run, int g) {
+    run.test_mse = {std::vector<double>{0.2, 0.4, 0.9}[static_cast<std::size_t>(g)]};
+  });
   INFO(csv);
   CHECK(csv.find("rsa_spearman,test_mse,3,-1\n") != std::string::npos);
   CHECK(csv.find("procrustes_oracle_disparity,test_mse,3,1\n") != std::string::npos);

@@ -24,6 +24,7 @@ class TempDir {
   TempDir& operator=(const TempDir&) = delete;
 
   const std::filesystem::path& path() const { return path_; }
+  std::string at(const std::string& name) const { return (path_ / name).string(); }
   std::string write(const std::string& name, const std::string& text) const {
     const auto p = path_ / name;
     std::filesystem::create_directories(p.parent_path());

@@ -5,6 +5,7 @@
 #include "models/model.hpp"
 #include "models/pe/sinusoid.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -27,6 +28,13 @@ inline EncoderOptions small_encoder(const PEOptions& pe, int64_t d = 16, int64_t
 
 inline ModelOptions small_model(const PEOptions& pe, const std::string& pooling = "last") {
   return ModelOptions().encoder(small_encoder(pe)).classification(ClassificationOptions().pooling(pooling));
+}
+
+// The largest absolute difference between paired tensors of two lists (parameters, gradients).
+inline double max_difference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
+  double d = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i] - b[i]).abs().max().item<double>());
+  return d;
 }
 
 // A 4x4 grid, as in the Latin Square Task.

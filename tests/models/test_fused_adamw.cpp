@@ -1,5 +1,6 @@
 // The one-pass AdamW (models/fused_adamw.hpp) against LibTorch's own AdamW.
 
+#include "helpers.hpp"
 #include "models/fused_adamw.hpp"
 #include "models/model.hpp"
 
@@ -9,6 +10,7 @@
 #include <sstream>
 
 using namespace loci::models;
+using loci::models::test::max_difference;
 
 namespace {
 
@@ -25,10 +27,15 @@ void set_gradients(std::vector<torch::Tensor>& params, int step) {
   params[3].mutable_grad() = torch::Tensor();  // a parameter without a gradient is skipped
 }
 
-double max_difference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
-  double d = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i] - b[i]).abs().max().item<double>());
-  return d;
+// Steps [first, last) of two optimizers over their own copies of the parameters, fed the same gradients.
+void step_both(torch::optim::Optimizer& a, std::vector<torch::Tensor>& a_params, torch::optim::Optimizer& b,
+               std::vector<torch::Tensor>& b_params, int first, int last) {
+  for (int step = first; step < last; ++step) {
+    set_gradients(a_params, step);
+    set_gradients(b_params, step);
+    a.step();
+    b.step();
+  }
 }
 
 }  // namespace
@@ -40,12 +47,7 @@ TEST_CASE("the one-pass AdamW follows LibTorch's AdamW step by step, weight deca
     const auto options = torch::optim::AdamWOptions(1e-2).weight_decay(decay);
     FusedAdamW fused(ours, options);
     torch::optim::AdamW reference(theirs, options);
-    for (int step = 0; step < 6; ++step) {
-      set_gradients(ours, step);
-      set_gradients(theirs, step);
-      fused.step();
-      reference.step();
-    }
+    step_both(fused, ours, reference, theirs, 0, 6);
     CHECK(max_difference(ours, theirs) < 1e-6);
     // The parameters moved (by up to lr a step), the one without a gradient did not.
     CHECK(max_difference(ours, parameters(1)) > 1e-2);
@@ -58,12 +60,7 @@ TEST_CASE("the one-pass AdamW's state is AdamW's: a checkpoint of one resumes in
   const auto options = torch::optim::AdamWOptions(1e-2).weight_decay(0.1);
   FusedAdamW fused(ours, options);
   torch::optim::AdamW reference(theirs, options);
-  for (int step = 0; step < 3; ++step) {
-    set_gradients(ours, step);
-    set_gradients(theirs, step);
-    fused.step();
-    reference.step();
-  }
+  step_both(fused, ours, reference, theirs, 0, 3);
   std::stringstream saved;
   {
     torch::serialize::OutputArchive archive;
@@ -78,11 +75,6 @@ TEST_CASE("the one-pass AdamW's state is AdamW's: a checkpoint of one resumes in
     archive.load_from(saved);
     resumed.load(archive);
   }
-  for (int step = 3; step < 5; ++step) {
-    set_gradients(resumed_params, step);
-    set_gradients(theirs, step);
-    resumed.step();
-    reference.step();
-  }
+  step_both(resumed, resumed_params, reference, theirs, 3, 5);
   CHECK(max_difference(resumed_params, theirs) < 1e-6);
 }

@@ -12,6 +12,7 @@
 
 using namespace loci::models;
 using loci::models::test::grid;
+using loci::models::test::max_difference;
 using loci::models::test::puzzle_batch;
 using loci::models::test::small_model;
 
@@ -45,12 +46,6 @@ bool identical(const std::vector<torch::Tensor>& a, const std::vector<torch::Ten
   for (std::size_t i = 0; i < a.size(); ++i)
     if (!torch::equal(a[i], b[i])) return false;
   return true;
-}
-
-double max_difference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
-  double d = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) d = std::max(d, (a[i] - b[i]).abs().max().item<double>());
-  return d;
 }
 
 }  // namespace

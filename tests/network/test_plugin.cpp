@@ -1,58 +1,21 @@
 // network_dynamics end to end: `loci generate` on a tiny config, then the shards read back through the dataset
 // reader: arrays, attributes, the window/run plan, determinism across thread counts, and config errors.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 
+#include "../cli/generated.hpp"
+#include "../cli/run_command.hpp"
+#include "../config/temp_files.hpp"
 #include "datasets/reader.hpp"
 
 namespace fs = std::filesystem;
+using loci::test::refusal;
+using loci::test::run_loci;
 
 namespace {
-
-struct Result {
-  int code = -1;
-  std::string output;
-};
-
-Result run_loci(const std::string& args) {
-  Result r;
-  FILE* pipe = popen((std::string(LOCI_BIN) + " " + args + " 2>&1").c_str(), "r");
-  if (!pipe) return r;
-  std::array<char, 4096> buf{};
-  while (std::fgets(buf.data(), buf.size(), pipe)) r.output += buf.data();
-  const int status = pclose(pipe);
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return r;
-}
-
-class Scratch {
- public:
-  Scratch() : path_(fs::temp_directory_path() / ("loci-network-" + std::to_string(::getpid()))) {
-    fs::remove_all(path_);
-    fs::create_directories(path_);
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::ofstream(path_ / name) << text;
-    return (path_ / name).string();
-  }
-  std::string at(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  fs::path path_;
-};
 
 // 16 nodes on a 4 x 4 torus: 32 edges, every node of degree 4.
 const char* kConfig = R"yaml(
@@ -78,14 +41,10 @@ windows:
 }  // namespace
 
 TEST_CASE("loci generate: network_dynamics shards hold windows - graph arrays and attributes", "[network][plugin]") {
-  const Scratch dir;
+  const loci::test::TempDir dir;
   const auto config = dir.write("network.yaml", kConfig);
   const auto out = dir.at("data");
-  const auto made = run_loci("generate " + config + " out=" + out);
-  INFO(made.output);
-  REQUIRE(made.code == 0);
-
-  const auto ds = loci::data::Dataset::open(out);
+  const auto ds = loci::test::generated(config, out);
   REQUIRE(ds.samples("train") == 12);
   REQUIRE(ds.samples("test") == 4);
   REQUIRE(ds.samples("test_noise") == 4);
@@ -138,7 +97,7 @@ TEST_CASE("loci generate: network_dynamics shards hold windows - graph arrays an
 
   SECTION("same seed with 2 threads: identical samples") {
     const auto out2 = dir.at("data2");
-    REQUIRE(run_loci("generate " + config + " out=" + out2 + " threads=2").code == 0);
+    REQUIRE(run_loci("generate " + config + " out=" + out2 + " threads=2").exit_code == 0);
     const auto ds2 = loci::data::Dataset::open(out2);
     CHECK(ds2.read<float>("train", "activity", 0, 12) == train);
     CHECK(ds2.read<float>("test_noise", "activity", 0, 4) == test_noise);
@@ -146,7 +105,7 @@ TEST_CASE("loci generate: network_dynamics shards hold windows - graph arrays an
 
   SECTION("a longer window starts with the same points: runs do not depend on how they are cut") {
     const auto out3 = dir.at("data3");
-    REQUIRE(run_loci("generate " + config + " out=" + out3 + " windows.length=20 splits.train=3").code == 0);
+    REQUIRE(run_loci("generate " + config + " out=" + out3 + " windows.length=20 splits.train=3").exit_code == 0);
     const auto wide = loci::data::Dataset::open(out3).read<float>("train", "activity", 0, 1);
     // Node 0 of run 0: points 0..9 are train sample 0, points 10..19 train sample 3.
     for (int t = 0; t < 10; ++t) {
@@ -158,44 +117,38 @@ TEST_CASE("loci generate: network_dynamics shards hold windows - graph arrays an
   SECTION("inspect --show draws the window") {
     const auto shown = run_loci("inspect " + out + " --show 1");
     INFO(shown.output);
-    CHECK(shown.code == 0);
+    CHECK(shown.exit_code == 0);
     CHECK(shown.output.find("run 0, points 0..9") != std::string::npos);
   }
 }
 
 TEST_CASE("network_dynamics with conduction delays: other data - recorded - too short a delay is an error",
           "[network][plugin][delays]") {
-  const Scratch dir;
+  const loci::test::TempDir dir;
   const auto config = dir.write("network.yaml", kConfig);
-  REQUIRE(run_loci("generate " + config + " out=" + dir.at("plain")).code == 0);
+  REQUIRE(run_loci("generate " + config + " out=" + dir.at("plain")).exit_code == 0);
   // Lattice edges are 0.25 long: 8 steps per unit delays every edge by 2 steps.
   const auto made = run_loci("generate " + config + " out=" + dir.at("late") + " dynamics.delay_steps_per_unit=8");
   INFO(made.output);
-  REQUIRE(made.code == 0);
+  REQUIRE(made.exit_code == 0);
   const auto plain = loci::data::Dataset::open(dir.at("plain"));
   const auto late = loci::data::Dataset::open(dir.at("late"));
   CHECK(std::get<double>(late.attributes().at("delay_steps_per_unit")) == 8.0);
   CHECK(late.read<float>("train", "activity", 0, 12) != plain.read<float>("train", "activity", 0, 12));
   const auto none = run_loci("generate " + config + " out=" + dir.at("none") + " dynamics.delay_steps_per_unit=1");
-  CHECK(none.code == 1);
+  CHECK(none.exit_code == 1);
   CHECK(none.output.find("delay_steps_per_unit = 1") != std::string::npos);
   CHECK(none.output.find("rounds every edge's delay to 0 steps") != std::string::npos);
 }
 
 TEST_CASE("network_dynamics config errors name the key", "[network][plugin]") {
-  const Scratch dir;
+  const loci::test::TempDir dir;
   const auto config = dir.write("network.yaml", kConfig);
-  const auto missing = run_loci("generate " + config + " out=" + dir.at("x") + " splits.val=3");
-  CHECK(missing.code == 1);
-  CHECK(missing.output.find("split 'val' has no entry in windows.runs") != std::string::npos);
-  const auto lattice = run_loci("generate " + config + " out=" + dir.at("y") + " graph.nodes=15");
-  CHECK(lattice.code == 1);
-  CHECK(lattice.output.find("must be side^2") != std::string::npos);
-  const auto typo = run_loci("generate " + config + " out=" + dir.at("z") + " graph.waxman.alpah=0.3");
-  CHECK(typo.code == 1);
-  CHECK(typo.output.find("alpha") != std::string::npos);
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("x") + " splits.val=3")), Catch::Contains("split 'val' has no entry in windows.runs"));
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("y") + " graph.nodes=15")), Catch::Contains("must be side^2"));
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("z") + " graph.waxman.alpah=0.3")), Catch::Contains("alpha"));
   const auto schema = run_loci("config schema network_dynamics");
-  CHECK(schema.code == 0);
+  CHECK(schema.exit_code == 0);
   CHECK(schema.output.find("graph.waxman.alpha") != std::string::npos);
   CHECK(schema.output.find("dynamics.stuart_landau.omega") != std::string::npos);
 }

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../cli/generated.hpp"
 #include "../cli/run_command.hpp"
 #include "../config/temp_files.hpp"
 #include "datasets/checksum.hpp"
@@ -42,10 +43,7 @@ TEST_CASE("an atlas's label file names each token in /token_label, and the atlas
   const std::string common = " volume.mask=nifti volume.nifti=" + atlas + " activity.field.fwhm_mm=4";
 
   const auto out = (dir.path() / "named").string();
-  const auto made = run_loci("generate " + config + " out=" + out + common);
-  INFO(made.output);
-  REQUIRE(made.exit_code == 0);
-  const auto ds = loci::data::Dataset::open(out);
+  const auto ds = loci::test::generated(config, out, common);
   CHECK(ds.read_text("token_label") == std::vector<std::string>{"Left_block", "Middle_block", "Right_block"});
   const auto index = index_of(out);
   REQUIRE(index["inputs"].size() == 2);
@@ -118,11 +116,8 @@ TEST_CASE("AAL's region names reach /token_label", "[parcels][plugin][nifti][lab
   const loci::test::TempDir dir;
   const auto config = dir.write("parcels.yaml", kConfig);
   const auto out = (dir.path() / "aal").string();
-  const auto made = run_loci("generate " + config + " out=" + out + " volume.mask=nifti volume.nifti=" + aal +
-                             " volume.resample_mm=6 activity.field.fwhm_mm=12 splits.train=3 splits.test=1");
-  INFO(made.output);
-  REQUIRE(made.exit_code == 0);
-  const auto ds = loci::data::Dataset::open(out);
+  const auto ds = loci::test::generated(config, out, "volume.mask=nifti volume.nifti=" + aal +
+                                       " volume.resample_mm=6 activity.field.fwhm_mm=12 splits.train=3 splits.test=1");
   const auto labels = ds.read_text("token_label");
   const auto tokens = ds.array("positions").shape[0];
   REQUIRE(static_cast<std::int64_t>(labels.size()) == tokens);

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "../cli/generated.hpp"
 #include "../cli/run_command.hpp"
 #include "../config/temp_files.hpp"
 #include "datasets/array_file.hpp"
@@ -19,6 +20,7 @@
 namespace fs = std::filesystem;
 namespace vol = loci::sim::volume;
 using loci::data::DType;
+using loci::test::refusal;
 using loci::test::run_loci;
 
 using namespace loci::test::parcels;
@@ -28,11 +30,7 @@ TEST_CASE("loci generate: volumetric_parcels shards hold windows of parcel activ
   const loci::test::TempDir dir;
   const auto config = dir.write("parcels.yaml", kConfig);
   const auto out = (dir.path() / "data").string();
-  const auto made = run_loci("generate " + config + " out=" + out);
-  INFO(made.output);
-  REQUIRE(made.exit_code == 0);
-
-  const auto ds = loci::data::Dataset::open(out);
+  const auto ds = loci::test::generated(config, out);
   REQUIRE(ds.samples("train") == 12);
   REQUIRE(ds.samples("test") == 4);
   ds.expect("activity", DType::f32, {16, 10});
@@ -108,10 +106,7 @@ TEST_CASE("volumetric_parcels jitters each subject's parcellation and records it
   const loci::test::TempDir dir;
   const auto config = dir.write("parcels.yaml", kConfig);
   const auto out = (dir.path() / "data").string();
-  const auto made = run_loci("generate " + config + " out=" + out + " parcels.jitter_mm=2 activity.hemodynamics=none");
-  INFO(made.output);
-  REQUIRE(made.exit_code == 0);
-  const auto ds = loci::data::Dataset::open(out);
+  const auto ds = loci::test::generated(config, out, "parcels.jitter_mm=2 activity.hemodynamics=none");
   ds.expect("subject_positions", DType::f32, {4, 16, 3});
   const auto own = values<float>(ds.read_dataset_array("subject_positions"));
   const auto shared = values<float>(ds.read_dataset_array("positions"));
@@ -130,10 +125,7 @@ TEST_CASE("volumetric_parcels on a NIfTI atlas written here: its labels as parce
   const std::string common = " volume.mask=nifti volume.nifti=" + atlas + " activity.field.fwhm_mm=4";
 
   const auto out = (dir.path() / "as_parcels").string();
-  const auto made = run_loci("generate " + config + " out=" + out + common);
-  INFO(made.output);
-  REQUIRE(made.exit_code == 0);
-  const auto ds = loci::data::Dataset::open(out);
+  const auto ds = loci::test::generated(config, out, common);
   ds.expect("activity", DType::f32, {3, 10});
   CHECK(values<std::int32_t>(ds.read_dataset_array("atlas_label")) == std::vector<std::int32_t>{10, 20, 30});
   const auto positions = values<float>(ds.read_dataset_array("positions"));
@@ -191,10 +183,7 @@ TEST_CASE("source: import writes a user's series and atlas into the same layout"
                                                           atlas + "\n  subjects: {train: [" + a + ", " + b +
                                                           "], test: [" + c + "]}\n");
   const auto out = (dir.path() / "data").string();
-  const auto made = run_loci("generate " + config + " out=" + out);
-  INFO(made.output);
-  REQUIRE(made.exit_code == 0);
-  const auto ds = loci::data::Dataset::open(out);
+  const auto ds = loci::test::generated(config, out);
   // Windows of 5 every 5 points, subject after subject: a has 2, b has 2, c has 1.
   REQUIRE(ds.samples("train") == 4);
   REQUIRE(ds.samples("test") == 1);
@@ -247,19 +236,11 @@ TEST_CASE("source: import writes a user's series and atlas into the same layout"
 TEST_CASE("volumetric_parcels config errors name the key", "[parcels][plugin]") {
   const loci::test::TempDir dir;
   const auto config = dir.write("parcels.yaml", kConfig);
-  const auto odd = run_loci("generate " + config + " out=" + (dir.path() / "a").string() + " parcels.count=15");
-  CHECK(odd.exit_code == 1);
-  CHECK(odd.output.find("even number of parcels") != std::string::npos);
-  const auto typo = run_loci("generate " + config + " out=" + (dir.path() / "b").string() + " subjects.trian=2");
-  CHECK(typo.exit_code == 1);
-  CHECK(typo.output.find("did you mean 'train'") != std::string::npos);
-  const auto missing = run_loci("generate " + config + " out=" + (dir.path() / "c").string() + " splits.val=3");
-  CHECK(missing.exit_code == 1);
-  CHECK(missing.output.find("split 'val' has no entry in `subjects`") != std::string::npos);
-  const auto params = run_loci("generate " + config + " out=" + (dir.path() / "d").string() +
-                               " activity.network.weight=1 activity.network.params.gg=3");
-  CHECK(params.exit_code == 1);
-  CHECK(params.output.find("'g'") != std::string::npos);
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + (dir.path() / "a").string() + " parcels.count=15")), Catch::Contains("even number of parcels"));
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + (dir.path() / "b").string() + " subjects.trian=2")), Catch::Contains("did you mean 'train'"));
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + (dir.path() / "c").string() + " splits.val=3")), Catch::Contains("split 'val' has no entry in `subjects`"));
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + (dir.path() / "d").string() +
+                               " activity.network.weight=1 activity.network.params.gg=3")), Catch::Contains("'g'"));
   const auto slow = run_loci("generate " + config + " out=" + (dir.path() / "e").string() +
                              " activity.network.weight=1 activity.network.velocity_m_s=50");
   CHECK(slow.exit_code == 1);

@@ -14,6 +14,21 @@
 
 namespace vol = loci::sim::volume;
 
+namespace {
+
+// The bytes of a NIfTI file of a side[0] x side[1] x side[2] volume of label 1, written by loci itself.
+std::string small_nifti_bytes(const loci::test::TempDir& dir, std::array<std::int64_t, 3> side) {
+  vol::LabelVolume v;
+  v.grid.dims = side;
+  v.grid.affine.setIdentity();
+  v.labels.assign(static_cast<std::size_t>(side[0] * side[1] * side[2]), 1);
+  const auto path = (dir.path() / "small.nii").string();
+  vol::write_nifti_labels(path, v);
+  return loci::test::slurp(path);
+}
+
+}  // namespace
+
 TEST_CASE("ellipsoid mask: centred grid - hemispheres split at x = 0 - mirror map", "[parcels][volume]") {
   const auto mask = vol::ellipsoid_mask(vol::EllipsoidOptions().semi_axes_mm({20, 30, 16}).voxel_mm(4));
   // ceil(a / v - 1/2) voxel centres on each side plus a margin of one, twice.
@@ -70,17 +85,7 @@ TEST_CASE("NIfTI label volumes round-trip through libnifti2 with their affine", 
 TEST_CASE("a NIfTI header that claims more voxels than its file holds is refused before anything is allocated",
           "[parcels][volume][nifti]") {
   const loci::test::TempDir dir;
-  vol::LabelVolume v;
-  v.grid.dims = {4, 3, 2};
-  v.grid.affine.setIdentity();
-  v.labels.assign(24, 1);
-  const auto path = (dir.path() / "small.nii").string();
-  vol::write_nifti_labels(path, v);
-  std::string bytes;
-  {
-    std::ifstream in(path, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
-  }
+  std::string bytes = small_nifti_bytes(dir, {4, 3, 2});
   SECTION("dimensions of 30000 x 30000 x 30000 (a fuzzer's find: 147 GB asked of calloc)") {
     const std::int16_t big = 30000;  // NIfTI-1 dim[1..3] at byte 42, little-endian
     for (int k = 0; k < 3; ++k) std::memcpy(&bytes[42 + 2 * k], &big, 2);
@@ -96,17 +101,7 @@ TEST_CASE("a NIfTI header that claims more voxels than its file holds is refused
 TEST_CASE("a small .nii.gz whose 512^3 voxels would not fit in memory is refused by name, not grown into",
           "[parcels][volume][nifti]") {
   const loci::test::TempDir dir;
-  vol::LabelVolume v;
-  v.grid.dims = {2, 2, 2};
-  v.grid.affine.setIdentity();
-  v.labels.assign(8, 1);
-  const auto small = (dir.path() / "small.nii").string();
-  vol::write_nifti_labels(small, v);
-  std::string header;
-  {
-    std::ifstream in(small, std::ios::binary);
-    header.assign(std::istreambuf_iterator<char>(in), {});
-  }
+  std::string header = small_nifti_bytes(dir, {2, 2, 2});
   header.resize(352);  // the header and its 4-byte extension flag; the voxels follow at vox_offset 352
   const std::int16_t side = 512, uint8 = 2, bits = 8;  // dim[1..3] at byte 42, datatype at 70, bitpix at 72
   for (int k = 0; k < 3; ++k) std::memcpy(&header[42 + 2 * k], &side, 2);

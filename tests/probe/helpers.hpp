@@ -5,6 +5,7 @@
 #include <Eigen/QR>
 
 #include <cstdint>
+#include <initializer_list>
 #include <random>
 
 namespace probe_test {
@@ -17,6 +18,14 @@ inline Eigen::MatrixXd grid(int rows = 4, int cols = 4) {
     c(t, 1) = t % cols;
   }
   return c;
+}
+
+// One column of the given values: points on a line.
+inline Eigen::MatrixXd column(std::initializer_list<double> v) {
+  Eigen::MatrixXd out(static_cast<Eigen::Index>(v.size()), 1);
+  Eigen::Index i = 0;
+  for (double x : v) out(i++, 0) = x;
+  return out;
 }
 
 inline Eigen::MatrixXd random_matrix(Eigen::Index rows, Eigen::Index cols, std::uint64_t seed) {

@@ -9,24 +9,27 @@
 
 using namespace loci::probe;
 
+using probe_test::column;
+
 namespace {
-Eigen::MatrixXd column(std::initializer_list<double> v) {
-  Eigen::MatrixXd out(static_cast<Eigen::Index>(v.size()), 1);
-  Eigen::Index i = 0;
-  for (double x : v) out(i++, 0) = x;
-  return out;
+
+// x = 0..3 and y = (0, 1, 2, 4): four points worked by hand and by numpy.
+Eigen::MatrixXd four_x() { return column({0, 1, 2, 3}); }
+Eigen::MatrixXd four_y() { return column({0, 1, 2, 4}); }
+
+DecodeOptions leave_one_out(double alpha) {
+  DecodeOptions o;
+  o.alpha = alpha;
+  o.leave_one_out = true;
+  return o;
 }
+
 }  // namespace
 
 TEST_CASE("leave-one-out least squares on four points by hand", "[probe][decode]") {
   // x = 0..3, y = (0, 1, 2, 4). Leaving out x = 0, the line through (1,1), (2,2), (3,4) has slope 3/2 and passes
   // through (2, 7/3), so it predicts -2/3 there; likewise 8/7, 18/7, 3 for the others.
-  const Eigen::MatrixXd x = column({0, 1, 2, 3});
-  const Eigen::MatrixXd y = column({0, 1, 2, 4});
-  DecodeOptions o;
-  o.alpha = 0;
-  o.leave_one_out = true;
-  const Decode d = decode(x, y, o);
+  const Decode d = decode(four_x(), four_y(), leave_one_out(0));
   CHECK(d.predicted(0, 0) == Approx(-2.0 / 3));
   CHECK(d.predicted(1, 0) == Approx(8.0 / 7));
   CHECK(d.predicted(2, 0) == Approx(18.0 / 7));
@@ -36,11 +39,8 @@ TEST_CASE("leave-one-out least squares on four points by hand", "[probe][decode]
 }
 
 TEST_CASE("ridge penalty with and without normalised features (numpy)", "[probe][decode]") {
-  const Eigen::MatrixXd x = column({0, 1, 2, 3});
-  const Eigen::MatrixXd y = column({0, 1, 2, 4});
-  DecodeOptions o;
-  o.alpha = 1.0;
-  o.leave_one_out = true;
+  const Eigen::MatrixXd x = four_x(), y = four_y();
+  DecodeOptions o = leave_one_out(1.0);
   o.normalise = false;
   CHECK(decode(x, y, o).r2 == Approx(0.6405777997473499));
   o.normalise = true;

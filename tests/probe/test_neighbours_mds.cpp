@@ -11,14 +11,7 @@
 
 using namespace loci::probe;
 
-namespace {
-Eigen::MatrixXd line(std::initializer_list<double> v) {
-  Eigen::MatrixXd out(static_cast<Eigen::Index>(v.size()), 1);
-  Eigen::Index i = 0;
-  for (double x : v) out(i++, 0) = x;
-  return out;
-}
-}  // namespace
+using probe_test::column;
 
 TEST_CASE("k-NN overlap is 1 for the same configuration - however rotated or scaled", "[probe][knn]") {
   const Eigen::MatrixXd coords = probe_test::grid();
@@ -31,8 +24,8 @@ TEST_CASE("k-NN overlap is 1 for the same configuration - however rotated or sca
 TEST_CASE("k-NN overlap on a line by hand", "[probe][knn]") {
   // True positions 0,1,2,3; the PE swaps the last two (0,1,3,2). With k = 1 and the lower index winning ties:
   // true neighbours 0->1, 1->0, 2->1, 3->2; PE neighbours 0->1, 1->0, 2->3, 3->1: two of four agree.
-  const Eigen::MatrixXd truth = pairwise_distance(line({0, 1, 2, 3}));
-  const Eigen::MatrixXd pe = pairwise_distance(line({0, 1, 3, 2}));
+  const Eigen::MatrixXd truth = pairwise_distance(column({0, 1, 2, 3}));
+  const Eigen::MatrixXd pe = pairwise_distance(column({0, 1, 3, 2}));
   CHECK(knn_overlap(pe, truth, KnnOptions{1, false}) == Approx(0.5));
   // Counting every true neighbour tied at the first distance: token 1 may pick 0 or 2, token 2 may pick 1 or 3,
   // so token 2's choice of 3 now counts: three of four.
@@ -66,8 +59,8 @@ TEST_CASE("MDS recovers a 4x4 grid's distances exactly", "[probe][mds]") {
 
 TEST_CASE("MDS signs are fixed: the largest entry of each axis is positive", "[probe][mds]") {
   // Points 0, 1, 3 centre to -4/3, -1/3, 5/3; mirrored input must draw the same way round.
-  const Mds a = classical_mds(pairwise_distance(line({0, 1, 3})), 1);
-  const Mds b = classical_mds(pairwise_distance(line({0, -1, -3})), 1);
+  const Mds a = classical_mds(pairwise_distance(column({0, 1, 3})), 1);
+  const Mds b = classical_mds(pairwise_distance(column({0, -1, -3})), 1);
   CHECK(a.embedding(0, 0) == Approx(-4.0 / 3));
   CHECK(a.embedding(1, 0) == Approx(-1.0 / 3));
   CHECK(a.embedding(2, 0) == Approx(5.0 / 3));

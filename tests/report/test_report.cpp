@@ -18,10 +18,13 @@
 #include <thread>
 #include <vector>
 
+#include "../cli/processes.hpp"
 #include "../cli/run_command.hpp"
 #include "../config/temp_files.hpp"
 
 namespace fs = std::filesystem;
+using loci::test::children_of;
+using loci::test::has_ended;
 
 namespace {
 
@@ -283,27 +286,6 @@ TEST_CASE("A masked-regression analysis gives a report in MSE, without a chance 
   CHECK(offsets.empty());
 }
 
-namespace {
-
-// The pids whose parent is `parent` (from /proc/<pid>/stat's fourth field).
-std::vector<pid_t> children_of(pid_t parent) {
-  std::vector<pid_t> out;
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    const std::string name = e.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream stat(e.path() / "stat");
-    std::string line;
-    if (!std::getline(stat, line)) continue;
-    std::istringstream rest(line.substr(line.rfind(')') + 2));
-    char state = 0;
-    pid_t ppid = 0;
-    if (rest >> state >> ppid && ppid == parent) out.push_back(std::stoi(name));
-  }
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("A loci report killed outright takes its Python script with it") {
   loci::test::TempDir dir;
   write_regression_analysis(dir);
@@ -323,8 +305,7 @@ TEST_CASE("A loci report killed outright takes its Python script with it") {
   waitpid(loci, nullptr, 0);
   bool gone = false;
   for (int i = 0; i < 50 && !gone; ++i) {
-    gone = !fs::exists("/proc/" + std::to_string(script[0])) ||
-           loci::test::slurp("/proc/" + std::to_string(script[0]) + "/stat").find(") Z") != std::string::npos;
+    gone = has_ended(script[0]);
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   CHECK(gone);  // within half a second: the script alone takes longer than that just to import matplotlib

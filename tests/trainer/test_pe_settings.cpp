@@ -66,9 +66,7 @@ TEST_CASE("a run whose PE has settings of its own resumes bit-identical, and ref
   REQUIRE(run_loci("train -q " + train_config(whole) + own).exit_code == 0);
   const auto cfg = train_config(parts);
   REQUIRE(run_loci("train -q --until-epoch 1 " + cfg + own).exit_code == 0);
-  const auto other = run_loci("train -q --resume " + cfg + " train.pe.weight_decay=1 train.pe.lr_scale=2");
-  CHECK(other.exit_code == 1);
-  CHECK(other.output.find("train.pe.lr_scale") != std::string::npos);
+  CHECK_THAT(loci::test::refusal(run_loci("train -q --resume " + cfg + " train.pe.weight_decay=1 train.pe.lr_scale=2")), Catch::Contains("train.pe.lr_scale"));
   REQUIRE(run_loci("train -q --resume " + cfg + own).exit_code == 0);
   CHECK(slurp(whole.path() / "run/pe.h5") == slurp(parts.path() / "run/pe.h5"));
 }

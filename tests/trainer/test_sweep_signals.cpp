@@ -15,11 +15,14 @@
 #include <thread>
 #include <vector>
 
+#include "../cli/processes.hpp"
 #include "../config/temp_files.hpp"
 #include "trainer_fixture.hpp"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+using loci::test::children_of;
+using loci::test::has_ended;
 
 namespace {
 
@@ -45,33 +48,6 @@ pid_t start_sweep(const std::string& config, const fs::path& log) {
   return start_loci({"train", "-q", config, "-m", "seed=0,1", "jobs=2", "train.epochs=100000"}, log);
 }
 
-// The processes whose parent is `parent` (from /proc/<pid>/stat: "pid (name) state ppid ...").
-std::vector<pid_t> children_of(pid_t parent) {
-  std::vector<pid_t> kids;
-  for (const auto& e : fs::directory_iterator("/proc")) {
-    const std::string name = e.path().filename().string();
-    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-    std::ifstream in(e.path() / "stat");
-    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const auto close = stat.rfind(')');
-    if (close == std::string::npos) continue;
-    char state = 0;
-    int ppid = 0;
-    if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == parent)
-      kids.push_back(std::stoi(name));
-  }
-  return kids;
-}
-
-// Gone, or a zombie nobody has reaped yet (a container's init may not reap): either way no longer running.
-bool has_ended(pid_t pid) {
-  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
-  if (!in) return true;
-  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto close = stat.rfind(')');
-  return close != std::string::npos && stat.size() > close + 2 && (stat[close + 2] == 'Z' || stat[close + 2] == 'X');
-}
-
 // Both runs training (each has written a checkpoint), and their two processes.
 std::vector<pid_t> wait_for_two_runs(pid_t sweep, const fs::path& out, const char* a = "seed=0", const char* b = "seed=1") {
   const auto deadline = std::chrono::steady_clock::now() + 120s;
@@ -82,16 +58,28 @@ std::vector<pid_t> wait_for_two_runs(pid_t sweep, const fs::path& out, const cha
   return children_of(sweep);
 }
 
+// A two-run sweep of train_config(dir) writing to `log`, once both its runs are training; the test then stops it.
+struct TrainingSweep {
+  pid_t sweep;
+  std::vector<pid_t> runs;
+};
+
+TrainingSweep two_runs_training(const loci::test::TempDir& dir, const fs::path& log) {
+  TrainingSweep t{start_sweep(loci::test::train_config(dir), log), {}};
+  REQUIRE(t.sweep > 0);
+  t.runs = wait_for_two_runs(t.sweep, dir.path() / "run");
+  REQUIRE(t.runs.size() == 2);
+  return t;
+}
+
 }  // namespace
 
 TEST_CASE("SIGTERM to a sweep stops its runs and waits for them, keeping their checkpoints", "[trainer][sweep]") {
   loci::test::TempDir dir;
-  const auto config = loci::test::train_config(dir);
   const fs::path log = dir.path() / "sweep.log";
-  const pid_t sweep = start_sweep(config, log);
-  REQUIRE(sweep > 0);
-  const auto runs = wait_for_two_runs(sweep, dir.path() / "run");
-  REQUIRE(runs.size() == 2);
+  const TrainingSweep t = two_runs_training(dir, log);
+  const pid_t sweep = t.sweep;
+  const auto& runs = t.runs;
 
   ::kill(sweep, SIGTERM);
   int status = 0;
@@ -112,11 +100,9 @@ TEST_CASE("SIGTERM to a sweep stops its runs and waits for them, keeping their c
 
 TEST_CASE("a sweep killed outright (SIGKILL) still stops its runs", "[trainer][sweep]") {
   loci::test::TempDir dir;
-  const auto config = loci::test::train_config(dir);
-  const pid_t sweep = start_sweep(config, dir.path() / "sweep.log");
-  REQUIRE(sweep > 0);
-  const auto runs = wait_for_two_runs(sweep, dir.path() / "run");
-  REQUIRE(runs.size() == 2);
+  const TrainingSweep t = two_runs_training(dir, dir.path() / "sweep.log");
+  const pid_t sweep = t.sweep;
+  const auto& runs = t.runs;
 
   ::kill(sweep, SIGKILL);
   int status = 0;

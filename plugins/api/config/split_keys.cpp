@@ -19,4 +19,16 @@ void check_split_keys(const Node& map, const std::string& key, const Node& split
   }
 }
 
+data::WindowPlan split_windows(const std::string& name, const Node& count, const Node& map, const std::string& key,
+                               std::int64_t length, std::int64_t stride, const std::string& meaning) {
+  data::WindowPlan w;
+  w.samples = count.as_int();
+  w.length = length;
+  w.stride = stride;
+  if (const Node* entry = map.find(name)) w.recordings = entry->as_int();
+  else if (w.samples > 0)
+    throw UserError(count.key_mark().str() + ": split '" + name + "' has no entry in " + key + " (" + meaning + ")");
+  return w;
+}
+
 }  // namespace loci::config
