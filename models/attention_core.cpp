@@ -18,14 +18,14 @@ namespace loci::models {
 namespace {
 
 using rows::gemm;
-using rows::Index;
+using rows::Dim;
 
 struct Shape {
-  Index batch = 0, tokens = 0, rows = 0, d = 0, heads = 1, dh = 0;
-  Index task_count() const { return batch * heads; }
+  Dim batch = 0, tokens = 0, rows = 0, d = 0, heads = 1, dh = 0;
+  Dim task_count() const { return batch * heads; }
 };
 
-Shape shape_of(const torch::Tensor& qkv, Index heads, const torch::Tensor& rows) {
+Shape shape_of(const torch::Tensor& qkv, Dim heads, const torch::Tensor& rows) {
   Shape s;
   s.batch = qkv.size(0);
   s.tokens = qkv.size(1);
@@ -37,49 +37,49 @@ Shape shape_of(const torch::Tensor& qkv, Index heads, const torch::Tensor& rows)
 }
 
 // softmax(scale S) over each row of the unscaled scores S, in place (scale > 0, so the top of S is the top of scale S).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_rows(float* p, Index rows, Index n,
+__attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_rows(float* p, Dim rows, Dim n,
                                                                                 float scale) {
-  for (Index r = 0; r < rows; ++r) {
+  for (Dim r = 0; r < rows; ++r) {
     float* row = p + r * n;
     const float top = lanes::max(row, n);
-    for (Index j = 0; j < n; ++j) row[j] = exp_nonpositive((row[j] - top) * scale);
-    const float inv = 1.0f / lanes::sum(n, [&](Index j) { return row[j]; });
-    for (Index j = 0; j < n; ++j) row[j] *= inv;
+    for (Dim j = 0; j < n; ++j) row[j] = exp_nonpositive((row[j] - top) * scale);
+    const float inv = 1.0f / lanes::sum(n, [&](Dim j) { return row[j]; });
+    for (Dim j = 0; j < n; ++j) row[j] *= inv;
   }
 }
 
 // The softmax's backward from dL/dP to dL/dS for unscaled scores S, in place: scale P (dP - rowsum(dP P)).
 __attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_backward_rows(const float* p, float* dp,
-                                                                                         Index rows, Index n,
+                                                                                         Dim rows, Dim n,
                                                                                          float scale) {
-  for (Index r = 0; r < rows; ++r) {
+  for (Dim r = 0; r < rows; ++r) {
     const float* pr = p + r * n;
     float* gr = dp + r * n;
-    const float dot = lanes::sum(n, [&](Index j) { return gr[j] * pr[j]; });
-    for (Index j = 0; j < n; ++j) gr[j] = scale * (pr[j] * (gr[j] - dot));
+    const float dot = lanes::sum(n, [&](Dim j) { return gr[j] * pr[j]; });
+    for (Dim j = 0; j < n; ++j) gr[j] = scale * (pr[j] * (gr[j] - dot));
   }
 }
 
 // One sample's and head's operands inside qkv: q, k, v start at these pointers, rows 3d apart.
 struct Task {
   const float *q, *k, *v;
-  Index b, h;
+  Dim b, h;
 };
 
-Task task_of(const Shape& s, const float* qkv, Index i) {
-  const Index b = i / s.heads, h = i % s.heads;
+Task task_of(const Shape& s, const float* qkv, Dim i) {
+  const Dim b = i / s.heads, h = i % s.heads;
   const float* base = qkv + b * s.tokens * 3 * s.d + h * s.dh;
   return {base, base + s.d, base + 2 * s.d, b, h};
 }
 
 // The query rows a task multiplies: q itself (leading dimension 3d), or the rows it asks for, gathered into `into`.
-const float* queries(const Shape& s, const Task& t, const std::int64_t* rows, std::vector<float>& into, Index& ld) {
+const float* queries(const Shape& s, const Task& t, const std::int64_t* rows, std::vector<float>& into, Dim& ld) {
   if (!rows) {
     ld = 3 * s.d;
     return t.q;
   }
   ld = s.dh;
-  for (Index r = 0; r < s.rows; ++r)
+  for (Dim r = 0; r < s.rows; ++r)
     std::copy_n(t.q + rows[t.b * s.rows + r] * 3 * s.d, s.dh, into.data() + r * s.dh);
   return into.data();
 }
@@ -92,14 +92,14 @@ void transpose_into(const Shape& s, const float* from, float* to) {
 
 // Writes out [B, R, d]; the softmax weights [B, H, R, N] go to `probs` when given (kept for backward).
 void forward_tasks(const Shape& s, const float* qkv, const std::int64_t* rows, float scale, float* probs, float* out) {
-  at::parallel_for(0, s.task_count(), 1, [&](Index first, Index last) {
+  at::parallel_for(0, s.task_count(), 1, [&](Dim first, Dim last) {
     const SingleThreadScope one;
     std::vector<float> gathered(static_cast<std::size_t>(rows ? s.rows * s.dh : 0));
     std::vector<float> scratch(static_cast<std::size_t>(probs ? 0 : s.rows * s.tokens));
     std::vector<float> kt(static_cast<std::size_t>(s.dh * s.tokens));
-    for (Index i = first; i < last; ++i) {
+    for (Dim i = first; i < last; ++i) {
       const Task t = task_of(s, qkv, i);
-      Index ldq = 0;
+      Dim ldq = 0;
       const float* q = queries(s, t, rows, gathered, ldq);
       float* p = probs ? probs + i * s.rows * s.tokens : scratch.data();
       transpose_into(s, t.k, kt.data());
@@ -122,15 +122,15 @@ torch::Tensor backward_tasks(const Shape& s, const torch::Tensor& qkv, const tor
   const float* probs = probs_tensor.data_ptr<float>();
   const float* pg = grad.data_ptr<float>();
   float* pd = dqkv.data_ptr<float>();
-  at::parallel_for(0, s.task_count(), 1, [&](Index first, Index last) {
+  at::parallel_for(0, s.task_count(), 1, [&](Dim first, Dim last) {
     const SingleThreadScope one;
     std::vector<float> gathered(static_cast<std::size_t>(rows ? s.rows * s.dh : 0));
     std::vector<float> dq_rows(gathered.size());
     std::vector<float> ds(static_cast<std::size_t>(s.rows * s.tokens));
     std::vector<float> vt(static_cast<std::size_t>(s.dh * s.tokens));
-    for (Index i = first; i < last; ++i) {
+    for (Dim i = first; i < last; ++i) {
       const Task t = task_of(s, pqkv, i);
-      Index ldq = 0;
+      Dim ldq = 0;
       const float* q = queries(s, t, rows, gathered, ldq);
       const float* p = probs + i * s.rows * s.tokens;
       const float* go = pg + t.b * s.rows * s.d + t.h * s.dh;
@@ -143,11 +143,11 @@ torch::Tensor backward_tasks(const Shape& s, const torch::Tensor& qkv, const tor
       if (rows) {
         gemm(false, false, s.rows, s.dh, s.tokens, 1.0f, ds.data(), s.tokens, t.k, 3 * s.d, 0.0f, dq_rows.data(),
              s.dh);
-        for (Index n = 0; n < s.tokens; ++n) std::fill_n(dq + n * 3 * s.d, s.dh, 0.0f);
-        for (Index r = 0; r < s.rows; ++r) {
+        for (Dim n = 0; n < s.tokens; ++n) std::fill_n(dq + n * 3 * s.d, s.dh, 0.0f);
+        for (Dim r = 0; r < s.rows; ++r) {
           float* to = dq + rows[t.b * s.rows + r] * 3 * s.d;
           const float* from = dq_rows.data() + r * s.dh;
-          for (Index j = 0; j < s.dh; ++j) to[j] += from[j];
+          for (Dim j = 0; j < s.dh; ++j) to[j] += from[j];
         }
       } else {
         gemm(false, false, s.rows, s.dh, s.tokens, 1.0f, ds.data(), s.tokens, t.k, 3 * s.d, 0.0f, dq, 3 * s.d);
@@ -190,7 +190,7 @@ class AttentionCore : public torch::autograd::Function<AttentionCore> {
 }  // namespace
 
 bool attention_core_applies(const torch::Tensor& qkv) {
-  constexpr Index int_max = 2147483647;
+  constexpr Dim int_max = 2147483647;
   return qkv.defined() && qkv.scalar_type() == torch::kFloat32 && qkv.device().is_cpu() &&
          !at::autocast::is_cpu_enabled() && qkv.dim() == 3 && qkv.size(2) % 3 == 0 && qkv.numel() > 0 &&
          std::max(qkv.size(1), qkv.size(2)) < int_max;

@@ -5,7 +5,6 @@
 #include "models/bfloat16_bits.hpp"
 
 #include <algorithm>
-#include <atomic>
 #include <immintrin.h>
 #include <stdexcept>
 #include <vector>
@@ -13,8 +12,10 @@
 namespace loci::models {
 namespace {
 
-// A count, not a flag: the trainer's micro-batches enter and leave their scopes on several threads at once.
-std::atomic<int> bf16_scopes{0};
+// Per thread, as LibTorch's autocast state is: each micro-batch enters its own scope on the thread that runs its
+// forward pass, and a thread outside every scope (an evaluation beside a training step, say) stays float32. A
+// count, so that scopes nest.
+thread_local int bf16_scopes = 0;
 
 // oneDNN's bf16 product where it runs natively and computes right (cpu/onednn.hpp opens it).
 struct OneDnn {
@@ -53,7 +54,7 @@ std::uint16_t* scratch(std::vector<std::uint16_t>& buffer, std::int64_t size) {
 
 }  // namespace
 
-bool bf16_products_on() { return bf16_scopes.load() > 0; }
+bool bf16_products_on() { return bf16_scopes > 0; }
 
 Bf16ProductsScope::Bf16ProductsScope() { ++bf16_scopes; }
 Bf16ProductsScope::~Bf16ProductsScope() { --bf16_scopes; }

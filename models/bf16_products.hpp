@@ -11,19 +11,19 @@
 #include <cstdint>
 #include <string>
 
+#include <boost/core/noncopyable.hpp>
+
 namespace loci::models {
 
-// Whether fused layers entered from now on run their products in bfloat16. A process-wide setting, read by each
-// layer's forward on its calling thread and kept for its backward.
+// Whether fused layers entered from now on, on this thread, run their products in bfloat16: a per-thread setting, as
+// LibTorch's autocast is, read by each layer's forward on its calling thread and kept for its backward.
 bool bf16_products_on();
 
-// Turns bf16 products on while any scope lives (the training step's forward passes, on the micro-batches' threads).
-class Bf16ProductsScope {
+// Turns bf16 products on for this thread while a scope lives (each micro-batch's forward pass, on its own thread).
+class Bf16ProductsScope : boost::noncopyable {
  public:
   Bf16ProductsScope();
   ~Bf16ProductsScope();
-  Bf16ProductsScope(const Bf16ProductsScope&) = delete;
-  Bf16ProductsScope& operator=(const Bf16ProductsScope&) = delete;
 };
 
 // What bf16 products run on here, e.g. "oneDNN gemm_bf16bf16f32 (avx512_core_amx)"; empty where they cannot run

@@ -14,14 +14,14 @@
 namespace loci::models {
 namespace {
 
-using rows::Index;
+using rows::Dim;
 using rows::Products;
 
-constexpr Index kChunkRows = 256;
-constexpr Index kChunksPerSlice = 4;
+constexpr Dim kChunkRows = 256;
+constexpr Dim kChunksPerSlice = 4;
 
 struct Dims {
-  Index rows = 0, d_in = 0, d = 0;
+  Dim rows = 0, d_in = 0, d = 0;
 };
 
 Dims dims_of(const torch::Tensor& x, const torch::Tensor& weight) {
@@ -38,11 +38,11 @@ void forward_rows(const Products& p, const Dims& d, const float* x, const float*
   const bool normed = l.gamma.defined();
   const float* gamma = normed ? l.gamma.data_ptr<float>() : nullptr;
   const float* beta = normed ? l.beta.data_ptr<float>() : nullptr;
-  const Index chunks = (d.rows + kChunkRows - 1) / kChunkRows;
-  at::parallel_for(0, chunks, 1, [&](Index first, Index last) {
+  const Dim chunks = (d.rows + kChunkRows - 1) / kChunkRows;
+  at::parallel_for(0, chunks, 1, [&](Dim first, Dim last) {
     const SingleThreadScope one;
-    for (Index chunk = first; chunk < last; ++chunk) {
-      const Index r0 = chunk * kChunkRows, c = std::min(kChunkRows, d.rows - r0);
+    for (Dim chunk = first; chunk < last; ++chunk) {
+      const Dim r0 = chunk * kChunkRows, c = std::min(kChunkRows, d.rows - r0);
       float* oc = out + r0 * d.d;
       p.gemm(false, false, c, d.d, d.d_in, 1.0f, x + r0 * d.d_in, d.d_in, w, d.d, 0.0f, oc, d.d,
              rows::data_or_null(wr));
@@ -83,12 +83,12 @@ Gradients backward_rows(const Products& p, const Dims& d, const torch::Tensor& g
   float* pgx = want_x ? out.x.data_ptr<float>() : nullptr;
   float* pgs = norm.gamma ? out.sum.data_ptr<float>() : nullptr;
   const auto wr = want_x ? p.rounded(pw, weight.numel()) : std::vector<std::uint16_t>();
-  const Index slice_rows = kChunksPerSlice * kChunkRows;
-  const Index slices = (d.rows + slice_rows - 1) / slice_rows;
+  const Dim slice_rows = kChunksPerSlice * kChunkRows;
+  const Dim slices = (d.rows + slice_rows - 1) / slice_rows;
   out.shares.resize(static_cast<std::size_t>(slices));
-  at::parallel_for(0, slices, 1, [&](Index first, Index last) {
+  at::parallel_for(0, slices, 1, [&](Dim first, Dim last) {
     const SingleThreadScope one;
-    for (Index slice = first; slice < last; ++slice) {
+    for (Dim slice = first; slice < last; ++slice) {
       auto& share = out.shares[static_cast<std::size_t>(slice)];
       share.w.assign(static_cast<std::size_t>(d.d * d.d_in), 0.0f);
       share.b.assign(static_cast<std::size_t>(d.d), 0.0);
@@ -96,9 +96,9 @@ Gradients backward_rows(const Products& p, const Dims& d, const torch::Tensor& g
         share.gamma.assign(share.b.size(), 0.0);
         share.beta.assign(share.b.size(), 0.0);
       }
-      const Index end = std::min(d.rows, (slice + 1) * slice_rows);
-      for (Index r0 = slice * slice_rows; r0 < end; r0 += kChunkRows) {
-        const Index c = std::min(kChunkRows, end - r0);
+      const Dim end = std::min(d.rows, (slice + 1) * slice_rows);
+      for (Dim r0 = slice * slice_rows; r0 < end; r0 += kChunkRows) {
+        const Dim c = std::min(kChunkRows, end - r0);
         const float* sc = pg + r0 * d.d;
         if (norm.gamma) {
           rows::norm_backward_rows(sc, norm.xhat + r0 * d.d, norm.rstd + r0, norm.gamma, c, d.d, pgs + r0 * d.d,
@@ -117,7 +117,7 @@ Gradients backward_rows(const Products& p, const Dims& d, const torch::Tensor& g
 }
 
 template <typename T>
-torch::Tensor total(const Gradients& g, std::vector<T> Share::*member, std::vector<Index> shape) {
+torch::Tensor total(const Gradients& g, std::vector<T> Share::*member, std::vector<Dim> shape) {
   return rows::sum_in_order(g.shares, member, std::move(shape));
 }
 
@@ -216,10 +216,10 @@ bool float_cpu(const torch::Tensor& t) {
 
 // x [..., d_in] against weight [d, d_in] and bias [d], in int-sized products, outside autocast.
 bool linear_fusable(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias) {
-  constexpr Index int_max = 2147483647;
+  constexpr Dim int_max = 2147483647;
   if (!float_cpu(x) || !float_cpu(weight) || !float_cpu(bias)) return false;
   if (at::autocast::is_cpu_enabled() || x.dim() < 1 || x.numel() == 0 || weight.dim() != 2) return false;
-  const Index d = weight.size(0);
+  const Dim d = weight.size(0);
   return x.size(-1) == weight.size(1) && bias.numel() == d && x.numel() / x.size(-1) < int_max &&
          std::max(d, x.size(-1)) < int_max;
 }
@@ -227,7 +227,7 @@ bool linear_fusable(const torch::Tensor& x, const torch::Tensor& weight, const t
 bool fusable(const torch::Tensor& x, const torch::Tensor& residual, const LinearNormLayers& l) {
   if (!linear_fusable(x, l.weight, l.bias) || !float_cpu(residual) || !float_cpu(l.gamma) || !float_cpu(l.beta))
     return false;
-  const Index d = l.weight.size(0);
+  const Dim d = l.weight.size(0);
   auto leading = x.sizes().vec();
   leading.back() = d;
   return residual.sizes().vec() == leading && l.gamma.numel() == d && l.beta.numel() == d;

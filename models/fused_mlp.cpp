@@ -20,16 +20,16 @@ namespace {
 using rows::add_bias;
 using rows::add_column_sums;
 using rows::data_or_null;
-using rows::Index;
+using rows::Dim;
 using rows::Products;
 using rows::norm_backward_rows;
 using rows::norm_rows;
 
 // Two [rows, hidden] float buffers per chunk within about half a megabyte: in a core's L2 on current x86 CPUs.
-Index chunk_rows(Index hidden) { return std::clamp<Index>(65536 / std::max<Index>(1, hidden), 16, 512); }
+Dim chunk_rows(Dim hidden) { return std::clamp<Dim>(65536 / std::max<Dim>(1, hidden), 16, 512); }
 
 struct Dims {
-  Index rows = 0, d_in = 0, hidden = 0, d_out = 0;
+  Dim rows = 0, d_in = 0, hidden = 0, d_out = 0;
 };
 
 Dims dims_of(const torch::Tensor& x, const torch::Tensor& w1, const torch::Tensor& w2) {
@@ -60,8 +60,8 @@ struct Norm {
 // runs side by side here.
 void forward_rows(const Products& p, const Dims& d, const float* x, const MlpLayers& l, bool gelu2, const Norm& norm,
                   float* out, const Kept& kept) {
-  const Index step = chunk_rows(d.hidden);
-  const Index chunks = (d.rows + step - 1) / step;
+  const Dim step = chunk_rows(d.hidden);
+  const Dim chunks = (d.rows + step - 1) / step;
   // The weights transposed once, so that every chunk's product takes them as they lie (rows::gemm).
   const auto w1t = l.w1.t().contiguous(), w2t = l.w2.t().contiguous();
   const float* w1 = w1t.data_ptr<float>();  // [d_in, hidden]
@@ -69,12 +69,12 @@ void forward_rows(const Products& p, const Dims& d, const float* x, const MlpLay
   const float* w2 = w2t.data_ptr<float>();  // [hidden, d_out]
   const float* b2 = l.b2.data_ptr<float>();
   const auto w1r = p.rounded(w1, w1t.numel()), w2r = p.rounded(w2, w2t.numel());
-  at::parallel_for(0, chunks, 1, [&](Index first, Index last) {
+  at::parallel_for(0, chunks, 1, [&](Dim first, Dim last) {
     const SingleThreadScope one;
     std::vector<float> scratch_h(static_cast<std::size_t>(kept.h1 ? 0 : step * d.hidden));
     std::vector<float> act(static_cast<std::size_t>(step * d.hidden));
-    for (Index chunk = first; chunk < last; ++chunk) {
-      const Index r0 = chunk * step, c = std::min(step, d.rows - r0);
+    for (Dim chunk = first; chunk < last; ++chunk) {
+      const Dim r0 = chunk * step, c = std::min(step, d.rows - r0);
       float* hc = kept.h1 ? kept.h1 + r0 * d.hidden : scratch_h.data();
       p.gemm(false, false, c, d.hidden, d.d_in, 1.0f, x + r0 * d.d_in, d.d_in, w1, d.hidden, 0.0f, hc, d.hidden,
              data_or_null(w1r));
@@ -114,10 +114,10 @@ struct Saved {
 
 Grads backward_rows(const Products& p, const Dims& d, const float* grad, const Saved& in, bool need_x,
                     const torch::TensorOptions& options) {
-  constexpr Index chunks_per_slice = 4;
-  const Index step = chunk_rows(d.hidden);
-  const Index slice_rows = chunks_per_slice * step;
-  const Index slices = (d.rows + slice_rows - 1) / slice_rows;
+  constexpr Dim chunks_per_slice = 4;
+  const Dim step = chunk_rows(d.hidden);
+  const Dim slice_rows = chunks_per_slice * step;
+  const Dim slices = (d.rows + slice_rows - 1) / slice_rows;
   const bool normed = in.gamma != nullptr;
   std::vector<Share> shares(static_cast<std::size_t>(slices));
   Grads out;
@@ -125,11 +125,11 @@ Grads backward_rows(const Products& p, const Dims& d, const float* grad, const S
   float* gx = need_x ? out.x.data_ptr<float>() : nullptr;
   const auto w1r = p.rounded(in.w1, d.hidden * d.d_in), w2r = p.rounded(in.w2, d.d_out * d.hidden);
 
-  at::parallel_for(0, slices, 1, [&](Index first, Index last) {
+  at::parallel_for(0, slices, 1, [&](Dim first, Dim last) {
     const SingleThreadScope one;
     std::vector<float> act(static_cast<std::size_t>(step * d.hidden)), slope(act.size());
     std::vector<float> g2(static_cast<std::size_t>((in.slope2 || normed) ? step * d.d_out : 0));
-    for (Index slice = first; slice < last; ++slice) {
+    for (Dim slice = first; slice < last; ++slice) {
       auto& share = shares[static_cast<std::size_t>(slice)];
       share.w1.assign(static_cast<std::size_t>(d.hidden * d.d_in), 0.0f);
       share.w2.assign(static_cast<std::size_t>(d.d_out * d.hidden), 0.0f);
@@ -137,9 +137,9 @@ Grads backward_rows(const Products& p, const Dims& d, const float* grad, const S
       share.b2.assign(static_cast<std::size_t>(d.d_out), 0.0);
       share.gamma.assign(static_cast<std::size_t>(normed ? d.d_out : 0), 0.0);
       share.beta.assign(share.gamma.size(), 0.0);
-      const Index end = std::min(d.rows, (slice + 1) * slice_rows);
-      for (Index r0 = slice * slice_rows; r0 < end; r0 += step) {
-        const Index c = std::min(step, end - r0);
+      const Dim end = std::min(d.rows, (slice + 1) * slice_rows);
+      for (Dim r0 = slice * slice_rows; r0 < end; r0 += step) {
+        const Dim c = std::min(step, end - r0);
         const float* gc = grad + r0 * d.d_out;
         if (normed) {
           norm_backward_rows(gc, in.xhat + r0 * d.d_out, in.rstd + r0, in.gamma, c, d.d_out, g2.data(),
@@ -150,7 +150,7 @@ Grads backward_rows(const Products& p, const Dims& d, const float* grad, const S
         }
         if (in.slope2) {
           const float* sc = in.slope2 + r0 * d.d_out;
-          for (Index i = 0; i < c * d.d_out; ++i) g2[static_cast<std::size_t>(i)] = gc[i] * sc[i];
+          for (Dim i = 0; i < c * d.d_out; ++i) g2[static_cast<std::size_t>(i)] = gc[i] * sc[i];
           gc = g2.data();
         }
         add_column_sums(gc, c, d.d_out, share.b2.data());
@@ -160,7 +160,7 @@ Grads backward_rows(const Products& p, const Dims& d, const float* grad, const S
         float* gh = act.data();  // the activations are used; their buffer takes the hidden layer's gradient
         p.gemm(false, false, c, d.hidden, d.d_out, 1.0f, gc, d.d_out, in.w2, d.hidden, 0.0f, gh, d.hidden,
                data_or_null(w2r));
-        for (Index i = 0; i < c * d.hidden; ++i) gh[i] *= slope[static_cast<std::size_t>(i)];
+        for (Dim i = 0; i < c * d.hidden; ++i) gh[i] *= slope[static_cast<std::size_t>(i)];
         add_column_sums(gh, c, d.hidden, share.b1.data());
         p.gemm(true, false, d.hidden, d.d_in, c, 1.0f, gh, d.hidden, in.x + r0 * d.d_in, d.d_in, 1.0f,
                share.w1.data(), d.d_in);
@@ -172,7 +172,7 @@ Grads backward_rows(const Products& p, const Dims& d, const float* grad, const S
   });
 
   // The shares, summed in slice order.
-  auto total = [&](auto member, std::vector<Index> shape) { return rows::sum_in_order(shares, member, shape); };
+  auto total = [&](auto member, std::vector<Dim> shape) { return rows::sum_in_order(shares, member, shape); };
   out.w1 = total(&Share::w1, {d.hidden, d.d_in});
   out.w2 = total(&Share::w2, {d.d_out, d.hidden});
   out.b1 = total(&Share::b1, {d.hidden});
@@ -184,7 +184,7 @@ Grads backward_rows(const Products& p, const Dims& d, const float* grad, const S
   return out;
 }
 
-std::vector<Index> out_shape(const torch::Tensor& x, Index d_out) {
+std::vector<Dim> out_shape(const torch::Tensor& x, Dim d_out) {
   auto shape = x.sizes().vec();
   shape.back() = d_out;
   return shape;
@@ -257,7 +257,7 @@ torch::Tensor unfused(const torch::Tensor& x, const MlpLayers& l, bool gelu2, co
 }
 
 bool fusable(const torch::Tensor& x, const MlpLayers& l, const ResidualNorm& norm) {
-  constexpr Index int_max = 2147483647;
+  constexpr Dim int_max = 2147483647;
   auto plain = [](const torch::Tensor& t) {
     return t.defined() && t.scalar_type() == torch::kFloat32 && t.device().is_cpu();
   };

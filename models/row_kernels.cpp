@@ -14,8 +14,8 @@ namespace loci::models::rows {
 // The row loops are multiversioned so that the same binary runs wide vectors where the CPU has them.
 #define LOCI_WIDE __attribute__((target_clones("avx512f", "avx2", "default")))
 
-void gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, const float* a, Index lda,
-          const float* b, Index ldb, float beta, float* c, Index ldc) {
+void gemm(bool trans_a, bool trans_b, Dim m, Dim n, Dim k, float alpha, const float* a, Dim lda,
+          const float* b, Dim ldb, float beta, float* c, Dim ldc) {
   if (alpha == 1.0f && !trans_b && jit_gemm(trans_a, m, n, k, a, lda, b, ldb, beta, c, ldc)) return;
   cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
               static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,
@@ -24,45 +24,45 @@ void gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, co
 
 Products Products::now() { return {bf16_products_on()}; }
 
-void Products::gemm(bool trans_a, bool trans_b, Index m, Index n, Index k, float alpha, const float* a, Index lda,
-                    const float* b, Index ldb, float beta, float* c, Index ldc, const std::uint16_t* b16) const {
+void Products::gemm(bool trans_a, bool trans_b, Dim m, Dim n, Dim k, float alpha, const float* a, Dim lda,
+                    const float* b, Dim ldb, float beta, float* c, Dim ldc, const std::uint16_t* b16) const {
   if (bf16)
     bf16_gemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, b16, ldb, beta, c, ldc);
   else
     rows::gemm(trans_a, trans_b, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-std::vector<std::uint16_t> Products::rounded(const float* data, Index count) const {
+std::vector<std::uint16_t> Products::rounded(const float* data, Dim count) const {
   if (!bf16) return {};
   std::vector<std::uint16_t> out(static_cast<std::size_t>(count));
   round_to_bf16(1, count, data, count, out.data());
   return out;
 }
 
-LOCI_WIDE void add_bias(float* rows, Index m, Index n, const float* bias) {
-  for (Index r = 0; r < m; ++r) {
+LOCI_WIDE void add_bias(float* rows, Dim m, Dim n, const float* bias) {
+  for (Dim r = 0; r < m; ++r) {
     float* row = rows + r * n;
-    for (Index j = 0; j < n; ++j) row[j] += bias[j];
+    for (Dim j = 0; j < n; ++j) row[j] += bias[j];
   }
 }
 
-LOCI_WIDE void add_column_sums(const float* rows, Index m, Index n, double* sums) {
-  for (Index r = 0; r < m; ++r) {
+LOCI_WIDE void add_column_sums(const float* rows, Dim m, Dim n, double* sums) {
+  for (Dim r = 0; r < m; ++r) {
     const float* row = rows + r * n;
-    for (Index j = 0; j < n; ++j) sums[j] += row[j];
+    for (Dim j = 0; j < n; ++j) sums[j] += row[j];
   }
 }
 
-LOCI_WIDE void norm_rows(float* rows, const float* residual, Index m, Index n, const float* gamma, const float* beta,
+LOCI_WIDE void norm_rows(float* rows, const float* residual, Dim m, Dim n, const float* gamma, const float* beta,
                          float eps, float* xhat, float* rstd) {
-  for (Index r = 0; r < m; ++r) {
+  for (Dim r = 0; r < m; ++r) {
     float* row = rows + r * n;
     const float* res = residual + r * n;
-    for (Index j = 0; j < n; ++j) row[j] += res[j];
-    const float mean = lanes::sum(n, [&](Index j) { return row[j]; }) / static_cast<float>(n);
-    const float var = lanes::sum(n, [&](Index j) { return (row[j] - mean) * (row[j] - mean); });
+    for (Dim j = 0; j < n; ++j) row[j] += res[j];
+    const float mean = lanes::sum(n, [&](Dim j) { return row[j]; }) / static_cast<float>(n);
+    const float var = lanes::sum(n, [&](Dim j) { return (row[j] - mean) * (row[j] - mean); });
     const float inv = 1.0f / std::sqrt(var / static_cast<float>(n) + eps);
-    for (Index j = 0; j < n; ++j) {
+    for (Dim j = 0; j < n; ++j) {
       const float normalised = (row[j] - mean) * inv;
       if (xhat) xhat[r * n + j] = normalised;
       row[j] = normalised * gamma[j] + beta[j];
@@ -71,27 +71,27 @@ LOCI_WIDE void norm_rows(float* rows, const float* residual, Index m, Index n, c
   }
 }
 
-LOCI_WIDE void norm_backward_rows(const float* grad, const float* xhat, const float* rstd, const float* gamma, Index m,
-                                  Index n, float* out, double* sum_gamma, double* sum_beta) {
-  for (Index r = 0; r < m; ++r) {
+LOCI_WIDE void norm_backward_rows(const float* grad, const float* xhat, const float* rstd, const float* gamma, Dim m,
+                                  Dim n, float* out, double* sum_gamma, double* sum_beta) {
+  for (Dim r = 0; r < m; ++r) {
     const float* g = grad + r * n;
     const float* xh = xhat + r * n;
     float* o = out + r * n;
-    for (Index j = 0; j < n; ++j) {
+    for (Dim j = 0; j < n; ++j) {
       sum_gamma[j] += g[j] * xh[j];
       sum_beta[j] += g[j];
     }
     float mean_g = 0.0f, mean_gx = 0.0f;
     lanes::sum2(
         n,
-        [&](Index j) {
+        [&](Dim j) {
           const float dxh = g[j] * gamma[j];
           return std::pair<float, float>(dxh, dxh * xh[j]);
         },
         mean_g, mean_gx);
     mean_g /= static_cast<float>(n);
     mean_gx /= static_cast<float>(n);
-    for (Index j = 0; j < n; ++j) o[j] = rstd[r] * (g[j] * gamma[j] - mean_g - xh[j] * mean_gx);
+    for (Dim j = 0; j < n; ++j) o[j] = rstd[r] * (g[j] * gamma[j] - mean_g - xh[j] * mean_gx);
   }
 }
 

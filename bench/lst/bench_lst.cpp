@@ -27,7 +27,7 @@ struct Run {
   std::uint64_t digest = 0;
 };
 
-Run run(const GenerateOptions& opt, int items, std::uint64_t seed, int threads) {
+Run run(const PuzzleOptions& opt, int items, std::uint64_t seed, int threads) {
   std::vector<Item> out(static_cast<std::size_t>(items));
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 16)
@@ -68,7 +68,7 @@ int main(int argc, char** argv) {
   }
 
   const auto ref = std::make_shared<const ReferenceSet>(puzzles_of(read_human_puzzles(human)));
-  const GenerateOptions opt = GenerateOptions().n(4).min_givens(3).max_givens(11).min_jaccard(0.8).reference(ref);
+  const PuzzleOptions opt = PuzzleOptions().n(4).min_givens(3).max_givens(11).min_jaccard(0.8).reference(ref);
 
   std::uint64_t first_digest = 0;
   bool first = true;

@@ -150,7 +150,7 @@ class LstGrid final : public Generator {
                     " attempts; widen lst.min_givens/lst.max_givens or lower lst.min_jaccard");
   }
 
-  void fill_imported(const ImportedSplit& imp, std::int64_t index, const data::SampleSlots& out) const {
+  void fill_imported(const ImportedPuzzles& imp, std::int64_t index, const data::SampleSlots& out) const {
     const auto& row = imp.rows.at(static_cast<std::size_t>(index));
     Item item;
     item.puzzle = row.puzzle;

@@ -139,7 +139,7 @@ LstGridOptions read_options(const config::Node& r) {
 
   for (const auto& [split, file] : k.imports) {
     const auto& where = *r.at("lst.imports").find(split);
-    ImportedSplit s{split, file, read_csv(file, where)};
+    ImportedPuzzles s{split, file, read_csv(file, where)};
     if (!s.rows.empty() && s.rows.front().puzzle.n != n)
       throw UserError(where.mark().str() + ": split '" + split + "' imports 4x4 puzzles but lst.n is " +
                       std::to_string(n) + " (set lst.imports: {})");

@@ -15,19 +15,20 @@ namespace loci::lst_grid {
 // The plugin's keys (schema YAML), generated from their declaration in lst_options.cpp.
 const char* schema_text();
 
-struct ImportedSplit {
+// An imported split: labelled puzzles read from a CSV (or the built-in human set).
+struct ImportedPuzzles {
   std::string split;
   std::string source;  // a CSV path or kBuiltinHuman
   std::vector<sim::lst::LabelledPuzzle> rows;
 };
 
 struct LstGridOptions {
-  sim::lst::GenerateOptions generate;  // without a reference: the plugin checks distance after balancing labels
+  sim::lst::PuzzleOptions generate;  // without a reference: the plugin checks distance after balancing labels
   std::shared_ptr<const sim::lst::ReferenceSet> exclude;  // null when exclusion is off
   std::string exclude_source;          // the CSV it came from, or kBuiltinHuman; "" when off
   std::vector<double> class_weights;   // Binary, Ternary, Quaternary
   bool balance_labels = true;
-  std::vector<ImportedSplit> imports;
+  std::vector<ImportedPuzzles> imports;
   std::vector<std::pair<std::string, std::int64_t>> generated_splits;
 };
 

@@ -291,16 +291,9 @@ void read_subjects(const config::Node& r, ParcelsOptions& o) {
   for (const auto& [name, count] : splits.entries()) {
     SubjectPlan p;
     p.name = name;
-    p.windows.samples = count.as_int();
-    p.windows.length = o.window;
-    p.windows.stride = o.stride;
-    const auto* n = subjects.find(name);
-    if (!n) {
-      if (p.windows.samples > 0)
-        throw UserError(count.key_mark().str() + ": split '" + name +
-                        "' has no entry in `subjects` (how many subjects its windows are cut from)");
-    } else {
-      p.windows.recordings = n->as_int();
+    p.windows = config::split_windows(name, count, subjects, "`subjects`", o.window, o.stride,
+                                      "how many subjects its windows are cut from");
+    if (subjects.find(name)) {
       p.first_subject = o.subjects;
       o.subjects += p.windows.used();
     }
@@ -322,7 +315,7 @@ void read_import(const config::Node& r, const K& k, ParcelsOptions& o) {
   for (const auto& [name, files] : subjects.entries()) {
     if (!files.is_sequence() || files.items().empty())
       fail(files, "import.subjects." + name + " must be a list of files, one per subject");
-    ImportedSplit s;
+    SubjectFiles s;
     s.name = name;
     for (const auto& f : files.items()) {
       if (!f.is_scalar() || f.text().empty()) fail(f, "import.subjects." + name + ": expected a file name");

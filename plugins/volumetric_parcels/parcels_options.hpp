@@ -23,8 +23,8 @@ struct SubjectPlan {
   std::int64_t first_subject = 0;
 };
 
-// An imported split: one time-series file per subject.
-struct ImportedSplit {
+// An imported split's subjects: one time-series file each.
+struct SubjectFiles {
   std::string name;
   std::vector<std::string> files;
   std::vector<config::Mark> marks;  // where each file is named, for errors
@@ -57,7 +57,7 @@ struct ParcelsOptions {
   std::string label_file;
   config::Mark label_file_mark;
 
-  std::vector<ImportedSplit> imports;
+  std::vector<SubjectFiles> imports;
   std::string import_dataset;
   std::string atlas;
   config::Mark atlas_mark;

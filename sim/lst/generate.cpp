@@ -16,7 +16,7 @@ void check_condition(int wanted) {
 
 // The checks run cheapest first; on 4x4 with the human reference set about 98% of classified candidates fall at
 // the Jaccard step, so the solver runs on the few that survive it.
-std::optional<Item> attempt(const GenerateOptions& opt, Rng& rng, int wanted) {
+std::optional<Item> attempt(const PuzzleOptions& opt, Rng& rng, int wanted) {
   const int n = opt.n();
   Item item;
   item.attempts = 1;
@@ -63,7 +63,7 @@ std::optional<Item> attempt(const GenerateOptions& opt, Rng& rng, int wanted) {
 
 }  // namespace
 
-void check(const GenerateOptions& opt) {
+void check(const PuzzleOptions& opt) {
   auto fail = [](const std::string& what) { throw std::invalid_argument("lst generate options: " + what); };
   const int n = opt.n();
   if (n < kMinN || n > kMaxN) fail("n must be in 3..9, got " + std::to_string(n));
@@ -78,13 +78,13 @@ void check(const GenerateOptions& opt) {
   if (opt.max_attempts() == 0) fail("max_attempts must be positive");
 }
 
-std::optional<Item> try_generate(const GenerateOptions& opt, Rng& rng, int wanted_condition) {
+std::optional<Item> try_generate(const PuzzleOptions& opt, Rng& rng, int wanted_condition) {
   check(opt);
   check_condition(wanted_condition);
   return attempt(opt, rng, wanted_condition);
 }
 
-Item generate(const GenerateOptions& opt, int wanted_condition, Rng& rng) {
+Item generate(const PuzzleOptions& opt, int wanted_condition, Rng& rng) {
   check(opt);
   check_condition(wanted_condition);
   for (std::uint64_t k = 1; k <= opt.max_attempts(); ++k) {

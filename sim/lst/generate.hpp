@@ -19,8 +19,8 @@
 
 namespace loci::sim::lst {
 
-// Chainable like LibTorch's options: GenerateOptions().n(4).min_givens(3).max_givens(11).reference(ref).
-class GenerateOptions {
+// Chainable like LibTorch's options: PuzzleOptions().n(4).min_givens(3).max_givens(11).reference(ref).
+class PuzzleOptions {
   // Grid side, 3..9.
   LOCI_OPTION(int, n, 4);
   // Sudoku boxes as extra lines (N = 4 or 9).
@@ -43,7 +43,7 @@ class GenerateOptions {
 
 
 // Throws std::invalid_argument naming the first bad option.
-void check(const GenerateOptions& opt);
+void check(const PuzzleOptions& opt);
 
 struct Item {
   Puzzle puzzle;     // target blank, answer set
@@ -56,9 +56,9 @@ struct Item {
 
 // One attempt: an item if it passes every check (class == wanted_condition, or any of the three classes when
 // wanted_condition is -1), otherwise nothing.
-std::optional<Item> try_generate(const GenerateOptions& opt, Rng& rng, int wanted_condition = kNone);
+std::optional<Item> try_generate(const PuzzleOptions& opt, Rng& rng, int wanted_condition = kNone);
 
 // Attempts until an item passes; std::runtime_error after opt.max_attempts() attempts.
-Item generate(const GenerateOptions& opt, int wanted_condition, Rng& rng);
+Item generate(const PuzzleOptions& opt, int wanted_condition, Rng& rng);
 
 }  // namespace loci::sim::lst

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <thread>
 #include <vector>
 
 using namespace loci::models;
@@ -31,16 +32,36 @@ bool engine_here() {
 float rounded(float v) { return bf16_to_float(float_to_bf16(v)); }
 
 struct Shape {
-  rows::Index m, n, k;
+  rows::Dim m, n, k;
   bool trans_a, trans_b;
   float alpha, beta;
-  rows::Index pad;  // extra columns in every leading dimension
+  rows::Dim pad;  // extra columns in every leading dimension
   bool pre_rounded_b;
 };
 
 double max_abs(const torch::Tensor& t) { return t.abs().max().item<double>(); }
 
 }  // namespace
+
+TEST_CASE("bf16 products are switched on per thread, as autocast is: a scope on one thread leaves another thread's "
+          "layers in float32",
+          "[models][bf16]") {
+  CHECK_FALSE(bf16_products_on());
+  bool on_other_thread = true, on_inner_thread = false;
+  {
+    const Bf16ProductsScope scope;
+    CHECK(bf16_products_on());
+    std::thread([&] { on_other_thread = bf16_products_on(); }).join();
+    std::thread([&] {
+      const Bf16ProductsScope own;
+      on_inner_thread = bf16_products_on();
+    }).join();
+    CHECK(bf16_products_on());  // the other thread's scope ending leaves this one's on
+  }
+  CHECK_FALSE(on_other_thread);
+  CHECK(on_inner_thread);
+  CHECK_FALSE(bf16_products_on());
+}
 
 TEST_CASE("bf16 products equal a double product of the operands rounded to bfloat16", "[models][bf16]") {
   if (!engine_here()) return;
@@ -55,16 +76,16 @@ TEST_CASE("bf16 products equal a double product of the operands rounded to bfloa
   };
   for (const auto& s : shapes) {
     INFO("m " << s.m << " n " << s.n << " k " << s.k << " trans " << s.trans_a << s.trans_b << " beta " << s.beta);
-    const rows::Index a_rows = s.trans_a ? s.k : s.m, a_cols = (s.trans_a ? s.m : s.k) + s.pad;
-    const rows::Index b_rows = s.trans_b ? s.n : s.k, b_cols = (s.trans_b ? s.k : s.n) + s.pad;
-    const rows::Index ldc = s.n + s.pad;
+    const rows::Dim a_rows = s.trans_a ? s.k : s.m, a_cols = (s.trans_a ? s.m : s.k) + s.pad;
+    const rows::Dim b_rows = s.trans_b ? s.n : s.k, b_cols = (s.trans_b ? s.k : s.n) + s.pad;
+    const rows::Dim ldc = s.n + s.pad;
     const auto a = test::normal_values(a_rows * a_cols, 1), b = test::normal_values(b_rows * b_cols, 2);
     auto c = test::normal_values(s.m * ldc, 3);
     std::vector<float> want = c;
-    for (rows::Index i = 0; i < s.m; ++i)
-      for (rows::Index j = 0; j < s.n; ++j) {
+    for (rows::Dim i = 0; i < s.m; ++i)
+      for (rows::Dim j = 0; j < s.n; ++j) {
         double sum = 0;
-        for (rows::Index p = 0; p < s.k; ++p)
+        for (rows::Dim p = 0; p < s.k; ++p)
           sum += static_cast<double>(rounded(s.trans_a ? a[p * a_cols + i] : a[i * a_cols + p])) *
                  rounded(s.trans_b ? b[j * b_cols + p] : b[p * b_cols + j]);
         want[i * ldc + j] = static_cast<float>(s.alpha * sum + s.beta * c[i * ldc + j]);
@@ -72,13 +93,13 @@ TEST_CASE("bf16 products equal a double product of the operands rounded to bfloa
     std::vector<std::uint16_t> b16;
     if (s.pre_rounded_b) {
       b16.resize(b.size());
-      rows::round_to_bf16(1, static_cast<rows::Index>(b.size()), b.data(), 0, b16.data());
+      rows::round_to_bf16(1, static_cast<rows::Dim>(b.size()), b.data(), 0, b16.data());
     }
     rows::bf16_gemm(s.trans_a, s.trans_b, s.m, s.n, s.k, s.alpha, a.data(), a_cols, b.data(),
                     b16.empty() ? nullptr : b16.data(), b_cols, s.beta, c.data(), ldc);
     double worst = 0;
-    for (rows::Index i = 0; i < s.m; ++i)
-      for (rows::Index j = 0; j < s.n; ++j)
+    for (rows::Dim i = 0; i < s.m; ++i)
+      for (rows::Dim j = 0; j < s.n; ++j)
         worst = std::max(worst, std::fabs(static_cast<double>(c[i * ldc + j]) - want[i * ldc + j]) /
                                     std::sqrt(static_cast<double>(s.k) + 1.0));
     CHECK(worst < 1e-4);  // float32 sums of k unit-variance products: rounding grows like sqrt(k)
@@ -97,13 +118,13 @@ TEST_CASE("rounding to bfloat16 rounds to nearest even, keeps NaN and infinities
   values[5] = 0.0f;
   values[6] = -0.0f;
   values[7] = std::numeric_limits<float>::max();  // rounds up to infinity, as float_to_bf16
-  for (rows::Index cols : {1, 15, 16, 17, 31, 32, 33, 70}) {
+  for (rows::Dim cols : {1, 15, 16, 17, 31, 32, 33, 70}) {
     INFO("columns " << cols);
-    const rows::Index rows_n = 3, ld = cols + 5;
+    const rows::Dim rows_n = 3, ld = cols + 5;
     std::vector<std::uint16_t> got(static_cast<std::size_t>(rows_n * cols), 0xAAAA);
     rows::round_to_bf16(rows_n, cols, values.data(), ld, got.data());
-    for (rows::Index r = 0; r < rows_n; ++r)
-      for (rows::Index j = 0; j < cols; ++j) {
+    for (rows::Dim r = 0; r < rows_n; ++r)
+      for (rows::Dim j = 0; j < cols; ++j) {
         const float v = values[static_cast<std::size_t>(r * ld + j)];
         const std::uint16_t g = got[static_cast<std::size_t>(r * cols + j)];
         if (std::isnan(v))

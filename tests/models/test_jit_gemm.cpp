@@ -14,26 +14,26 @@
 #include <string>
 #include <vector>
 
-using loci::models::rows::Index;
+using loci::models::rows::Dim;
 namespace test = loci::models::test;
 namespace rows = loci::models::rows;
 
 namespace {
 
 struct Shape {
-  Index m, n, k;
+  Dim m, n, k;
   bool trans_a, trans_b;
   float alpha, beta;
-  Index pad;  // extra columns in every leading dimension
+  Dim pad;  // extra columns in every leading dimension
 };
 
 // C = alpha op(A) op(B) + beta C in double, row-major.
-std::vector<float> reference(const Shape& s, const std::vector<float>& a, Index lda, const std::vector<float>& b,
-                             Index ldb, std::vector<float> c, Index ldc) {
-  for (Index i = 0; i < s.m; ++i)
-    for (Index j = 0; j < s.n; ++j) {
+std::vector<float> reference(const Shape& s, const std::vector<float>& a, Dim lda, const std::vector<float>& b,
+                             Dim ldb, std::vector<float> c, Dim ldc) {
+  for (Dim i = 0; i < s.m; ++i)
+    for (Dim j = 0; j < s.n; ++j) {
       double sum = 0;
-      for (Index p = 0; p < s.k; ++p) {
+      for (Dim p = 0; p < s.k; ++p) {
         const double x = s.trans_a ? a[p * lda + i] : a[i * lda + p];
         const double y = s.trans_b ? b[j * ldb + p] : b[p * ldb + j];
         sum += x * y;
@@ -44,10 +44,10 @@ std::vector<float> reference(const Shape& s, const std::vector<float>& a, Index 
   return c;
 }
 
-double max_error(const Shape& s, const std::vector<float>& got, const std::vector<float>& want, Index ldc) {
+double max_error(const Shape& s, const std::vector<float>& got, const std::vector<float>& want, Dim ldc) {
   double worst = 0;
-  for (Index i = 0; i < s.m; ++i)
-    for (Index j = 0; j < s.n; ++j)
+  for (Dim i = 0; i < s.m; ++i)
+    for (Dim j = 0; j < s.n; ++j)
       worst = std::max(worst, static_cast<double>(std::fabs(got[i * ldc + j] - want[i * ldc + j])));
   return worst;
 }
@@ -67,7 +67,7 @@ TEST_CASE("chunk products equal a double-precision product to float rounding", "
   };
   unsigned seed = 1;
   for (const auto& s : shapes) {
-    const Index lda = (s.trans_a ? s.m : s.k) + s.pad, ldb = (s.trans_b ? s.k : s.n) + s.pad, ldc = s.n + s.pad;
+    const Dim lda = (s.trans_a ? s.m : s.k) + s.pad, ldb = (s.trans_b ? s.k : s.n) + s.pad, ldc = s.n + s.pad;
     const auto a = test::normal_values((s.trans_a ? s.k : s.m) * lda, seed++);
     const auto b = test::normal_values((s.trans_b ? s.n : s.k) * ldb, seed++);
     auto c = test::normal_values(s.m * ldc, seed++);
@@ -77,8 +77,8 @@ TEST_CASE("chunk products equal a double-precision product to float rounding", "
     // Float rounding of k products of unit normals: a few ulps of sqrt(k).
     CHECK(max_error(s, c, want, ldc) < 2e-5 * (std::sqrt(static_cast<double>(s.k)) + 1) * 4);
     // The padding between rows is left alone.
-    for (Index i = 0; i < s.m; ++i)
-      for (Index j = s.n; j < ldc; ++j) CHECK(c[i * ldc + j] == want[i * ldc + j]);
+    for (Dim i = 0; i < s.m; ++i)
+      for (Dim j = s.n; j < ldc; ++j) CHECK(c[i * ldc + j] == want[i * ldc + j]);
   }
 }
 
@@ -101,14 +101,14 @@ TEST_CASE("chunk products refuse what their kernels do not cover and say what th
 
 TEST_CASE("slice transposes move every element and nothing else", "[models][jit_gemm]") {
   // The attention's k and v slices (100 tokens x 16, rows 192 apart), tails of the kernels' blocks, and one row.
-  for (const auto& [r, c, ldi, ldo] : std::vector<std::array<Index, 4>>{
+  for (const auto& [r, c, ldi, ldo] : std::vector<std::array<Dim, 4>>{
            {100, 16, 192, 100}, {50, 32, 96, 53}, {7, 3, 3, 7}, {1, 17, 17, 1}, {33, 1, 5, 40}}) {
     CAPTURE(r, c, ldi, ldo);
     const auto in = test::normal_values(r * ldi, 7);
     std::vector<float> out(static_cast<std::size_t>(c * ldo), -9.0f);
     rows::jit_transpose(r, c, in.data(), ldi, out.data(), ldo);
-    for (Index j = 0; j < c; ++j)
-      for (Index i = 0; i < ldo; ++i) {
+    for (Dim j = 0; j < c; ++j)
+      for (Dim i = 0; i < ldo; ++i) {
         CAPTURE(i, j);
         CHECK(out[j * ldo + i] == (i < r ? in[i * ldi + j] : -9.0f));  // padding past the rows untouched
       }

@@ -20,7 +20,7 @@ std::shared_ptr<const ReferenceSet> human_reference() {
 }
 
 // Everything a user relies on, re-derived from scratch rather than trusted from the generator.
-void recheck(const Item& item, const GenerateOptions& opt, int wanted) {
+void recheck(const Item& item, const PuzzleOptions& opt, int wanted) {
   const Puzzle& p = item.puzzle;
   INFO(to_digits(p) << " answer " << p.answer << " class " << item.classification.condition);
   REQUIRE_NOTHROW(validate(p));
@@ -51,7 +51,7 @@ bool same(const Item& a, const Item& b) {
 
 TEST_CASE("lst generate: paper setting - every item re-checked - far from the human puzzles", "[lst][generate]") {
   const auto ref = human_reference();
-  const GenerateOptions opt = GenerateOptions().n(4).min_givens(3).max_givens(11).min_jaccard(0.8).reference(ref);
+  const PuzzleOptions opt = PuzzleOptions().n(4).min_givens(3).max_givens(11).min_jaccard(0.8).reference(ref);
   for (int wanted : {kBinary, kTernary, kQuaternary}) {
     std::set<int> givens;
     std::set<std::string> strategies;
@@ -71,12 +71,12 @@ TEST_CASE("lst generate: paper setting - every item re-checked - far from the hu
 }
 
 TEST_CASE("lst generate: any class - Sudoku boxes - other removal rules", "[lst][generate]") {
-  std::vector<GenerateOptions> setups = {
-      GenerateOptions(),
-      GenerateOptions().boxes(true),
-      GenerateOptions().removal(RemovalRule::authors_code).reference(human_reference()),
-      GenerateOptions().shuffle_lines(true).fill(LatinFill::restart_row).min_givens(5).max_givens(8),
-      GenerateOptions().random_stop(false).max_givens(15),
+  std::vector<PuzzleOptions> setups = {
+      PuzzleOptions(),
+      PuzzleOptions().boxes(true),
+      PuzzleOptions().removal(RemovalRule::authors_code).reference(human_reference()),
+      PuzzleOptions().shuffle_lines(true).fill(LatinFill::restart_row).min_givens(5).max_givens(8),
+      PuzzleOptions().random_stop(false).max_givens(15),
   };
   for (std::size_t s = 0; s < setups.size(); ++s) {
     std::set<int> classes;
@@ -93,14 +93,14 @@ TEST_CASE("lst generate: any class - Sudoku boxes - other removal rules", "[lst]
 }
 
 TEST_CASE("lst generate: the authors' removal reaches 3 givens", "[lst][generate]") {
-  const GenerateOptions opt = GenerateOptions().removal(RemovalRule::authors_code).min_givens(3).max_givens(3);
+  const PuzzleOptions opt = PuzzleOptions().removal(RemovalRule::authors_code).min_givens(3).max_givens(3);
   Rng rng = Rng::stream(1, "three", 0);
   const Item item = generate(opt, kQuaternary, rng);
   recheck(item, opt, kQuaternary);
 }
 
 TEST_CASE("lst generate: the same (seed - index) gives the same item", "[lst][generate]") {
-  const GenerateOptions opt = GenerateOptions().reference(human_reference());
+  const PuzzleOptions opt = PuzzleOptions().reference(human_reference());
   for (std::uint64_t i = 0; i < 20; ++i) {
     Rng a = Rng::stream(5, "train", i), b = Rng::stream(5, "train", i);
     REQUIRE(same(generate(opt, static_cast<int>(i % 3), a), generate(opt, static_cast<int>(i % 3), b)));
@@ -112,7 +112,7 @@ TEST_CASE("lst generate: the same (seed - index) gives the same item", "[lst][ge
 }
 
 TEST_CASE("lst generate: OpenMP with 1 and 2 threads gives identical items", "[lst][generate]") {
-  const GenerateOptions opt = GenerateOptions().reference(human_reference());
+  const PuzzleOptions opt = PuzzleOptions().reference(human_reference());
   const int count = 96;
   auto run = [&](int threads) {
     std::vector<Item> items(count);
@@ -128,13 +128,13 @@ TEST_CASE("lst generate: OpenMP with 1 and 2 threads gives identical items", "[l
 }
 
 TEST_CASE("lst generate: 6x6 and 9x9 Sudoku items are valid", "[lst][generate]") {
-  const GenerateOptions six =
-      GenerateOptions().n(6).fill(LatinFill::restart_row).min_givens(8).max_givens(30).max_attempts(200000);
+  const PuzzleOptions six =
+      PuzzleOptions().n(6).fill(LatinFill::restart_row).min_givens(8).max_givens(30).max_attempts(200000);
   for (std::uint64_t i = 0; i < 9; ++i) {
     Rng rng = Rng::stream(6, "six", i);
     recheck(generate(six, static_cast<int>(i % 3), rng), six, static_cast<int>(i % 3));
   }
-  const GenerateOptions nine = GenerateOptions()
+  const PuzzleOptions nine = PuzzleOptions()
                                    .n(9)
                                    .boxes(true)
                                    .fill(LatinFill::restart_row)
@@ -152,16 +152,16 @@ TEST_CASE("lst generate: 6x6 and 9x9 Sudoku items are valid", "[lst][generate]")
 
 TEST_CASE("lst generate: bad options and impossible requests say why", "[lst][generate]") {
   Rng rng(1);
-  CHECK_THROWS_WITH(generate(GenerateOptions().n(10), kNone, rng), Catch::Contains("n must be in 3..9"));
-  CHECK_THROWS_WITH(generate(GenerateOptions().n(6).boxes(true).max_givens(20), kNone, rng),
+  CHECK_THROWS_WITH(generate(PuzzleOptions().n(10), kNone, rng), Catch::Contains("n must be in 3..9"));
+  CHECK_THROWS_WITH(generate(PuzzleOptions().n(6).boxes(true).max_givens(20), kNone, rng),
                     Catch::Contains("boxes need n = 4 or 9"));
-  CHECK_THROWS_WITH(generate(GenerateOptions().min_givens(9).max_givens(4), kNone, rng),
+  CHECK_THROWS_WITH(generate(PuzzleOptions().min_givens(9).max_givens(4), kNone, rng),
                     Catch::Contains("givens range"));
-  CHECK_THROWS_WITH(generate(GenerateOptions().n(5).reference(human_reference()), kNone, rng),
+  CHECK_THROWS_WITH(generate(PuzzleOptions().n(5).reference(human_reference()), kNone, rng),
                     Catch::Contains("reference puzzles have N=4"));
-  CHECK_THROWS_WITH(generate(GenerateOptions(), 3, rng), Catch::Contains("wanted condition"));
+  CHECK_THROWS_WITH(generate(PuzzleOptions(), 3, rng), Catch::Contains("wanted condition"));
   // With 15 givens only the target is blank: always Binary, never Quaternary.
-  const GenerateOptions impossible = GenerateOptions().min_givens(15).max_givens(15).max_attempts(50);
+  const PuzzleOptions impossible = PuzzleOptions().min_givens(15).max_givens(15).max_attempts(50);
   CHECK_THROWS_WITH(generate(impossible, kQuaternary, rng), Catch::Contains("no Quaternary item after 50 attempts"));
   CHECK_FALSE(try_generate(impossible, rng, kQuaternary).has_value());
 }
