@@ -1,7 +1,7 @@
 """Markdown tables of an Experiment 2 or 3 pipeline (masked regression) from its analysis folder, or from per-run
 tables (runs.csv of loci analyze) of runs made in different sessions, pooled by group (mean ± sd over runs):
     /usr/bin/python3 bench/exp23_tables.py runs/exp2_network_100/analysis
-    /usr/bin/python3 bench/exp23_tables.py bench/data/exp3_parcels_100/runs_seeds01.csv [more runs.csv ...]
+    /usr/bin/python3 bench/exp23_tables.py bench/data/exp3_parcels_100/runs.csv [more runs.csv ...]
 Held-out MSE and R² (against each token's own training mean) at 90% and 50% masking, then each PE's probes beside
 their controls: the same probe at epoch 0, the permutation p, and the attention's position term."""
 import math
