@@ -13,7 +13,11 @@ epochs = [int(e) for e in sys.argv[2:]] or [10, 20, 40, 60, 80, 100]
 mse = collections.defaultdict(lambda: collections.defaultdict(list))
 for run in sorted(glob.glob(os.path.join(folder, "*", "metrics.jsonl"))):
     name = os.path.basename(os.path.dirname(run))
-    group = name.split(",seed=")[0].replace("model.pe.type=", "").replace(",model.pe.init.std=", " σ ")
+    # a run's name is its sweep's key=value pairs, in whatever order the sweep gives them (a seed fixed by the
+    # config comes first): the group is the PE type and init scale, whatever the order
+    keys = dict(part.split("=", 1) for part in name.split(",") if "=" in part)
+    std = keys.get("model.pe.init.std")
+    group = keys.get("model.pe.type", name) + (f" σ {std}" if std else "")
     for line in open(run):
         row = json.loads(line)
         if row["split"] in ("test", "test@0.5"):
