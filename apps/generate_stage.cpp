@@ -2,6 +2,7 @@
 
 #include "apps/invocation.hpp"
 #include "plugins/api/config/identity.hpp"
+#include "plugins/api/common_options.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
 #include "plugins/api/provenance.hpp"
@@ -57,9 +58,10 @@ void check_split_sizes(const config::Node& resolved) {
 
 }  // namespace
 
-// `license` is the card's, not the samples': changing it rewrites the card of a finished dataset, never its shards.
+// What the generator vocabulary marks outside identity (plugins/api/common_options.cpp): where and how fast a
+// dataset is written, and its card's licence, never its samples.
 const std::vector<std::string>& generator_identity_drop() {
-  static const std::vector<std::string> keys{"out", "threads", "plugin_path", "plugin_override", "license"};
+  static const std::vector<std::string> keys = generator_common_schema().outside_identity();
   return keys;
 }
 
@@ -75,9 +77,11 @@ data::GenerateReport generate_from_config(const config::Node& resolved, const Pl
   check_split_sizes(resolved);
   generator->configure(resolved);
 
+  GeneratorCommon common;
+  generator_common_options().read(resolved, common);
   data::GenerateOptions opt;
-  opt.out = resolved.at("out").text();
-  for (const auto& [name, count] : resolved.at("splits").entries()) opt.splits.emplace_back(name, count.as_int());
+  opt.out = common.out;
+  opt.splits = common.splits;
   for (const auto& fixed : generator->fixed_splits()) {
     for (const auto& s : opt.splits)
       if (s.first == fixed.first)
@@ -85,33 +89,31 @@ data::GenerateReport generate_from_config(const config::Node& resolved, const Pl
                         "' is made by " + plugin.name + " itself and cannot be sized in `splits`");
     opt.splits.push_back(fixed);
   }
-  opt.samples_per_shard = resolved.at("samples_per_shard").as_int();
-  opt.seed = static_cast<std::uint64_t>(resolved.at("seed").as_int());
+  opt.samples_per_shard = common.samples_per_shard;
+  opt.seed = static_cast<std::uint64_t>(common.seed);
   opt.generator = plugin.name;
   opt.generator_version = plugin.version;
   // What decides the bytes, and nothing else: the same dataset made into another folder, on another thread count,
   // is the same bytes (and its --resume is accepted whatever those keys say).
   opt.config_yaml = recorded_config(resolved, *generator);
   opt.inputs = checksum_inputs(generator->input_files());
-  const std::string& license = resolved.at("license").text();
-  opt.license = license == "auto" ? generator->default_license() : license;
+  opt.license = common.license == "auto" ? generator->default_license() : common.license;
   opt.card_prose = generator->card_prose();
   opt.regenerate_command = regenerate_command(invocation());
   opt.plugin_abi = kPluginAbi;
   opt.loci_version = kVersion;
-  opt.compression.gzip = resolved.at("compression").text() == "gzip";
+  opt.compression.gzip = common.compression == "gzip";
   opt.compression.shuffle = opt.compression.gzip;
-  opt.compression.level = static_cast<int>(resolved.at("compression_level").as_int());
+  opt.compression.level = common.compression_level;
   opt.resume = flags.resume;
   opt.merge = flags.merge;
   opt.rank = flags.rank;
   opt.world_size = flags.world_size;
   opt.force = flags.force;
   opt.progress = flags.progress;
-  opt.threads = static_cast<int>(resolved.at("threads").as_int());
+  opt.threads = common.threads;
   // "now" leaves the choice to the driver: SOURCE_DATE_EPOCH when set, else the clock.
-  const std::string& created = resolved.at("created").text();
-  opt.created = created == "now" ? "" : created;
+  opt.created = common.created == "now" ? "" : common.created;
   const std::string started = utc_now();
   data::GenerateReport report = data::generate_dataset(*generator, opt);
   // Beside the dataset, never in it: the shards and index.json stay the same bytes for the same config.

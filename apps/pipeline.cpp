@@ -1,8 +1,8 @@
 #include "apps/pipeline.hpp"
 
-#include "apps/analysis/analyze_options.hpp"
 #include "apps/resolve.hpp"
 #include "apps/stage_keys.hpp"
+#include "apps/stage_schemas.hpp"
 #include "apps/sweep_grids.hpp"
 #include "plugins/api/config/overrides.hpp"
 #include "plugins/api/config/schema.hpp"
@@ -13,16 +13,6 @@ namespace loci::app {
 
 namespace {
 
-const char* kPipelineSchema = R"yaml(
-out: {type: path, required: true, doc: "pipeline folder: every stage writes below it"}
-generate: {type: any, doc: "generator config (see `loci config schema GENERATOR`); out defaults to <out>/data"}
-train: {type: any, doc: "training config (see `loci config schema TRAINER`) plus `sweep:` (one grid [key=v1,v2, ...] or a list of grids, run as their union); data defaults to the generate stage's out, out to <out>/runs"}
-analyze: {type: any, doc: "analysis of the trained runs (`loci analyze`): {runs, out, metric, knn, mds_dims, attention_reference}; runs default to the train stage's out, out to <out>/analysis"}
-report: {type: any, doc: "report of the analysis (`loci report`): {out}; out defaults to <out>/report"}
-plugin_path: {type: list, of: path, default: [], doc: "extra folders searched for plugins"}
-plugin_override: {type: list, of: string, default: [], doc: "plugin names that more than one library may provide, the first found on the search path winning; any other name found twice is an error"}
-)yaml";
-
 // A stage is present when the config gives it a value (the schema lists every stage, as null when absent).
 const config::Node* stage_of(const config::Node& pipeline, const char* name) {
   const config::Node* n = pipeline.find(name);
@@ -31,20 +21,6 @@ const config::Node* stage_of(const config::Node& pipeline, const char* name) {
 
 // The stage's mapping as written in the pipeline file, not counting what its `include:` brings.
 bool own_key(const config::Node& stage, const char* key) { return stage.is_map() && stage.find(key); }
-
-// The stage's own keys, then the analysis options as declared once (apps/analysis/analyze_options.cpp).
-const std::string& analyze_schema() {
-  static const std::string text =
-      "runs: {type: list, of: path, default: [], doc: \"run folders or folders holding runs; [] = the train stage's out\"}\n"
-      "out: {type: path, default: \"\", doc: \"folder of summary.csv / summary.md / runs.csv; empty = <pipeline "
-      "out>/analysis\"}\n" +
-      analysis::analyze_options().schema();
-  return text;
-}
-
-const char* kReportSchema = R"yaml(
-out: {type: path, default: "", doc: "folder of report.html and figures/; empty = <pipeline out>/report"}
-)yaml";
 
 // Runs `resolve`; an error it throws about one of the stage's command-line keys quotes the key as typed
 // ('train.seeed=1', where the stage saw 'seeed=1').
@@ -64,10 +40,9 @@ auto as_typed(const std::string& stage, const std::vector<std::string>& args, Re
 }
 
 // An analyze or report stage: its own small schema, its out defaulting below the pipeline folder.
-config::Node resolve_small_stage(const config::Node& given, const char* schema_text, const char* name,
+config::Node resolve_small_stage(const config::Node& given, const config::Schema& schema, const char* name,
                                  const char* subfolder, const std::vector<std::string>& overrides,
                                  const std::filesystem::path& folder) {
-  const config::Schema schema = config::Schema::parse(schema_text, std::string(name) + " stage schema");
   config::Node stage = given.is_map() ? given : config::Node::map(given.mark());
   if (!given.is_map() && !(given.is_scalar() && given.text().empty()))
     throw UserError(given.mark().str() + ": '" + name + "' takes a mapping of its settings (or {} for the defaults)");
@@ -91,8 +66,8 @@ std::vector<std::pair<std::string, std::optional<config::Schema>>> stage_schemas
       }
       stages.emplace_back(name, std::move(schema));
     }
-  if (stage_of(raw, "analyze")) stages.emplace_back("analyze", config::Schema::parse(analyze_schema(), "analyze stage schema"));
-  if (stage_of(raw, "report")) stages.emplace_back("report", config::Schema::parse(kReportSchema, "report stage schema"));
+  if (stage_of(raw, "analyze")) stages.emplace_back("analyze", analyze_stage_schema());
+  if (stage_of(raw, "report")) stages.emplace_back("report", report_stage_schema());
   return stages;
 }
 
@@ -132,7 +107,7 @@ void refuse_overrides_without_stage(const std::vector<std::string>& given, const
 
 config::Node resolve_pipeline_keys(const config::Node& raw, const std::vector<std::string>& top, PluginRegistry& registry,
                                    const std::filesystem::path& file) {
-  static const config::Schema schema = config::Schema::parse(kPipelineSchema, "pipeline schema");
+  const config::Schema& schema = pipeline_schema();
   for (const auto& arg : top)
     if (!schema.has(config::parse_override(arg).path))
       if (const std::string hint = pipeline_key_hint(arg, stage_schemas(raw, registry, file)); !hint.empty())
@@ -238,7 +213,7 @@ void resolve_train_stage(config::Node& out, const std::vector<std::string>& trai
 void resolve_analyze_stage(config::Node& out, const std::vector<std::string>& analyze, const PipelineContext& c) {
   const config::Node* a = stage_of(out, "analyze");
   if (!a) return refuse_overrides_without_stage(analyze, "analyze");
-  config::Node stage = resolve_small_stage(*a, analyze_schema().c_str(), "analyze", "analysis", analyze, c.folder);
+  config::Node stage = resolve_small_stage(*a, analyze_stage_schema(), "analyze", "analysis", analyze, c.folder);
   if (stage.at("runs").items().empty()) {
     const config::Node* t = stage_of(out, "train");
     if (!t) throw UserError(a->mark().str() + ": the 'analyze' stage needs `runs:` when there is no 'train' stage");
@@ -253,7 +228,7 @@ void resolve_report_stage(config::Node& out, const std::vector<std::string>& rep
   const config::Node* r = stage_of(out, "report");
   if (!r) return refuse_overrides_without_stage(report, "report");
   if (!stage_of(out, "analyze")) throw UserError(r->mark().str() + ": the 'report' stage needs an 'analyze' stage");
-  out.set("report", resolve_small_stage(*r, kReportSchema, "report", "report", report, c.folder));
+  out.set("report", resolve_small_stage(*r, report_stage_schema(), "report", "report", report, c.folder));
 }
 
 }  // namespace

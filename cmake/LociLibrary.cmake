@@ -2,11 +2,8 @@
 # One shared library from every .cpp below <folder>. Headers live beside sources and are included by their path
 # from the project root ("datasets/spec.hpp"); they install under include/loci/ with the same path.
 function(loci_add_library name)
-  cmake_parse_arguments(ARG "" "DIR" "LINK;PRIVATE_LINK;EXCLUDE" ${ARGN})
+  cmake_parse_arguments(ARG "" "DIR" "LINK;PRIVATE_LINK" ${ARGN})
   file(GLOB_RECURSE sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/${ARG_DIR}/*.cpp)
-  foreach(ex ${ARG_EXCLUDE})
-    list(FILTER sources EXCLUDE REGEX "${PROJECT_SOURCE_DIR}/${ARG_DIR}/${ex}")
-  endforeach()
   add_library(${name} SHARED ${sources})
   add_library(loci::${name} ALIAS ${name})
   target_include_directories(${name} PUBLIC

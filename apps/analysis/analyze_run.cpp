@@ -12,13 +12,13 @@
 #include "apps/analysis/onset.hpp"
 #include "datasets/checksum.hpp"
 #include "datasets/error.hpp"
-#include "models/probe/communities.hpp"
-#include "models/probe/correlation.hpp"
-#include "models/probe/oracle.hpp"
-#include "models/probe/permutation.hpp"
-#include "models/probe/probe.hpp"
-#include "models/probe/registry.hpp"
-#include "models/probe/rsa.hpp"
+#include "probe/communities.hpp"
+#include "probe/correlation.hpp"
+#include "probe/oracle.hpp"
+#include "probe/permutation.hpp"
+#include "probe/probe.hpp"
+#include "probe/registry.hpp"
+#include "probe/rsa.hpp"
 
 namespace loci::analysis {
 
@@ -327,7 +327,7 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
                                                               : "euclidean distance between the positions";
   if (!s.truth.note.empty()) out["dataset_note"] = s.truth.note;
   if (s.truth.fc.size() > 0) out["functional_connectivity"] = fc_summary(s);
-  out["oracle"] = "sinusoids of the true positions, d_model columns split over the axes (models/probe/oracle.hpp)";
+  out["oracle"] = "sinusoids of the true positions, d_model columns split over the axes (probe/oracle.hpp)";
   return out;
 }
 

@@ -1,4 +1,4 @@
-// `loci analyze` for one run: every probe of models/probe/ on every PE table of pe.h5 (one per block when each
+// `loci analyze` for one run: every probe of probe/ on every PE table of pe.h5 (one per block when each
 // block adds its own) at every saved evaluation, against the run's true positions and the oracle PE, plus the
 // task metrics, written as the run's analysis.json.
 #pragma once
@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/analysis/run_folder.hpp"
-#include "models/probe/distance.hpp"
+#include "probe/distance.hpp"
 
 namespace loci::analysis {
 

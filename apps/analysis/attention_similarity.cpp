@@ -2,7 +2,7 @@
 
 #include "datasets/array_file.hpp"
 #include "datasets/error.hpp"
-#include "models/probe/attention.hpp"
+#include "probe/attention.hpp"
 
 #include <cmath>
 

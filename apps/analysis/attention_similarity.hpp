@@ -1,6 +1,6 @@
 // The paper's attention comparison across runs (Experiment 1: each learned-PE model against the 2d-fixed one): a run's
 // attention maps at its last evaluation (attention.h5, written with train.save_attention) against the mean final maps
-// of the reference runs, cosine similarity of the maps read as flat vectors (models/probe/attention.hpp). A reference
+// of the reference runs, cosine similarity of the maps read as flat vectors (probe/attention.hpp). A reference
 // run is compared with the other reference runs, never with itself.
 #pragma once
 

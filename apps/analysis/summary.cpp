@@ -12,9 +12,9 @@
 
 #include "datasets/atomic_file.hpp"
 #include "apps/analysis/analyze_run.hpp"
-#include "models/probe/bootstrap.hpp"
-#include "models/probe/correlation.hpp"
-#include "models/probe/registry.hpp"
+#include "probe/bootstrap.hpp"
+#include "probe/correlation.hpp"
+#include "probe/registry.hpp"
 #include "plugins/api/config/identity.hpp"
 #include "plugins/api/config/options.hpp"
 #include "plugins/api/config/yaml_io.hpp"
@@ -30,7 +30,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // The final probes the summary carries, in column order: the built-in ones, then every registered probe's outputs
-// (models/probe/registry.hpp; an extension's too).
+// (probe/registry.hpp; an extension's too).
 const std::vector<std::string>& probe_columns() {
   static const std::vector<std::string> columns = [] {
     std::vector<std::string> c = {"rsa_spearman", "rsa_hops_spearman", "procrustes_oracle_disparity", "procrustes_oracle_residual",
@@ -157,7 +157,7 @@ nlohmann::json identity_record(const ordered_json& run) {
 }
 
 // The keys no identity holds, as the runs' own identity.json records them (the trainer's option table marks them);
-// where none records it, those the shared trainer vocabulary marks (plugins/api/common_schemas.cpp).
+// where none records it, those the shared trainer vocabulary marks (plugins/api/common_options.cpp).
 std::vector<std::string> keys_outside_identity(const std::vector<nlohmann::json>& identities) {
   for (const auto& id : identities)
     if (id.is_object() && id.contains("outside_identity") && id["outside_identity"].is_array())

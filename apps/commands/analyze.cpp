@@ -45,7 +45,7 @@ void add_analyze_command(CLI::App& app) {
   a->options = std::make_unique<OptionFlags>(cmd, analysis::analyze_options().specs());
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
-    // Extensions on the plugin path may register probes of their own (models/probe/registry.hpp).
+    // Extensions on the plugin path may register probes of their own (probe/registry.hpp).
     static PluginRegistry plugins;
     plugins.scan(PluginRegistry::search_path());
     plugins.load_extensions();

@@ -12,13 +12,13 @@
 #include <random>
 #include <string>
 
-#include "models/probe/decode.hpp"
-#include "models/probe/distance.hpp"
-#include "models/probe/mds.hpp"
-#include "models/probe/neighbours.hpp"
-#include "models/probe/probe.hpp"
-#include "models/probe/procrustes.hpp"
-#include "models/probe/rsa.hpp"
+#include "probe/decode.hpp"
+#include "probe/distance.hpp"
+#include "probe/mds.hpp"
+#include "probe/neighbours.hpp"
+#include "probe/probe.hpp"
+#include "probe/procrustes.hpp"
+#include "probe/rsa.hpp"
 
 using namespace loci::probe;
 

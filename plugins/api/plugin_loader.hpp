@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "plugins/api/common_options.hpp"
 #include "plugins/api/config/schema.hpp"
 #include "plugins/api/plugin.hpp"
 
@@ -71,10 +72,5 @@ class PluginRegistry {
 // Why `path` (a plugin file or folder) must not be loaded from, or "": writable by anyone but its owner (a group
 // other than the owner's own, or everyone), or owned by a user other than root and this process's.
 std::string untrusted_reason(const std::filesystem::path& path);
-
-// The keys every generator config shares (generator, seed, out, samples_per_shard, splits, ...).
-const config::Schema& generator_common_schema();
-// The keys every training config shares (trainer, data, out, seed, ...); trainers add model.* and train.*.
-const config::Schema& trainer_common_schema();
 
 }  // namespace loci

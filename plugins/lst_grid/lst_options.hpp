@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "human_puzzles.hpp"
 #include "plugins/api/config/node.hpp"
 #include "sim/lst/csv.hpp"
 #include "sim/lst/generate.hpp"
@@ -22,14 +23,18 @@ struct ImportedPuzzles {
   std::vector<sim::lst::LabelledPuzzle> rows;
 };
 
+// The keys as read, bound once in lst_options.cpp's table: the puzzle generator's own options (sim's struct, so its
+// defaults are sim's but for the removal rule, which is the paper's here), then what the plugin alone decides.
 struct LstGridOptions {
-  sim::lst::PuzzleOptions generate;  // without a reference: the plugin checks distance after balancing labels
+  // Without a reference: the plugin checks distance after balancing labels.
+  sim::lst::PuzzleOptions generate = sim::lst::PuzzleOptions().removal(sim::lst::RemovalRule::authors_code);
   std::shared_ptr<const sim::lst::ReferenceSet> exclude;  // null when exclusion is off
-  std::string exclude_source;          // the CSV it came from, or kBuiltinHuman; "" when off
-  std::vector<double> class_weights;   // Binary, Ternary, Quaternary
+  std::string exclude_source = kBuiltinHuman;  // the CSV it came from, or kBuiltinHuman; "" when off
+  std::vector<double> class_weights{1, 1, 1};  // Binary, Ternary, Quaternary
   bool balance_labels = true;
+  std::vector<std::pair<std::string, std::string>> import_files{{"human", kBuiltinHuman}};  // split -> CSV, as written
   std::vector<ImportedPuzzles> imports;
-  std::vector<std::pair<std::string, std::int64_t>> generated_splits;
+  std::vector<std::pair<std::string, std::int64_t>> generated_splits{{"train", 8100}, {"test", 900}};
 };
 
 // Reads and checks the lst_grid keys; a problem is a UserError at the offending key's position.

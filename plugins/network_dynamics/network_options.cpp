@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "plugins/api/common_options.hpp"
 #include "plugins/api/config/options.hpp"
 #include "plugins/api/config/schema.hpp"
 #include "plugins/api/config/split_keys.hpp"
@@ -22,71 +23,56 @@ using sim::ParamSpec;
 // Recorded values kept in memory while a split is written; beyond this a config is surely a mistake.
 constexpr double kMaxRecordedBytes = 16.0 * (1ull << 30);
 
-// The keys as written, declared once in `table()`; every default is the member's (a variant's parameters carry
-// the defaults of their ParamSpec).
-struct NetworkKeys {
-  config::Entries<std::int64_t> splits{{"train", 2000}, {"test", 200}, {"test_noise", 200}};
-  std::string topology = "geometric";
-  std::int64_t nodes = 100, dims = 2;
-  std::map<std::string, std::map<std::string, double>> topology_params;  // topology -> its parameters
-  std::string model = "rate", integrator = "heun", coupling = "in_degree";
-  double dt = 0.1, delay_steps_per_unit = 0;
-  std::int64_t burn_in = 1000, subsample = 1;
-  double observation_noise = 0;
-  std::map<std::string, std::map<std::string, double>> model_params;  // model -> its parameters
-  std::int64_t length = 50, stride = 0;
-  config::Entries<std::int64_t> runs{{"train", 8}, {"test", 2}, {"test_noise", 2}};
-  config::Entries<std::int64_t> noise_seed{{"test_noise", 1}};
-};
+using K = NetworkOptions;
 
-using K = NetworkKeys;
-
-const config::OptionTable<NetworkKeys>& table() {
+// Every key once, bound to the member that holds it; its default is that member's (sim's for the graph and the
+// simulation, each variant's ParamSpec for its parameters).
+const config::OptionTable<NetworkOptions>& table() {
   namespace graph = sim::graph;
   namespace dyn = sim::dynamics;
-  static const config::OptionTable<NetworkKeys> t = [] {
-    config::OptionTable<NetworkKeys> t;
-    t.add("splits", [](K& k) -> config::Entries<std::int64_t>& { return k.splits; })
+  static const config::OptionTable<NetworkOptions> t = [] {
+    config::OptionTable<NetworkOptions> t;
+    t.add("splits", [](K& k) -> config::Entries<std::int64_t>& { return k.split_sizes; })
         .min(1)
         .doc("split name -> samples (windows); each split's windows come from its own runs (windows.runs)");
     t.add("graph.topology", [](K& k) -> std::string& { return k.topology; })
         .choices(graph::topology_names())
         .doc("how nodes are joined (parameters in graph.<topology>)");
-    t.add("graph.nodes", [](K& k) -> std::int64_t& { return k.nodes; })
+    t.add("graph.nodes", [](K& k) -> std::size_t& { return k.graph.nodes(); })
         .within(2, 5000)
         .doc("nodes (tokens); a lattice needs side^dims (the dataset stores three nodes x nodes matrices)");
-    t.add("graph.dims", [](K& k) -> std::int64_t& { return k.dims; })
+    t.add("graph.dims", [](K& k) -> int& { return k.graph.dims(); })
         .within(1, 3)
         .doc("dimensions of the true coordinates (watts_strogatz: 1, a ring)");
     for (const auto& name : graph::topology_names())
       t.add_params("graph." + name, graph::topology(name).params,
-                   [name](K& k) -> std::map<std::string, double>& { return k.topology_params[name]; });
+                   [name](K& k) -> std::map<std::string, double>& { return k.params_by_topology[name]; });
     t.add("dynamics.model", [](K& k) -> std::string& { return k.model; })
         .choices(dyn::model_names())
         .doc("the network model (parameters in dynamics.<model>)");
     t.add("dynamics.integrator", [](K& k) -> std::string& { return k.integrator; })
         .choices(dyn::integrator_names())
         .doc("stochastic integrator");
-    t.add("dynamics.coupling", [](K& k) -> std::string& { return k.coupling; })
+    t.add("dynamics.coupling", [](K& k) -> std::string& { return k.coupling_name; })
         .choices({"in_degree", "row", "none"})
         .doc("W from the adjacency: in_degree = each column divided by its sum (the paper), row = mean of "
              "neighbours, none = 0/1");
-    t.add("dynamics.dt", [](K& k) -> double& { return k.dt; }).min(0).doc("integration step (model time units); must be > 0");
+    t.add("dynamics.dt", [](K& k) -> double& { return k.simulation.dt(); }).min(0).doc("integration step (model time units); must be > 0");
     t.add("dynamics.delay_steps_per_unit", [](K& k) -> double& { return k.delay_steps_per_unit; })
         .min(0)
         .doc("conduction delays: node j reaches node i round(d_ij x this) steps late, d_ij their euclidean distance "
              "(coordinates in [0, 1)); 0 = instantaneous");
-    t.add("dynamics.burn_in", [](K& k) -> std::int64_t& { return k.burn_in; })
+    t.add("dynamics.burn_in", [](K& k) -> std::int64_t& { return k.simulation.burn_in(); })
         .min(0)
         .doc("steps integrated and discarded before the first recorded point");
-    t.add("dynamics.subsample", [](K& k) -> std::int64_t& { return k.subsample; }).min(1).doc("steps between recorded points");
-    t.add("dynamics.observation_noise", [](K& k) -> double& { return k.observation_noise; })
+    t.add("dynamics.subsample", [](K& k) -> std::int64_t& { return k.simulation.subsample(); }).min(1).doc("steps between recorded points");
+    t.add("dynamics.observation_noise", [](K& k) -> double& { return k.simulation.observation_noise(); })
         .min(0)
         .doc("sd of Gaussian noise added to every recorded value");
     for (const auto& name : dyn::model_names())
       t.add_params("dynamics." + name, dyn::model_info(name).params,
-                   [name](K& k) -> std::map<std::string, double>& { return k.model_params[name]; });
-    t.add("windows.length", [](K& k) -> std::int64_t& { return k.length; })
+                   [name](K& k) -> std::map<std::string, double>& { return k.params_by_model[name]; });
+    t.add("windows.length", [](K& k) -> std::int64_t& { return k.window; })
         .min(1)
         .doc("w: recorded points per sample; a token is one node's w values");
     t.add("windows.stride", [](K& k) -> std::int64_t& { return k.stride; })
@@ -132,35 +118,22 @@ const char* schema_text() {
 std::string noise_stream(std::int64_t noise_seed) { return "noise" + std::to_string(noise_seed); }
 
 NetworkOptions read_options(const config::Node& r) {
-  NetworkKeys k;
-  table().read(r, k);
   NetworkOptions o;
-  o.seed = static_cast<std::uint64_t>(r.at("seed").as_int());
-
-  o.topology = k.topology;
-  o.graph.nodes(static_cast<std::size_t>(k.nodes)).dims(static_cast<int>(k.dims));
+  table().read(r, o);
+  GeneratorCommon common;
+  generator_common_options().read(r, common);
+  o.seed = static_cast<std::uint64_t>(common.seed);
+  o.simulation.threads(common.threads);
   o.topology_params = checked_params(r, "graph." + o.topology, sim::graph::topology(o.topology).params,
-                                     k.topology_params[o.topology]);
-
-  o.model = k.model;
+                                     o.params_by_topology[o.topology]);
   o.model_params = checked_params(r, "dynamics." + o.model, sim::dynamics::model_info(o.model).params,
-                                  k.model_params[o.model]);
-  o.integrator = k.integrator;
-  o.coupling_name = k.coupling;
+                                  o.params_by_model[o.model]);
   o.coupling = o.coupling_name == "row"    ? sim::dynamics::Normalisation::row
                : o.coupling_name == "none" ? sim::dynamics::Normalisation::none
                                            : sim::dynamics::Normalisation::in_degree;
-  o.delay_steps_per_unit = k.delay_steps_per_unit;
   o.delay_mark = r.at("dynamics.delay_steps_per_unit").mark().str();
-  if (!(k.dt > 0)) fail(r.at("dynamics.dt"), "'dynamics.dt' must be > 0");
-  o.simulation.dt(k.dt)
-      .burn_in(k.burn_in)
-      .subsample(k.subsample)
-      .observation_noise(k.observation_noise)
-      .threads(static_cast<int>(r.at("threads").as_int()));
-
-  o.window = k.length;
-  o.stride = k.stride == 0 ? o.window : k.stride;
+  if (!(o.simulation.dt() > 0)) fail(r.at("dynamics.dt"), "'dynamics.dt' must be > 0");
+  if (o.stride == 0) o.stride = o.window;
 
   const auto& splits = r.at("splits");
   const auto& runs = r.at("windows.runs");

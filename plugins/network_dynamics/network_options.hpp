@@ -27,21 +27,29 @@ struct SplitPlan {
   std::int64_t first_run = 0;  // index of its first run in the noise seed's stream
 };
 
+// The keys as read, bound once in network_options.cpp's table: the graph's and the simulation's own members (sim's
+// options structs, so their defaults are sim's), then what the plugin alone decides.
 struct NetworkOptions {
   std::uint64_t seed = 0;
-  std::string topology;
-  std::map<std::string, double> topology_params;  // every parameter of the chosen topology
+  std::string topology = "geometric";
+  std::map<std::string, std::map<std::string, double>> params_by_topology;  // as written, every topology's
+  std::map<std::string, double> topology_params;  // the chosen topology's, checked
   sim::graph::GraphOptions graph;
-  std::string model;
-  std::map<std::string, double> model_params;
-  std::string integrator;
-  std::string coupling_name;
+  std::string model = "rate";
+  std::map<std::string, std::map<std::string, double>> params_by_model;  // as written, every model's
+  std::map<std::string, double> model_params;  // the chosen model's, checked
+  std::string integrator = "heun";
+  std::string coupling_name = "in_degree";
   sim::dynamics::Normalisation coupling = sim::dynamics::Normalisation::in_degree;
   double delay_steps_per_unit = 0;  // conduction delays, steps per unit of distance; 0 = none
   std::string delay_mark;           // where the config set it, for errors
   sim::dynamics::SimulationOptions simulation;  // points are set per split
   std::int64_t window = 50;
-  std::int64_t stride = 50;
+  std::int64_t stride = 0;  // 0 as written means `window` (no overlap); read_options resolves it
+  // As written; read_options plans `splits` from them.
+  std::vector<std::pair<std::string, std::int64_t>> split_sizes{{"train", 2000}, {"test", 200}, {"test_noise", 200}};
+  std::vector<std::pair<std::string, std::int64_t>> runs{{"train", 8}, {"test", 2}, {"test_noise", 2}};
+  std::vector<std::pair<std::string, std::int64_t>> noise_seed{{"test_noise", 1}};
   std::vector<SplitPlan> splits;
 };
 

@@ -11,6 +11,7 @@
 
 #include "datasets/atomic_file.hpp"
 #include "datasets/checksum.hpp"
+#include "plugins/api/common_options.hpp"
 #include "plugins/api/config/yaml_io.hpp"
 #include "plugins/api/error.hpp"
 #include "plugins/api/plugin_loader.hpp"
@@ -42,20 +43,18 @@ const std::map<std::string, std::string>& keys_added_later() {
   return added;
 }
 
-// The keys of an identity that the trainer's option table does not declare, with their types.
+// The keys of an identity that the trainer's option table does not declare, with their types: the shared trainer
+// vocabulary's (seed, trainer) and the shards' checksum that stands for `data`.
 const config::OptionSpec* identity_spec(const std::string& key) {
-  static const std::map<std::string, config::OptionSpec> others = [] {
-    std::map<std::string, config::OptionSpec> m;
-    for (const auto& [k, type] : {std::pair<const char*, const char*>{"seed", "int"}, {"trainer", "string"},
-                                  {"data.shards_sha256", "string"}}) {
-      m[k].path = k;
-      m[k].type = type;
-    }
-    return m;
+  static const config::OptionSpec shards = [] {
+    config::OptionSpec s;
+    s.path = "data.shards_sha256";
+    s.type = "string";
+    return s;
   }();
   if (const auto* spec = option_spec(key)) return spec;
-  const auto it = others.find(key);
-  return it == others.end() ? nullptr : &it->second;
+  if (key == shards.path) return &shards;
+  return trainer_common_options().spec(key);
 }
 
 // A plain YAML scalar as JSON by the core schema's rules (null, bool, integer, float, else a string).

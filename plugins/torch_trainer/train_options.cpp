@@ -8,6 +8,7 @@
 #include "models/choices.hpp"
 #include "models/init/init_registry.hpp"
 #include "models/pe/positional_encoding.hpp"
+#include "plugins/api/common_options.hpp"
 #include "plugins/api/config/options.hpp"
 
 namespace loci::torch_trainer {
@@ -349,9 +350,11 @@ const char* schema_text() {
 
 TrainOptions read_options(const config::Node& r) {
   TrainOptions o;
-  o.data = r.at("data").text();
-  o.out = r.at("out").text();
-  o.seed = static_cast<std::uint64_t>(r.at("seed").as_int());
+  TrainerCommon common;
+  trainer_common_options().read(r, common);
+  o.data = common.data;
+  o.out = common.out;
+  o.seed = static_cast<std::uint64_t>(common.seed);
   table().read(r, o);
   auto& pe = o.model.encoder().pe();
   pe.init(compose_init(pe, o.init));

@@ -30,17 +30,24 @@ struct SubjectFiles {
   std::vector<config::Mark> marks;  // where each file is named, for errors
 };
 
+// The keys as read, bound once in parcels_options.cpp's table to sim's own options (mask, parcellation, activity,
+// so their defaults are sim's) where sim has them; `paper_defaults` says where the plugin's differ.
 struct ParcelsOptions {
+  ParcelsOptions();
+
   std::uint64_t seed = 0;
   int threads = 0;
+  std::string source = "simulate";  // simulate | import
   bool imported = false;
 
   std::string mask = "ellipsoid";  // ellipsoid | nifti
   sim::volume::EllipsoidOptions ellipsoid;
+  std::vector<double> semi_axes_mm;  // as written; read into ellipsoid
   std::string nifti;
   config::Mark nifti_mark;
   std::string atlas_labels = "parcels";  // nifti: parcels | mask | hemispheres
   double resample_mm = 0;                // nifti: 0 = the file's grid
+  std::string volume_label_file = "auto";  // as written; resolved into label_file
   sim::volume::ParcellationOptions parcellation;
   config::Mark parcellation_mark;
   double jitter_mm = 0;
@@ -48,8 +55,11 @@ struct ParcelsOptions {
   std::string hemodynamics = "none";
   sim::volume::ActivityOptions activity;
   config::Mark activity_mark;
+  std::vector<std::pair<std::string, double>> network_params;  // as written; read into activity.network.params
   std::int64_t window = 50;
-  std::int64_t stride = 50;
+  std::int64_t stride = 0;  // 0 as written means `window`; read_options resolves it
+  std::vector<std::pair<std::string, std::int64_t>> split_sizes{{"train", 800}, {"test", 100}};  // as written
+  std::vector<std::pair<std::string, std::int64_t>> subjects_per_split{{"train", 8}, {"test", 2}};  // as written
   std::vector<SubjectPlan> splits;
   std::int64_t subjects = 0;  // simulated, all splits
 
@@ -57,9 +67,11 @@ struct ParcelsOptions {
   std::string label_file;
   config::Mark label_file_mark;
 
+  config::Node import_subjects;  // as written; read into imports
   std::vector<SubjectFiles> imports;
   std::string import_dataset;
   std::string atlas;
+  std::string import_label_file = "auto";  // as written; resolved into label_file
   config::Mark atlas_mark;
 };
 

@@ -47,7 +47,7 @@ struct Classification {
 // other columns holding q, which are the cases of 3 and 2 other blanks. A hidden single through a single other
 // blank (row with two givens) is left unclassified, as there. Requiring q to be allowed in the target, which the
 // authors' code does not, only matters on a grid with no completion at all (q would have no place in the line).
-// It agrees with the stated class and answer of all 108 human puzzles (tests/sim).
+// It agrees with the stated class and answer of all 108 human puzzles (tests/sim/lst).
 Classification classify(const Puzzle& p);
 
 // "binary_row", ..., "quaternary_box", "none".

@@ -3,11 +3,11 @@
 // speed it buys is measured in bench/ (bench/RESULTS.md).
 #include <catch2/catch.hpp>
 
-#include "../cli/run_command.hpp"
-#include "../config/temp_files.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_files.hpp"
 #include <nlohmann/json.hpp>
 #include "cpu/blas_kernel.hpp"
-#include "../trainer/trainer_fixture.hpp"
+#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 
 using loci::cpu::better_kernel;
 using loci::cpu::features_from_flags;

@@ -11,7 +11,7 @@
 #include "datasets/generate.hpp"
 #include "synthetic_source.hpp"
 #include "test_util.hpp"
-#include "../config/temp_files.hpp"
+#include "tests/support/temp_files.hpp"
 
 using namespace loci;
 using Catch::Contains;

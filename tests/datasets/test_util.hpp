@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "../config/temp_files.hpp"  // slurp
+#include "tests/support/temp_files.hpp"  // slurp
 #include "datasets/generate.hpp"
 #include "datasets/reader.hpp"
 #include "synthetic_source.hpp"

@@ -1,9 +1,9 @@
-// The analyses score learned PEs against an oracle computed without LibTorch (models/probe/oracle); it must be the
+// The analyses score learned PEs against an oracle computed without LibTorch (probe/oracle); it must be the
 // very PE the trainer's sinusoidal_nd builds, and the paper's 2d-fixed PE up to a permutation of its columns.
 
 #include "models/pe/sinusoid.hpp"
-#include "models/probe/oracle.hpp"
-#include "models/probe/procrustes.hpp"
+#include "probe/oracle.hpp"
+#include "probe/procrustes.hpp"
 
 #include <catch2/catch.hpp>
 

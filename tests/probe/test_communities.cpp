@@ -2,8 +2,8 @@
 // order of the tokens, and a graph without community structure stays whole.
 #include <catch2/catch.hpp>
 
-#include "models/probe/communities.hpp"
-#include "models/probe/modularity.hpp"
+#include "probe/communities.hpp"
+#include "probe/modularity.hpp"
 
 using namespace loci;
 

@@ -4,10 +4,10 @@
 
 #include <cmath>
 
-#include "models/probe/bootstrap.hpp"
-#include "models/probe/distance.hpp"
-#include "models/probe/permutation.hpp"
-#include "models/probe/registry.hpp"
+#include "probe/bootstrap.hpp"
+#include "probe/distance.hpp"
+#include "probe/permutation.hpp"
+#include "probe/registry.hpp"
 
 using namespace loci::probe;
 

@@ -4,7 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "models/probe/decode.hpp"
+#include "probe/decode.hpp"
 #include "tests/probe/helpers.hpp"
 
 using namespace loci::probe;

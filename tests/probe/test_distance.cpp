@@ -3,7 +3,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "models/probe/distance.hpp"
+#include "probe/distance.hpp"
 
 using namespace loci::probe;
 

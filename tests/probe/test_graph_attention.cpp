@@ -3,9 +3,9 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "models/probe/attention.hpp"
-#include "models/probe/modularity.hpp"
-#include "models/probe/norm.hpp"
+#include "probe/attention.hpp"
+#include "probe/modularity.hpp"
+#include "probe/norm.hpp"
 
 using namespace loci::probe;
 

@@ -3,10 +3,10 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "models/probe/distance.hpp"
-#include "models/probe/mds.hpp"
-#include "models/probe/neighbours.hpp"
-#include "models/probe/procrustes.hpp"
+#include "probe/distance.hpp"
+#include "probe/mds.hpp"
+#include "probe/neighbours.hpp"
+#include "probe/procrustes.hpp"
 #include "tests/probe/helpers.hpp"
 
 using namespace loci::probe;

@@ -4,7 +4,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "models/probe/probe.hpp"
+#include "probe/probe.hpp"
 #include "tests/probe/helpers.hpp"
 
 using namespace loci::probe;

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "models/probe/procrustes.hpp"
+#include "probe/procrustes.hpp"
 #include "tests/probe/helpers.hpp"
 
 using namespace loci::probe;

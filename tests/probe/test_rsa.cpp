@@ -3,8 +3,8 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "models/probe/correlation.hpp"
-#include "models/probe/rsa.hpp"
+#include "probe/correlation.hpp"
+#include "probe/rsa.hpp"
 #include "tests/probe/helpers.hpp"
 
 using namespace loci::probe;

@@ -93,4 +93,15 @@ sweep = loci.open_sweep(f"{work}/sweep")
 assert len(sweep) == 2 and "model.pe.init.std" in sweep.columns, sweep.columns
 assert "model.d_model" not in sweep.columns  # the same in both runs: not a varying setting
 assert sweep["human.accuracy"].between(0, 1).all() and "probe.rsa_spearman" in sweep.columns
+
+# "Which settings vary" is computed twice, by open_sweep here and by `loci analyze` (runs.csv's setting columns); the
+# two must name the same keys, the seed aside (the analysis groups over seeds; open_sweep keeps one row per run).
+run("train", "-q", cfg, "-m", "train.lr=0.001,0.003", "seed=0,1", f"out={work}/sweep2")
+run("analyze", "-q", f"{work}/sweep2")
+settings = set(loci.open_run(f"{work}/sweep2/train.lr=0.001,seed=0").identity["keys"]) | {"train.epochs"}
+varying_here = {c for c in loci.open_sweep(f"{work}/sweep2").columns if c in settings}
+with open(f"{work}/sweep2/runs.csv") as f:
+    header = f.readline().strip().split(",")
+varying_there = {c for c in header[header.index("seed") + 1:] if c in settings}  # after folder, group, ..., seed
+assert varying_here == {"train.lr", "seed"} and varying_there == varying_here - {"seed"}, (varying_here, varying_there)
 print("loci python reader: 1 passed, 0 failed")

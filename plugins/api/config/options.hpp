@@ -28,12 +28,13 @@ namespace loci::config {
 // One key of a declaration, as the schema sees it.
 struct OptionSpec {
   std::string path;  // dotted
-  std::string type;  // schema type name: bool, int, float, string, path, enum, list
+  std::string type;  // schema type name: bool, int, float, string, path, enum, list, map, any
   std::string element;  // list element type
   std::optional<Node> default_value;  // absent with nullable: the key may be left out (null)
   std::optional<double> min, max;
   std::vector<std::string> choices;
   bool nullable = false;
+  bool required = false;  // no default: a config must give it
   std::string doc;
   // Whether the key changes what a run computes, given the others (flattened, as in identity): a key that does not
   // apply (the SGD momentum of an AdamW run) is left out of the run's identity. Unset: it always applies.
@@ -71,7 +72,12 @@ class OptionTable {
     Declared& max(double v) { return s_.max = v, *this; }
     Declared& within(double lo, double hi) { return min(lo).max(hi); }
     Declared& choices(std::vector<std::string> c) { return s_.type = "enum", s_.choices = std::move(c), *this; }
-    Declared& path() { return s_.type = "path", *this; }
+    // A path, or (on a list) a list of paths.
+    Declared& path() { return (s_.type == "list" ? s_.element : s_.type) = "path", *this; }
+    // No default: a config must give it.
+    Declared& required() { return s_.required = true, s_.default_value.reset(), *this; }
+    // Any YAML value, checked by whoever reads it (a pipeline's stage); null when left out.
+    Declared& any() { return s_.type = "any", s_.element.clear(), s_.default_value.reset(), *this; }
     Declared& doc(std::string d) { return s_.doc = std::move(d), *this; }
     // Not part of a run's identity (see OptionSpec::identity).
     Declared& outside_identity() { return s_.identity = false, *this; }
@@ -106,6 +112,27 @@ class OptionTable {
       const Node* n = resolved.find_path(dotted);
       if (!n) return;  // the schema put every declared key in; a part built without it keeps its default
       assign(*n, get(target));
+    });
+    return Declared(s);
+  }
+
+  // A key that names one of a set of constants (an enum, as LibTorch's typed choices): the schema offers the names,
+  // the reader stores the constant, the default is the name of the member's default.
+  template <class Get, class V>
+  Declared add_choice(const std::string& dotted, Get get, std::vector<std::pair<std::string, V>> named) {
+    OptionSpec& s = specs_.emplace_back();
+    s.path = dotted;
+    s.type = "enum";
+    T defaults{};
+    for (const auto& [name, value] : named) {
+      s.choices.push_back(name);
+      if (value == get(defaults)) s.default_value = Node::scalar(name, {}, true);
+    }
+    readers_.push_back([get, dotted, named = std::move(named)](const Node& resolved, T& target) {
+      const Node* n = resolved.find_path(dotted);
+      if (!n) return;
+      for (const auto& [name, value] : named)  // the schema allowed only these names
+        if (n->text() == name) get(target) = value;
     });
     return Declared(s);
   }

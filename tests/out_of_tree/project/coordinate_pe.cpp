@@ -5,7 +5,7 @@
 
 #include <loci/models/init/init_registry.hpp>
 #include <loci/models/pe/positional_encoding.hpp>
-#include <loci/models/probe/registry.hpp>
+#include <loci/probe/registry.hpp>
 #include <loci/plugins/api/plugin.hpp>
 
 namespace {

@@ -1,7 +1,0 @@
-#include "models/probe/registry.hpp"
-
-namespace loci::probe {
-
-LOCI_DEFINE_REGISTRY(ProbeInfo, "probe")
-
-}  // namespace loci::probe

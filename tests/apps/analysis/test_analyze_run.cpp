@@ -1,0 +1,105 @@
+// One run's analysis: the probes see the PE the trainer saved at each evaluation, against the run's positions and
+// the oracle, and analysis.json is kept only while the run's files are unchanged.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+#include <random>
+
+#include "tests/support/temp_files.hpp"
+#include "apps/analysis/analyze_all.hpp"
+#include "probe/oracle.hpp"
+#include "tests/apps/analysis/run_folder_fixture.hpp"
+
+using namespace loci;
+namespace fs = std::filesystem;
+
+namespace {
+
+Eigen::MatrixXd random_pe(int d, unsigned seed) {
+  std::mt19937 g(seed);
+  std::normal_distribution<double> n;
+  Eigen::MatrixXd m(16, d);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = n(g);
+  return m;
+}
+
+// A run of one evaluation: a random 8-dimensional PE drawn from `seed`, 50% on the human split.
+test::FakeRun one_evaluation(unsigned seed) {
+  test::FakeRun run;
+  run.pe_per_eval = {random_pe(8, seed)};
+  run.human_accuracy = {0.5};
+  return run;
+}
+
+nlohmann::json read_json(const fs::path& p) {
+  std::ifstream in(p);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace
+
+TEST_CASE("A PE equal to the oracle or to the coordinates scores as such and a random PE does not") {
+  test::TempDir dir;
+  const Eigen::MatrixXd oracle = probe::sinusoidal_oracle(test::grid4(), 8);
+  Eigen::MatrixXd coords = Eigen::MatrixXd::Zero(16, 8);
+  coords.leftCols(2) = test::grid4();
+  test::FakeRun run;
+  run.pe_per_eval = {random_pe(8, 1), oracle, coords};
+  run.human_accuracy = {0.3, 0.6, 0.9};
+  test::write_run(dir.path() / "r", run);
+
+  const auto report = analysis::analyze_all({dir.path()}, dir.path(), {}, false);
+  CHECK(report.runs == 1);
+  CHECK(report.analysed == 1);
+  const auto a = read_json(dir.path() / "r" / "analysis.json");
+  REQUIRE(a["evaluations"].size() == 3);
+  CHECK(a["evaluations"][0]["epoch"] == 10);
+  CHECK(a["evaluations"][2]["step"] == 300);
+  const auto& random = a["evaluations"][0]["placements"][0];
+  const auto& at_oracle = a["evaluations"][1]["placements"][0];
+  const auto& at_coords = a["evaluations"][2]["placements"][0];
+  CHECK(at_oracle["procrustes_oracle_disparity"].get<double>() < 1e-9);
+  CHECK(random["procrustes_oracle_disparity"].get<double>() > 0.2);
+  CHECK(at_coords["rsa_spearman"].get<double>() == Approx(1.0));
+  CHECK(at_coords["decode_r2"].get<double>() > 0.95);  // ridge (alpha 1) shrinks a little below 1
+  CHECK(at_coords["procrustes_coords_disparity"].get<double>() < 1e-9);
+  CHECK(random["rsa_spearman"].get<double>() < 0.5);
+  // The last evaluation is the run's result; the task metrics are the last row of each split.
+  CHECK(a["final"]["rsa_spearman"] == at_coords["rsa_spearman"]);
+  CHECK(a["metrics"]["human"]["accuracy"].get<double>() == 0.9);
+  CHECK(a["run"]["group"] == "learned normal(0.2)");
+  CHECK(a["partition"] == "rows (distinct values of axis 0)");
+  CHECK(a["final_mds"].size() == 16);
+  CHECK(a["final_similarity"].size() == 16);
+}
+
+TEST_CASE("analysis.json is kept while the run is unchanged and redone when its PE changes") {
+  test::TempDir dir;
+  test::FakeRun run = one_evaluation(2);
+  test::write_run(dir.path() / "r", run);
+  analysis::AnalyzeOptions options;
+  auto first = analysis::analyze_all({dir.path() / "r"}, dir.path(), options, false);
+  CHECK(first.analysed == 1);
+  CHECK(analysis::analysis_is_current(dir.path() / "r", options));
+  auto again = analysis::analyze_all({dir.path() / "r"}, dir.path(), options, false);
+  CHECK(again.kept == 1);
+  CHECK(again.analysed == 0);
+
+  options.knn_k = 3;  // other options: another analysis
+  CHECK_FALSE(analysis::analysis_is_current(dir.path() / "r", options));
+
+  run.pe_per_eval = {random_pe(8, 3)};  // the run went on: its pe.h5 differs
+  test::write_run(dir.path() / "r", run);
+  CHECK_FALSE(analysis::analysis_is_current(dir.path() / "r", analysis::AnalyzeOptions{}));
+  auto redone = analysis::analyze_all({dir.path() / "r"}, dir.path(), {}, false);
+  CHECK(redone.analysed == 1);
+}
+
+TEST_CASE("A damaged run is an error naming its file") {
+  test::TempDir dir;
+  test::FakeRun run = one_evaluation(4);
+  test::write_run(dir.path() / "r", run);
+  std::ofstream(dir.path() / "r" / "metrics.jsonl", std::ios::app) << "{\"epoch\": 2, trunc\n";
+  CHECK_THROWS_WITH(analysis::analyze_all({dir.path()}, dir.path(), {}, false),
+                    Catch::Contains((dir.path() / "r" / "metrics.jsonl").string()) && Catch::Contains("line 2"));
+}

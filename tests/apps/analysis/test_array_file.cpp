@@ -1,0 +1,41 @@
+// pe.h5 and other run outputs read back for analysis: shapes, values, dims and attributes survive, and a damaged
+// file is one clear error naming it.
+#include <catch2/catch.hpp>
+
+#include <fstream>
+
+#include "tests/support/temp_files.hpp"
+#include "datasets/array_file.hpp"
+#include "datasets/error.hpp"
+
+using namespace loci;
+
+TEST_CASE("An array file reads back what was written") {
+  test::TempDir dir;
+  const auto file = dir.path() / "a.h5";
+  const std::vector<float> m{1, 2, 3, 4, 5, 6};
+  const std::vector<std::int64_t> e{10, 20};
+  data::write_array_file(file,
+                         {data::Array::of(data::ArraySpec{"m", {}, {"token", "dim"}, {2, 3}, "doc"}, m),
+                          data::Array::of(data::ArraySpec{"epoch", {}, {"evaluation"}, {2}, ""}, e)},
+                         {{"pe_type", std::string("learned")}, {"init_std", 0.5}});
+  const auto r = data::read_array_file(file);
+  REQUIRE(r.arrays.count("m") == 1);
+  CHECK(r.arrays.at("m").shape == std::vector<std::int64_t>{2, 3});
+  CHECK(r.arrays.at("m").values == std::vector<double>{1, 2, 3, 4, 5, 6});
+  CHECK(r.arrays.at("m").dims == "token,dim");
+  CHECK(r.arrays.at("epoch").values == std::vector<double>{10, 20});
+  CHECK(std::get<std::string>(r.attributes.at("pe_type")) == "learned");
+  CHECK(std::get<double>(r.attributes.at("init_std")) == 0.5);
+}
+
+TEST_CASE("A missing or truncated array file is a DataError naming it") {
+  test::TempDir dir;
+  const auto file = dir.path() / "pe.h5";
+  CHECK_THROWS_WITH(data::read_array_file(file), Catch::Contains(file.string()) && Catch::Contains("no such file"));
+  const std::vector<double> v(1000, 1.0);
+  data::write_array_file(file, {data::Array::of(data::ArraySpec{"v", {}, {"x"}, {1000}, ""}, v)}, {});
+  std::filesystem::resize_file(file, std::filesystem::file_size(file) / 2);
+  CHECK_THROWS_AS(data::read_array_file(file), data::DataError);
+  CHECK_THROWS_WITH(data::read_array_file(file), Catch::Contains(file.string()));
+}

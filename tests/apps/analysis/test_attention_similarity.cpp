@@ -1,0 +1,74 @@
+// The attention comparison across runs (apps/analysis/attention_similarity.hpp): maps read from attention.h5 as the
+// trainer writes it (last evaluation, averaged over heads), each run against the mean of the reference runs, a
+// reference run never against itself. Cosines checked against values worked out by hand.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "tests/support/temp_files.hpp"
+#include "apps/analysis/attention_similarity.hpp"
+#include "datasets/array_file.hpp"
+#include "datasets/error.hpp"
+
+using namespace loci;
+namespace fs = std::filesystem;
+
+namespace {
+
+// attention.h5 with one block of 2 evaluations x 2 heads of 2 x 2 maps: the first evaluation is all 9 (must be
+// ignored), the last has heads `a` and `b` (row-major 2 x 2 each).
+void write_maps(const fs::path& folder, const std::vector<float>& a, const std::vector<float>& b) {
+  fs::create_directories(folder);
+  std::vector<float> v(8, 9.0f);
+  v.insert(v.end(), a.begin(), a.end());
+  v.insert(v.end(), b.begin(), b.end());
+  data::write_array_file(folder / "attention.h5",
+                         {data::Array::of(data::ArraySpec{"block_0", {}, {"evaluation", "head", "query", "key"}, {2, 2, 2, 2}, ""}, v)},
+                         {{"split", std::string("human")}});
+}
+
+nlohmann::ordered_json analysis_of(const std::string& pe_type) {
+  return {{"run", {{"pe_type", pe_type}}}, {"final", {{"rsa_spearman", 0.5}}}};
+}
+
+}  // namespace
+
+TEST_CASE("final attention maps are the last evaluation's - averaged over heads") {
+  test::TempDir dir;
+  write_maps(dir.path() / "r", {1, 0, 0, 1}, {0, 1, 1, 0});
+  const auto maps = analysis::final_attention_maps(dir.path() / "r");
+  REQUIRE(maps.size() == 1);
+  CHECK(maps[0].isApprox((Eigen::MatrixXd(2, 2) << 0.5, 0.5, 0.5, 0.5).finished()));
+  CHECK(analysis::final_attention_maps(dir.path() / "no_maps").empty());  // a run saved without maps
+
+  std::filesystem::resize_file(dir.path() / "r/attention.h5", 100);
+  CHECK_THROWS_AS(analysis::final_attention_maps(dir.path() / "r"), data::DataError);
+}
+
+TEST_CASE("each run is compared with the mean reference map - a reference run with the others only") {
+  test::TempDir dir;
+  // Learned run: identity map. References: [[1,0],[1,0]] and [[1,0],[0,1]] (heads equal, so the average is that).
+  write_maps(dir.path() / "learned", {1, 0, 0, 1}, {1, 0, 0, 1});
+  write_maps(dir.path() / "ref1", {1, 0, 1, 0}, {1, 0, 1, 0});
+  write_maps(dir.path() / "ref2", {1, 0, 0, 1}, {1, 0, 0, 1});
+  std::vector<fs::path> folders{dir.path() / "learned", dir.path() / "ref1", dir.path() / "ref2", dir.path() / "none"};
+  std::vector<nlohmann::ordered_json> analyses{analysis_of("learned"), analysis_of("sinusoidal_2d"),
+                                               analysis_of("sinusoidal_2d"), analysis_of("learned")};
+  CHECK(analysis::add_attention_similarity(folders, analyses, "sinusoidal_2d") == 3);
+
+  // learned . mean(ref) = [1,0,0,1] . [1,0,0.5,0.5] = 1.5; |learned| = sqrt 2; |mean| = sqrt 1.5.
+  CHECK(analyses[0]["final"]["attention_cosine"].get<double>() == Approx(1.5 / std::sqrt(2.0 * 1.5)));
+  CHECK(analyses[0]["final"]["attention_cosine_per_block"].size() == 1);
+  CHECK(analyses[0]["attention_reference"]["runs"] == 2);
+  // ref1 against ref2 alone: [1,0,1,0] . [1,0,0,1] = 1, norms sqrt 2 each.
+  CHECK(analyses[1]["final"]["attention_cosine"].get<double>() == Approx(0.5));
+  CHECK(analyses[1]["attention_reference"]["runs"] == 1);
+  CHECK(analyses[1]["final"]["rsa_spearman"] == 0.5);  // the rest of the analysis is left as it was
+  CHECK_FALSE(analyses[3]["final"].contains("attention_cosine"));  // no maps saved
+
+  // With one reference run, that run has nothing to be compared with.
+  std::vector<fs::path> two{dir.path() / "learned", dir.path() / "ref1"};
+  std::vector<nlohmann::ordered_json> a2{analysis_of("learned"), analysis_of("sinusoidal_2d")};
+  CHECK(analysis::add_attention_similarity(two, a2, "sinusoidal_2d") == 1);
+  CHECK_FALSE(a2[1]["final"].contains("attention_cosine"));
+}

@@ -1,0 +1,76 @@
+// Checkpoints besides last.pt (train.checkpoint.every, train.checkpoint.best) and continuing from any of them with
+// `loci train --from FILE`: a run continued from its epoch-2 checkpoint ends bit-identical to the uninterrupted
+// run, and best.pt holds the evaluation with the lowest loss on the chosen split.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_files.hpp"
+#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
+
+using loci::test::refusal;
+using loci::test::run_loci;
+using loci::test::slurp;
+namespace fs = std::filesystem;
+
+namespace {
+
+// The lowest test loss in metrics.csv and its epoch (columns epoch, ..., split 5th, ..., loss 7th).
+std::pair<int, double> best_test(const std::string& csv) {
+  std::istringstream in(csv);
+  std::string line;
+  std::getline(in, line);
+  std::pair<int, double> best{-1, 1e300};
+  while (std::getline(in, line)) {
+    std::vector<std::string> c;
+    for (std::stringstream s(line); std::getline(s, line, ',');) c.push_back(line);
+    if (c.size() > 6 && c[4] == "test" && std::stod(c[6]) < best.second) best = {std::stoi(c[0]), std::stod(c[6])};
+  }
+  return best;
+}
+
+}  // namespace
+
+TEST_CASE("train.checkpoint keeps every-N and best checkpoints, and --from continues from any bit-identically") {
+  loci::test::TempDir dir;
+  // The checkpoint keys as overrides (train_config's file already has its `train:` block).
+  const std::string keys = " train.checkpoint.every=2 train.checkpoint.best=test train.eval_every=1";
+  const auto plain = loci::test::train_config(dir);
+  const auto r = run_loci("train -q " + plain + keys);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  const fs::path run = dir.path() / "run";
+  CHECK(fs::exists(run / "checkpoints/epoch_2.pt"));
+  CHECK(fs::exists(run / "checkpoints/epoch_4.pt"));
+  CHECK_FALSE(fs::exists(run / "checkpoints/epoch_1.pt"));
+  REQUIRE(fs::exists(run / "checkpoints/best.pt"));
+  const std::string whole_pe = slurp(run / "pe.h5");
+  const auto [best_epoch, best_loss] = best_test(slurp(run / "metrics.csv"));
+
+  // Continued from epoch 2: the same run to the same bytes.
+  const auto from = run_loci("train " + plain + keys + " train.progress=true --from " + (run / "checkpoints/epoch_2.pt").string());
+  INFO(from.output);
+  REQUIRE(from.exit_code == 0);
+  CHECK(from.output.find("from " + (run / "checkpoints/epoch_2.pt").string() + " (epoch 2,") != std::string::npos);
+  CHECK(slurp(run / "pe.h5") == whole_pe);
+  CHECK(fs::exists(run / "summary.json"));
+
+  // best.pt is the lowest test loss: continued from it, the run starts at that epoch.
+  const auto again = run_loci("train " + plain + keys + " --from " + (run / "checkpoints/best.pt").string());
+  INFO(again.output);
+  REQUIRE(again.exit_code == 0);
+  CHECK(again.output.find("(epoch " + std::to_string(best_epoch) + ",") != std::string::npos);
+  CHECK(best_loss < 1e300);
+
+  CHECK(run_loci("train -q " + plain + keys + " --from " + (run / "checkpoints/nothing.pt").string()).output.find(
+            "--from " + (run / "checkpoints/nothing.pt").string() + ": no such checkpoint file") != std::string::npos);
+  // Another run's checkpoint, and --from in a sweep, are refused.
+  CHECK_THAT(refusal(run_loci("train -q " + plain + keys + " out=" + (dir.path() / "second").string() + " --from " +
+                                (run / "checkpoints/epoch_2.pt").string())), Catch::Contains(": not a checkpoint of this run ("));
+  CHECK_FALSE(fs::exists(dir.path() / "second" / "pe.h5"));
+  CHECK_THAT(refusal(run_loci("train -q " + plain + " -m seed=0,1 --from " + (run / "checkpoints/epoch_2.pt").string())), Catch::Contains("cannot be combined with -m"));
+  CHECK_THAT(refusal(run_loci("train -q " + plain + " train.checkpoint.best=validation out=" + (dir.path() / "other").string())), Catch::Contains("train.checkpoint.best: split 'validation' is not evaluated"));
+}

@@ -1,0 +1,112 @@
+// The PE's own optimizer settings (train.pe.weight_decay, train.pe.lr_scale), the fixed-norm learned PE and the
+// position-position attention term, through `loci train` as a researcher uses them.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_files.hpp"
+#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
+
+using loci::test::run_loci;
+using loci::test::slurp;
+using loci::test::train_config;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Runs a Python check over a run's pe.h5 (`f`, h5py) and returns whether it passed.
+bool pe_file_check(const fs::path& run, const std::string& assertion) {
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy; f = h5py.File('" + (run / "pe.h5").string() +
+                         "'); " + assertion + "\"";
+  return std::system(py.c_str()) == 0;
+}
+
+// Each block's PE norm at the last evaluation over its norm at epoch 0, as a Python expression.
+const char* kShrink = "n = lambda e: numpy.linalg.norm(f['placement_0'][e]); s = n(-1) / n(0); ";
+
+double shrink(const fs::path& run) {
+  const fs::path out = run / "shrink.txt";
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy; f = h5py.File('" + (run / "pe.h5").string() +
+                         "'); " + kShrink + "open('" + out.string() + "', 'w').write(str(s))\"";
+  REQUIRE(std::system(py.c_str()) == 0);
+  return std::stod(slurp(out));
+}
+
+}  // namespace
+
+TEST_CASE("train.pe.lr_scale 0 freezes the PE alone, and train.pe.weight_decay decays or exempts the PE alone") {
+  loci::test::TempDir frozen, plain, pe_decay, all_decay, exempt;
+  REQUIRE(run_loci("train -q " + train_config(frozen) + " train.pe.lr_scale=0").exit_code == 0);
+  CHECK(pe_file_check(frozen.path() / "run", "p = f['placement_0']; assert numpy.array_equal(p[0], p[-1])"));
+  CHECK(slurp(frozen.path() / "run/identity.json").find("\"train.pe.lr_scale\": 0.0") != std::string::npos);
+
+  const std::string fast = " train.lr=0.01";
+  REQUIRE(run_loci("train -q " + train_config(plain) + fast).exit_code == 0);
+  REQUIRE(run_loci("train -q " + train_config(pe_decay) + fast + " train.pe.weight_decay=10").exit_code == 0);
+  REQUIRE(run_loci("train -q " + train_config(all_decay) + fast + " train.weight_decay=10").exit_code == 0);
+  REQUIRE(run_loci("train -q " + train_config(exempt) + fast + " train.weight_decay=10 train.pe.weight_decay=0")
+              .exit_code == 0);
+  const double s_plain = shrink(plain.path() / "run"), s_pe = shrink(pe_decay.path() / "run"),
+               s_all = shrink(all_decay.path() / "run"), s_exempt = shrink(exempt.path() / "run");
+  INFO("PE norm ratio: plain " << s_plain << ", PE decayed " << s_pe << ", all decayed " << s_all << ", PE exempt "
+                               << s_exempt);
+  CHECK(s_pe < 0.5 * s_plain);
+  CHECK(s_all < 0.5 * s_plain);
+  CHECK(s_exempt > 0.8 * s_plain);
+  // Decay of the PE alone leaves the rest of the model undecayed, so the two decayed runs differ.
+  CHECK(slurp(pe_decay.path() / "run/metrics.csv") != slurp(all_decay.path() / "run/metrics.csv"));
+  CHECK(slurp(pe_decay.path() / "run/identity.json").find("\"train.pe.weight_decay\": 10.0") != std::string::npos);
+}
+
+TEST_CASE("a run whose PE has settings of its own resumes bit-identical, and refuses other PE settings") {
+  loci::test::TempDir whole, parts;
+  const std::string own = " train.pe.weight_decay=1 train.pe.lr_scale=3";
+  REQUIRE(run_loci("train -q " + train_config(whole) + own).exit_code == 0);
+  const auto cfg = train_config(parts);
+  REQUIRE(run_loci("train -q --until-epoch 1 " + cfg + own).exit_code == 0);
+  CHECK_THAT(loci::test::refusal(run_loci("train -q --resume " + cfg + " train.pe.weight_decay=1 train.pe.lr_scale=2")), Catch::Contains("train.pe.lr_scale"));
+  REQUIRE(run_loci("train -q --resume " + cfg + own).exit_code == 0);
+  CHECK(slurp(whole.path() / "run/pe.h5") == slurp(parts.path() / "run/pe.h5"));
+}
+
+TEST_CASE("learned_fixed_norm trains with each block's PE norm held at its draw's, and counts as drawn from its init") {
+  loci::test::TempDir dir;
+  REQUIRE(run_loci("train -q " + train_config(dir) + " model.pe.type=learned_fixed_norm train.weight_decay=5").exit_code ==
+          0);
+  CHECK(pe_file_check(dir.path() / "run",
+                      "p = f['placement_0'][:]; n = numpy.linalg.norm(p.reshape(len(p), -1), axis=1); "
+                      "assert numpy.allclose(n, n[0], rtol=1e-5), n; assert not numpy.array_equal(p[0], p[-1]); "
+                      "assert f.attrs['drawn_from_init'] == 1"));
+  REQUIRE(run_loci("analyze -q " + (dir.path() / "run").string()).exit_code == 0);
+  CHECK(slurp(dir.path() / "run/analysis.json").find("\"sigma\": 0.2") != std::string::npos);
+}
+
+TEST_CASE("pe.h5 holds each block's position-position attention term at every evaluation, and analysis scores it") {
+  loci::test::TempDir dir;
+  REQUIRE(run_loci("train -q " + train_config(dir)).exit_code == 0);
+  CHECK(pe_file_check(dir.path() / "run",
+                      "a = f['position_logits_0']; assert a.shape == (3, 1, 16, 16), a.shape; "
+                      "assert 'position_logits_1' in f; assert not numpy.array_equal(a[0], a[-1])"));
+  REQUIRE(run_loci("analyze -q " + (dir.path() / "run").string()).exit_code == 0);
+  const std::string a = slurp(dir.path() / "run/analysis.json");
+  CHECK(a.find("\"attention_term\"") != std::string::npos);
+  CHECK(a.find("\"qk_rsa_p_value\"") != std::string::npos);
+  CHECK(a.find("\"init_qk_rsa_spearman\"") != std::string::npos);
+}
+
+TEST_CASE("every evaluation records the embedded tokens' norm, and the analysis gives the PE's scale relative to it") {
+  loci::test::TempDir small, large;
+  REQUIRE(run_loci("train -q " + train_config(small) + " model.pe.init.std=0.2").exit_code == 0);
+  REQUIRE(run_loci("train -q " + train_config(large) + " model.pe.init.std=2.0").exit_code == 0);
+  CHECK(slurp(small.path() / "run/metrics.csv").find(",pe_norm,embedding_norm\n") != std::string::npos);
+  const std::string py =
+      "/usr/bin/python3 -c \"import json; r = [json.load(open(p))['final']['pe_to_embedding_norm'] for p in ('" +
+      (small.path() / "run/analysis.json").string() + "', '" + (large.path() / "run/analysis.json").string() +
+      "')]; assert 0 < r[0] and 5 < r[1] / r[0] < 20, r\"";
+  REQUIRE(run_loci("analyze -q " + (small.path() / "run").string()).exit_code == 0);
+  REQUIRE(run_loci("analyze -q " + (large.path() / "run").string()).exit_code == 0);
+  // Same seed, so the same embedding; sigma ten times larger gives a PE about ten times larger beside it.
+  CHECK(std::system(py.c_str()) == 0);
+}

@@ -1,0 +1,147 @@
+// A sweep runs each point in a process of its own. Stopping the sweep (`kill <pid>`, a scheduler's SIGTERM, or
+// SIGKILL) must stop those processes too: before, the parent ended and its runs went on training unseen.
+#include <catch2/catch.hpp>
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "tests/support/processes.hpp"
+#include "tests/support/temp_files.hpp"
+#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+using loci::test::children_of;
+using loci::test::has_ended;
+
+namespace {
+
+// `loci ARGS...` in the background, its stdout and stderr into `log`.
+pid_t start_loci(std::vector<std::string> args, const fs::path& log) {
+  args.insert(args.begin(), LOCI_BIN);
+  const pid_t pid = fork();
+  if (pid == 0) {
+    const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    dup2(fd, 1);
+    dup2(fd, 2);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+// A two-run training sweep that would go on for ever.
+pid_t start_sweep(const std::string& config, const fs::path& log) {
+  return start_loci({"train", "-q", config, "-m", "seed=0,1", "jobs=2", "train.epochs=100000"}, log);
+}
+
+// Both runs training (each has written a checkpoint), and their two processes.
+std::vector<pid_t> wait_for_two_runs(pid_t sweep, const fs::path& out, const char* a = "seed=0", const char* b = "seed=1") {
+  const auto deadline = std::chrono::steady_clock::now() + 120s;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (fs::exists(out / a / "checkpoints/last.pt") && fs::exists(out / b / "checkpoints/last.pt")) break;
+    std::this_thread::sleep_for(50ms);
+  }
+  return children_of(sweep);
+}
+
+// A two-run sweep of train_config(dir) writing to `log`, once both its runs are training; the test then stops it.
+struct TrainingSweep {
+  pid_t sweep;
+  std::vector<pid_t> runs;
+};
+
+TrainingSweep two_runs_training(const loci::test::TempDir& dir, const fs::path& log) {
+  TrainingSweep t{start_sweep(loci::test::train_config(dir), log), {}};
+  REQUIRE(t.sweep > 0);
+  t.runs = wait_for_two_runs(t.sweep, dir.path() / "run");
+  REQUIRE(t.runs.size() == 2);
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("SIGTERM to a sweep stops its runs and waits for them, keeping their checkpoints", "[trainer][sweep]") {
+  loci::test::TempDir dir;
+  const fs::path log = dir.path() / "sweep.log";
+  const TrainingSweep t = two_runs_training(dir, log);
+  const pid_t sweep = t.sweep;
+  const auto& runs = t.runs;
+
+  ::kill(sweep, SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(sweep, &status, 0) == sweep);
+  CHECK(WIFSIGNALED(status));
+  CHECK(WTERMSIG(status) == SIGTERM);
+  // Waited for, not left behind: by the time the sweep has ended its runs have ended and been reaped.
+  for (const pid_t run : runs) {
+    CHECK(::kill(run, 0) == -1);
+    CHECK(errno == ESRCH);
+  }
+  const std::string said = loci::test::slurp(log);
+  CHECK_THAT(said, Catch::Contains("stopping 2 run(s)"));
+  CHECK_THAT(said, Catch::Contains("stopped seed=0"));
+  CHECK_THAT(said, !Catch::Contains("FAILED"));
+  for (const char* run : {"seed=0", "seed=1"}) CHECK(fs::exists(dir.path() / "run" / run / "checkpoints/last.pt"));
+}
+
+TEST_CASE("a sweep killed outright (SIGKILL) still stops its runs", "[trainer][sweep]") {
+  loci::test::TempDir dir;
+  const TrainingSweep t = two_runs_training(dir, dir.path() / "sweep.log");
+  const pid_t sweep = t.sweep;
+  const auto& runs = t.runs;
+
+  ::kill(sweep, SIGKILL);
+  int status = 0;
+  REQUIRE(::waitpid(sweep, &status, 0) == sweep);
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  auto all_ended = [&] {
+    for (const pid_t run : runs)
+      if (!has_ended(run)) return false;
+    return true;
+  };
+  while (!all_ended() && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(50ms);
+  CHECK(all_ended());
+}
+
+// `loci run` generates first, in the same process, on several threads that stay: the stop must reach the sweep
+// whichever of its threads the kernel hands the signal to.
+TEST_CASE("SIGTERM to loci run stops the sweep after generation on several threads", "[trainer][sweep]") {
+  loci::test::TempDir dir;
+  const auto out = dir.path() / "pipe";
+  const auto cfg = dir.write(
+      "pipe.yaml", "out: " + out.string() + "\ngenerate:\n  include: " + std::string(LOCI_SOURCE_DIR) +
+                       "/configs/lst.yaml\n  out: " + out.string() + "/data\n  splits: {train: 256, test: 16}\n"
+                       "  samples_per_shard: 32\n  threads: 2\n"
+                       "train:\n  trainer: torch_trainer\n  jobs: 2\n  sweep: [\"model.pe.init.std=0.1,1.0\"]\n"
+                       "  model: {d_model: 16, blocks: 1}\n  train: {epochs: 100000, eval_every: 1, batch_size: 32}\n");
+  const fs::path log = dir.path() / "run.log";
+  const pid_t run = start_loci({"run", "-q", cfg}, log);
+  REQUIRE(run > 0);
+  const auto runs = wait_for_two_runs(run, out / "runs", "model.pe.init.std=0.1", "model.pe.init.std=1.0");
+  INFO(loci::test::slurp(log));
+  REQUIRE(runs.size() == 2);
+
+  ::kill(run, SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(run, &status, 0) == run);
+  CHECK(WIFSIGNALED(status));
+  for (const pid_t child : runs) {
+    CHECK(::kill(child, 0) == -1);
+    CHECK(errno == ESRCH);
+  }
+  CHECK_THAT(loci::test::slurp(log), Catch::Contains("stopping 2 run(s)"));
+}
