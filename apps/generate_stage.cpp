@@ -31,13 +31,13 @@ std::string regenerate_command(const std::string& command) {
 
 // The size and SHA-256 of each file the generator reads; a file that cannot be read was already named by
 // configure(), so this only meets files that vanished since.
-std::vector<data::InputFile> checksum_inputs(const std::vector<std::string>& files) {
-  std::vector<data::InputFile> out;
+std::vector<datasets::InputFile> checksum_inputs(const std::vector<std::string>& files) {
+  std::vector<datasets::InputFile> out;
   for (const auto& f : files) {
     std::error_code ec;
     const auto bytes = std::filesystem::file_size(f, ec);
     if (ec) throw UserError(f + ": cannot read (" + ec.message() + ")");
-    out.push_back({f, static_cast<std::int64_t>(bytes), data::sha256_file(f)});
+    out.push_back({f, static_cast<std::int64_t>(bytes), datasets::sha256_file(f)});
   }
   return out;
 }
@@ -71,7 +71,7 @@ std::string recorded_config(const config::Node& resolved, const Generator& gener
   return config::to_yaml(config::without(resolved, drop));
 }
 
-data::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
+datasets::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
                                           const PluginRegistry& registry, const GenerateFlags& flags) {
   auto generator = registry.make_generator(plugin.name);
   check_split_sizes(resolved);
@@ -79,7 +79,7 @@ data::GenerateReport generate_from_config(const config::Node& resolved, const Pl
 
   GeneratorCommon common;
   generator_common_options().read(resolved, common);
-  data::GenerateOptions opt;
+  datasets::GenerateOptions opt;
   opt.out = common.out;
   opt.splits = common.splits;
   for (const auto& fixed : generator->fixed_splits()) {
@@ -115,14 +115,14 @@ data::GenerateReport generate_from_config(const config::Node& resolved, const Pl
   // "now" leaves the choice to the driver: SOURCE_DATE_EPOCH when set, else the clock.
   opt.created = common.created == "now" ? "" : common.created;
   const std::string started = utc_now();
-  data::GenerateReport report = data::generate_dataset(*generator, opt);
+  datasets::GenerateReport report = datasets::generate_dataset(*generator, opt);
   // Beside the dataset, never in it: the shards and index.json stay the same bytes for the same config.
   if (report.complete && flags.rank == 0) {
     nlohmann::ordered_json p = provenance(false);
     p["started"] = started;
     p["ended"] = utc_now();
-    p["index_sha256"] = data::sha256_file(opt.out / "index.json");
-    data::write_file_atomically(opt.out / "provenance.json", p.dump(2) + "\n");
+    p["index_sha256"] = datasets::sha256_file(opt.out / "index.json");
+    datasets::write_file_atomically(opt.out / "provenance.json", p.dump(2) + "\n");
   }
   return report;
 }

@@ -22,7 +22,7 @@ const std::vector<std::string>& generator_identity_drop();
 // The config a dataset records (config_yaml): without those keys and without the ones the generator does not use.
 std::string recorded_config(const config::Node& resolved, const Generator& generator);
 
-data::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
+datasets::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
                                           const PluginRegistry& registry, const GenerateFlags& flags);
 
 }  // namespace loci::app

@@ -48,7 +48,7 @@ int main(int argc, char** argv) {
   } catch (const loci::UserError& e) {
     std::cerr << "loci: error: " << e.what() << "\n";
     return 1;
-  } catch (const loci::data::DataError& e) {
+  } catch (const loci::datasets::DataError& e) {
     std::cerr << "loci: error: " << e.what() << "\n";
     return 1;
   } catch (const std::exception& e) {

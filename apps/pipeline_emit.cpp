@@ -49,7 +49,7 @@ std::string emit_pipeline_slurm(const config::Node& resolved, const PipelineEmit
   SweepRequest req = sweep_request(stage, sweep, out);
   req.scheduler_options = r.sbatch;
   const fs::path array_script = out / "train-array.sh";
-  data::write_file_atomically(array_script, emit_sweep("slurm", req, sweep.points));
+  datasets::write_file_atomically(array_script, emit_sweep("slurm", req, sweep.points));
   fs::permissions(array_script, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
 
   std::vector<std::string> after;

@@ -18,9 +18,9 @@ std::pair<config::Node, Sweep> stage_sweep(const config::Node& train) {
 }
 
 SweepRequest sweep_request(const config::Node& stage, const Sweep& sweep, const std::filesystem::path& folder) {
-  data::make_folder(folder);
+  datasets::make_folder(folder);
   const auto stage_file = folder / "train.yaml";
-  data::write_file_atomically(stage_file, config::to_yaml(stage));
+  datasets::write_file_atomically(stage_file, config::to_yaml(stage));
   SweepRequest req;
   req.config = stage_file.string();
   req.fixed_overrides = sweep.fixed;

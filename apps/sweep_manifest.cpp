@@ -84,7 +84,7 @@ void write_sweep_manifest(const SweepRequest& r, const std::vector<SweepPoint>& 
   for (const auto& p : points) list.push_back({{"name", p.name}, {"overrides", p.overrides}});
   j["points"] = list;
   fs::create_directories(r.out);
-  data::write_file_atomically(fs::path(r.out) / "sweep.json", j.dump(2) + "\n");
+  datasets::write_file_atomically(fs::path(r.out) / "sweep.json", j.dump(2) + "\n");
 }
 
 std::vector<PointState> sweep_status(const fs::path& folder) {

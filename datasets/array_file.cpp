@@ -11,7 +11,7 @@
 #include "datasets/detail/self_contained.hpp"
 #include "datasets/error.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace {
 
@@ -98,9 +98,9 @@ void write_array_file(const std::filesystem::path& target, const std::vector<Arr
   write_file_atomically(target, image.data(), image.size());
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets
 
-namespace loci::data {
+namespace loci::datasets {
 
 ArrayFileContents read_array_file(const std::filesystem::path& source) {
   h5::quiet();
@@ -151,4 +151,4 @@ ArrayFileContents read_array_file(const std::filesystem::path& source) {
   return out;
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

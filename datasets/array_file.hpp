@@ -11,7 +11,7 @@
 
 #include "datasets/spec.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 // Throws DataError naming `target` when it cannot be written.
 void write_array_file(const std::filesystem::path& target, const std::vector<Array>& arrays,
@@ -33,4 +33,4 @@ struct ArrayFileContents {
 // is missing, not HDF5, or truncated.
 ArrayFileContents read_array_file(const std::filesystem::path& source);
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -7,7 +7,7 @@
 
 #include "datasets/spec.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 struct ArrayInfo {
   std::string name;
@@ -30,4 +30,4 @@ struct ArrayInfo {
 // "uint8 [token=16, channel=5]": the form error messages and `loci inspect` use.
 std::string describe_type(const ArrayInfo& a);
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -10,7 +10,7 @@
 
 #include "datasets/error.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace fs = std::filesystem;
 
@@ -106,4 +106,4 @@ void make_folder(const fs::path& dir) {
   if (!fs::is_directory(dir)) throw DataError(dir, "not a folder");
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

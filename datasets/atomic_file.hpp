@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <string>
 
-namespace loci::data {
+namespace loci::datasets {
 
 // ".name.<host>-<pid>.tmp" beside `target`: hidden, recognisable as ours when a killed run left it behind, and
 // one per process, so that ranks of one run writing the same file (index.json) never write into one temporary.
@@ -41,4 +41,4 @@ void sync_folder(const std::filesystem::path& dir);
 // Creates `dir` (and parents) or throws a DataError naming it.
 void make_folder(const std::filesystem::path& dir);
 
-}  // namespace loci::data
+}  // namespace loci::datasets

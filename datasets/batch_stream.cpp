@@ -13,7 +13,7 @@
 #include "datasets/format.hpp"
 #include "sim/random/stream.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace {
 
@@ -225,4 +225,4 @@ std::vector<std::int64_t> BatchStream::order() const {
   return out;
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -14,7 +14,7 @@
 
 #include <boost/core/noncopyable.hpp>
 
-namespace loci::data {
+namespace loci::datasets {
 
 struct BatchStreamOptions {
   BatchStreamOptions(std::string split, std::vector<std::string> arrays, std::int64_t batch_size)
@@ -68,4 +68,4 @@ class BatchStream : boost::noncopyable {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace loci::data
+}  // namespace loci::datasets

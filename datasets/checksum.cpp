@@ -10,7 +10,7 @@
 
 #include "datasets/error.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace {
 
@@ -59,4 +59,4 @@ std::string sha256_file(const std::filesystem::path& file) {
   return finish(ctx.get());
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

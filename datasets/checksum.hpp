@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <string>
 
-namespace loci::data {
+namespace loci::datasets {
 
 std::string sha256_hex(const void* data, std::size_t size);
 std::string sha256_file(const std::filesystem::path& file);  // DataError naming the file if it cannot be read
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace {
 
@@ -75,4 +75,4 @@ void encode_arrays(const std::vector<ArrayToEncode>& arrays, std::int64_t sample
   if (failed) throw std::runtime_error("zlib could not compress a chunk");
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

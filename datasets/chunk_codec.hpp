@@ -9,7 +9,7 @@
 
 #include "datasets/compression.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 // One per-sample array of one shard, cut into chunks of `chunk_samples` samples (the last one zero-padded to a
 // whole chunk, as HDF5 stores edge chunks whole).
@@ -34,4 +34,4 @@ struct ArrayToEncode {
 void encode_arrays(const std::vector<ArrayToEncode>& arrays, std::int64_t samples, std::int64_t chunk_samples,
                    const Compression& c, int threads);
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -2,7 +2,7 @@
 // `gzip = false` writes raw chunks for the fastest reads.
 #pragma once
 
-namespace loci::data {
+namespace loci::datasets {
 
 struct Compression {
   bool gzip = true;
@@ -10,4 +10,4 @@ struct Compression {
   bool shuffle = true; // byte-shuffle before gzip: small integers and floats compress several times better
 };
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace {
 
@@ -144,4 +144,4 @@ std::string card_code(const std::string& text) {
   return fence + pad + flat + pad + fence;
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

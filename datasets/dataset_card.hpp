@@ -6,7 +6,7 @@
 
 #include "datasets/index.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 struct CardText {
   std::string pretty_name;
@@ -26,4 +26,4 @@ std::string card_literal(const std::string& text);
 // A path or value as a code span that no backtick inside it can end early.
 std::string card_code(const std::string& text);
 
-}  // namespace loci::data
+}  // namespace loci::datasets

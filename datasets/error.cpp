@@ -1,6 +1,6 @@
 #include "datasets/error.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace {
 // A message that spans lines would break the one-line contract of the command line; fold any that slip in.
@@ -17,4 +17,4 @@ DataError::DataError(const std::filesystem::path& file, const std::string& what)
 // Out of line so the type information lives in libloci_datasets only, and a throw from a plugin is caught by the host.
 DataError::~DataError() = default;
 
-}  // namespace loci::data
+}  // namespace loci::datasets

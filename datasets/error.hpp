@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace loci::data {
+namespace loci::datasets {
 
 class DataError : public std::runtime_error {
  public:
@@ -16,4 +16,4 @@ class DataError : public std::runtime_error {
   ~DataError() override;
 };
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -11,7 +11,7 @@
 #include "datasets/error.hpp"
 #include "datasets/atomic_file.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace {
 
@@ -74,4 +74,4 @@ FolderLock::~FolderLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the lock; the file stays (removing it would race a new writer)
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

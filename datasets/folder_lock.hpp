@@ -9,7 +9,7 @@
 
 #include <boost/core/noncopyable.hpp>
 
-namespace loci::data {
+namespace loci::datasets {
 
 class FolderLock : boost::noncopyable {
  public:
@@ -21,4 +21,4 @@ class FolderLock : boost::noncopyable {
   int fd_ = -1;
 };
 
-}  // namespace loci::data
+}  // namespace loci::datasets

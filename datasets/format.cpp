@@ -7,7 +7,7 @@
 #include <set>
 #include <stdexcept>
 
-namespace loci::data {
+namespace loci::datasets {
 
 const std::vector<std::string>& reserved_attributes() {
   static const std::vector<std::string> names = {
@@ -136,4 +136,4 @@ std::string iso8601_utc(std::int64_t unix_seconds) {
   return buf;
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

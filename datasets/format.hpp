@@ -9,7 +9,7 @@
 
 #include "datasets/spec.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 // Bumped whenever a reader of the old version would misread a new shard. Readers refuse any other version.
 inline constexpr std::int64_t kSchemaVersion = 1;
@@ -53,4 +53,4 @@ bool valid_name(const std::string& name);  // [A-Za-z0-9_.-]+, not starting with
 
 std::string iso8601_utc(std::int64_t unix_seconds);
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -22,7 +22,7 @@
 #include "datasets/progress.hpp"
 #include "datasets/shard_writer.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace fs = std::filesystem;
 
@@ -335,4 +335,4 @@ GenerateReport generate_dataset(const SampleSource& source, const GenerateOption
   return report;
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

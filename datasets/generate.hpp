@@ -12,7 +12,7 @@
 #include "datasets/compression.hpp"
 #include "datasets/spec.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 // Which sample to make. Sample `index` of `split` depends on this key alone.
 struct SampleKey {
@@ -72,4 +72,4 @@ struct GenerateReport {
 // breaks the shard contract, and whatever fill() throws.
 GenerateReport generate_dataset(const SampleSource& source, const GenerateOptions& options);
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -8,7 +8,7 @@
 #include "datasets/error.hpp"
 #include "datasets/format.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace fs = std::filesystem;
 using ojson = nlohmann::ordered_json;
@@ -130,7 +130,9 @@ Index Index::from_json(const nlohmann::json& j, const fs::path& file) {
     x.chunk_samples = whole_or(j, "chunk_samples", std::int64_t{0});
     if (j.contains("compression")) {
       const auto& c = j.at("compression");
-      x.compression = {c.value("gzip", true), c.value("level", 4), c.value("shuffle", true)};
+      const auto level = whole_or(c, "level", std::int64_t{4});
+      if (level < 0 || level > 9) throw std::invalid_argument("compression 'level' " + std::to_string(level) + " is not 0-9");
+      x.compression = {c.value("gzip", true), static_cast<int>(level), c.value("shuffle", true)};
     }
     for (const auto& s : j.at("splits")) x.splits.push_back({s.at("name").get<std::string>(), whole(s, "samples")});
     for (const auto& s : j.at("features")) x.features.push_back(spec_from_json(s));
@@ -201,4 +203,4 @@ std::optional<std::string> identity_difference(const ojson& had, const ojson& wa
   return std::nullopt;
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

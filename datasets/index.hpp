@@ -13,7 +13,7 @@
 #include "datasets/compression.hpp"
 #include "datasets/spec.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 struct ShardEntry {
   std::string file;  // relative to the dataset folder
@@ -61,4 +61,4 @@ nlohmann::ordered_json spec_to_json(const ArraySpec& s);
 ArraySpec spec_from_json(const nlohmann::json& j);  // throws std::exception on bad input
 std::optional<DType> dtype_from_name(const std::string& name);
 
-}  // namespace loci::data
+}  // namespace loci::datasets

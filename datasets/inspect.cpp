@@ -7,7 +7,7 @@
 
 #include "datasets/reader.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 SampleSlots SampleValues::slots() const {
   std::vector<void*> pointers;
@@ -192,4 +192,4 @@ std::string describe(const std::filesystem::path& path, const InspectOptions& op
   return o.str();
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -10,7 +10,7 @@
 
 #include "datasets/spec.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 // One sample as read back, for printing.
 struct SampleValues {
@@ -37,4 +37,4 @@ std::string describe(const std::filesystem::path& path, const InspectOptions& op
 // "[[1, 2], [3, 4]]", cut short after `max_values` values.
 std::string format_values(const ArraySpec& array, const std::uint8_t* data, std::size_t max_values = 32);
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -11,7 +11,7 @@
 #include "datasets/detail/self_contained.hpp"
 #include "datasets/error.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace {
 
@@ -158,4 +158,4 @@ Matrix read_matrix(const fs::path& file, const std::string& dataset) {
   throw DataError(file, "unknown table format '" + e + "' (expected .h5, .hdf5, .csv, .tsv or .txt)");
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace loci::data {
+namespace loci::datasets {
 
 struct Matrix {
   std::int64_t rows = 0, cols = 0;
@@ -24,4 +24,4 @@ struct Matrix {
 // every value must be a finite number.
 Matrix read_matrix(const std::filesystem::path& file, const std::string& dataset = "");
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -7,7 +7,7 @@
 #include "datasets/checksum.hpp"
 #include "datasets/error.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace fs = std::filesystem;
 
@@ -198,4 +198,4 @@ void OutputFolder::remove_temporaries(const std::vector<ShardPlan>* only) {
   }
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

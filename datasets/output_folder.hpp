@@ -17,7 +17,7 @@
 #include "datasets/format.hpp"
 #include "datasets/index.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 class OutputFolder {
  public:
@@ -58,4 +58,4 @@ class OutputFolder {
   std::filesystem::path out_;
 };
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace loci::data {
+namespace loci::datasets {
 
 std::string format_duration(double seconds) {
   if (!std::isfinite(seconds) || seconds < 0) return "?";
@@ -81,4 +81,4 @@ void Progress::report(bool final) {
   std::fflush(out);
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -13,7 +13,7 @@
 
 #include <boost/core/noncopyable.hpp>
 
-namespace loci::data {
+namespace loci::datasets {
 
 struct ProgressOptions {
   ProgressOptions(std::string label, std::int64_t total) : label_(std::move(label)), total_(total) {}
@@ -57,4 +57,4 @@ class Progress : boost::noncopyable {
 // "1:02:03", "4:05", "0:07"
 std::string format_duration(double seconds);
 
-}  // namespace loci::data
+}  // namespace loci::datasets

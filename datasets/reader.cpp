@@ -11,7 +11,7 @@
 #include "datasets/format.hpp"
 #include "datasets/shard_reader.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace fs = std::filesystem;
 
@@ -300,4 +300,4 @@ VerifyReport Dataset::verify() const {
   return r;
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

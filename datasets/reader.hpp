@@ -12,7 +12,7 @@
 #include "datasets/index.hpp"
 #include "datasets/spec.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 struct VerifyReport {
   std::int64_t shards = 0;
@@ -73,4 +73,4 @@ class Dataset {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <sstream>
 
-namespace loci::data {
+namespace loci::datasets {
 
 std::string shade_strips(const float* values, std::size_t rows, std::size_t columns,
                          const std::function<std::string(std::size_t)>& label, std::size_t max_rows) {
@@ -24,4 +24,4 @@ std::string shade_strips(const float* values, std::size_t rows, std::size_t colu
   return s.str();
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

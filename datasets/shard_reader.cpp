@@ -9,7 +9,7 @@
 #include "datasets/error.hpp"
 #include "datasets/format.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace fs = std::filesystem;
 using h5::Handle;
@@ -231,4 +231,4 @@ std::vector<std::uint8_t> ShardFile::read_all(const std::string& name) const {
   return out;
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

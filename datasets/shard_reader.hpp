@@ -10,7 +10,7 @@
 #include "datasets/array_info.hpp"
 #include "datasets/spec.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 class ShardFile {
  public:
@@ -40,4 +40,4 @@ class ShardFile {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -12,7 +12,7 @@
 #include "datasets/error.hpp"
 #include "datasets/format.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 namespace {
 
@@ -198,4 +198,4 @@ WrittenShard ShardWriter::write(const ShardContent& content, const std::filesyst
   return {static_cast<std::int64_t>(image_.size()), sha256_hex(image_.data(), image_.size())};
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

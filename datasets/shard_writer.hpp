@@ -13,7 +13,7 @@
 #include "datasets/compression.hpp"
 #include "datasets/spec.hpp"
 
-namespace loci::data {
+namespace loci::datasets {
 
 // The root attributes every shard carries besides the layout's own.
 struct ShardHeader {
@@ -54,4 +54,4 @@ class ShardWriter {
   std::vector<std::uint8_t> image_;  // reused from shard to shard: fresh memory costs page faults
 };
 
-}  // namespace loci::data
+}  // namespace loci::datasets

@@ -13,7 +13,7 @@
 #include <variant>
 #include <vector>
 
-namespace loci::data {
+namespace loci::datasets {
 
 enum class DType : std::uint8_t { u8, i8, u16, i16, u32, i32, u64, i64, f32, f64 };
 
@@ -146,4 +146,4 @@ class SampleSlots {
   std::vector<void*> slots_;
 };
 
-}  // namespace loci::data
+}  // namespace loci::datasets

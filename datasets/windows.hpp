@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
-namespace loci::data {
+namespace loci::datasets {
 
 struct WindowPlan {
   std::int64_t samples = 0;     // windows wanted
@@ -34,4 +34,4 @@ inline void copy_window(const float* recording, std::size_t tokens, std::int64_t
                 static_cast<std::size_t>(length), out + i * static_cast<std::size_t>(length));
 }
 
-}  // namespace loci::data
+}  // namespace loci::datasets

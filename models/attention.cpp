@@ -1,7 +1,7 @@
 #include "models/attention.hpp"
 
-#include "models/attention_core.hpp"
-#include "models/batched_matmul.hpp"
+#include "models/kernels/attention_core.hpp"
+#include "models/kernels/batched_matmul.hpp"
 #include "models/dropout.hpp"
 #include "models/linear.hpp"
 

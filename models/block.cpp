@@ -2,9 +2,9 @@
 
 #include "models/choices.hpp"
 #include "models/dropout.hpp"
-#include "models/fused_gelu.hpp"
-#include "models/fused_linear_norm.hpp"
-#include "models/fused_mlp.hpp"
+#include "models/kernels/fused_gelu.hpp"
+#include "models/kernels/fused_linear_norm.hpp"
+#include "models/kernels/fused_mlp.hpp"
 #include "models/linear.hpp"
 
 #include <stdexcept>

@@ -6,7 +6,7 @@
 
 // Float32 CPU layers then run in chunks of rows on generated kernels (fused_linear), everything else on ATen's.
 
-#include "models/fused_linear_norm.hpp"
+#include "models/kernels/fused_linear_norm.hpp"
 
 #include <torch/nn/modules/linear.h>
 

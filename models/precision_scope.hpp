@@ -5,7 +5,7 @@
 // same float32 model a user would load.
 #pragma once
 
-#include "models/bf16_products.hpp"
+#include "models/kernels/bf16_products.hpp"
 
 #include <ATen/autocast_mode.h>
 #include <torch/torch.h>

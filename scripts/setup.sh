@@ -7,7 +7,7 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   # LibTorch links libblas.so.3; without the OpenMP OpenBLAS it resolves to the reference BLAS (~15x slower).
   libtorch-dev libopenblas0-openmp libblas-dev
-  # Kernels generated for the exact shapes of the fused layers' small chunk products (models/jit_gemm.cpp).
+  # Kernels generated for the exact shapes of the fused layers' small chunk products (models/kernels/jit_gemm.cpp).
   libxsmm-dev
   # Headers of the gloo library LibTorch's c10d links: data-parallel training (ProcessGroupGloo) includes them.
   libgloo-dev

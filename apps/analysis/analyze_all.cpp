@@ -18,7 +18,7 @@ AnalyzeAllReport analyze_all(const std::vector<fs::path>& roots, const fs::path&
   AnalyzeAllReport report;
   report.runs = static_cast<int>(folders.size());
   std::vector<nlohmann::ordered_json> analyses;
-  data::Progress bar(data::ProgressOptions("analysing", static_cast<std::int64_t>(folders.size())).unit("runs").enabled(progress));
+  datasets::Progress bar(datasets::ProgressOptions("analysing", static_cast<std::int64_t>(folders.size())).unit("runs").enabled(progress));
   for (const auto& folder : folders) {
     const fs::path file = folder / "analysis.json";
     if (analysis_is_current(folder, options)) {
@@ -27,14 +27,14 @@ AnalyzeAllReport analyze_all(const std::vector<fs::path>& roots, const fs::path&
       ++report.kept;
     } else {
       analyses.push_back(analyze_run(load_run_folder(folder), options));
-      data::write_file_atomically(file, analyses.back().dump(1) + "\n");
+      datasets::write_file_atomically(file, analyses.back().dump(1) + "\n");
       ++report.analysed;
     }
     bar.advance();
   }
   bar.finish();
   add_attention_similarity(folders, analyses, options.attention_reference);
-  data::make_folder(summary_folder);
+  datasets::make_folder(summary_folder);
   write_summary(analyses, summary_folder);
   return report;
 }

@@ -40,8 +40,8 @@ ordered_json matrix_json(const Eigen::MatrixXd& m) {
   return rows;
 }
 
-Eigen::MatrixXd slice(const data::NumericArray& a, std::int64_t index, const fs::path& file, const std::string& name) {
-  if (a.shape.size() != 3) throw data::DataError(file, "array '" + name + "' is not [evaluation, token, dim]");
+Eigen::MatrixXd slice(const datasets::NumericArray& a, std::int64_t index, const fs::path& file, const std::string& name) {
+  if (a.shape.size() != 3) throw datasets::DataError(file, "array '" + name + "' is not [evaluation, token, dim]");
   const auto rows = a.shape[1], cols = a.shape[2];
   Eigen::MatrixXd m(rows, cols);
   const double* p = a.values.data() + index * rows * cols;
@@ -140,7 +140,7 @@ ordered_json final_metrics(const RunFolder& run) {
 }
 
 std::map<std::string, std::string> input_hashes(const fs::path& folder) {
-  return {{"pe.h5", data::sha256_file(folder / "pe.h5")}, {"metrics.jsonl", data::sha256_file(folder / "metrics.jsonl")}};
+  return {{"pe.h5", datasets::sha256_file(folder / "pe.h5")}, {"metrics.jsonl", datasets::sha256_file(folder / "metrics.jsonl")}};
 }
 
 }  // namespace
@@ -157,7 +157,7 @@ namespace {
 Eigen::MatrixXd positions_of(const RunFolder& run) {
   const auto pos_it = run.pe.arrays.find("positions");
   if (pos_it == run.pe.arrays.end() || pos_it->second.shape.size() != 2)
-    throw data::DataError(run.folder / "pe.h5", "has no [token, axis] array 'positions'");
+    throw datasets::DataError(run.folder / "pe.h5", "has no [token, axis] array 'positions'");
   const auto& pos = pos_it->second;
   Eigen::MatrixXd positions(pos.shape[0], pos.shape[1]);
   for (Eigen::Index i = 0; i < positions.rows(); ++i)
@@ -173,8 +173,8 @@ std::vector<std::int64_t> integers_of(const RunFolder& run, const char* name) {
 }
 
 // The PE tables: placement_<p> arrays shaped [evaluation, token, dim]; attention-bias tables are left out.
-std::vector<std::pair<int, const data::NumericArray*>> tables_of(const RunFolder& run, Eigen::Index tokens) {
-  std::vector<std::pair<int, const data::NumericArray*>> tables;
+std::vector<std::pair<int, const datasets::NumericArray*>> tables_of(const RunFolder& run, Eigen::Index tokens) {
+  std::vector<std::pair<int, const datasets::NumericArray*>> tables;
   for (const auto& [name, array] : run.pe.arrays)
     if (name.rfind("placement_", 0) == 0 && array.shape.size() == 3 && array.shape[1] == tokens &&
         (array.dims.empty() || array.dims == "evaluation,token,dim"))
@@ -240,7 +240,7 @@ ordered_json robustness_of(const RunFolder& run) {
       rows.push_back({{"split", cells[0]}, {"noise_std", std::stod(cells[1])}, {"accuracy", value(cells[4])},
                       {"mse", value(cells[5])}});
     } catch (const std::exception&) {
-      throw data::DataError(run.folder / "robustness.csv", "has a line that is not split,noise_std,...: " + line);
+      throw datasets::DataError(run.folder / "robustness.csv", "has a line that is not split,noise_std,...: " + line);
     }
   }
   return rows;
@@ -348,7 +348,7 @@ ordered_json only(const ordered_json& probes, const std::vector<std::string>& na
 // One row per evaluation: each placement's probes and their mean, and (when pe.h5 starts at epoch 0) the mean
 // probes of the displacement from the initial PE.
 // Each PE table's distance matrix at evaluation e.
-std::vector<Eigen::MatrixXd> pe_distances(const std::vector<std::pair<int, const data::NumericArray*>>& tables,
+std::vector<Eigen::MatrixXd> pe_distances(const std::vector<std::pair<int, const datasets::NumericArray*>>& tables,
                                           std::int64_t e, const fs::path& file, const ProbeSetup& s) {
   std::vector<Eigen::MatrixXd> out;
   for (const auto& [index, array] : tables)
@@ -368,7 +368,7 @@ void add_permutation_test(ordered_json& into, const std::string& name, const std
   into[name + "_null_q95"] = number(m.null_q95);
 }
 
-ordered_json probe_evaluations(const RunFolder& run, const std::vector<std::pair<int, const data::NumericArray*>>& tables,
+ordered_json probe_evaluations(const RunFolder& run, const std::vector<std::pair<int, const datasets::NumericArray*>>& tables,
                                const ProbeSetup& s) {
   const LogitArrays logits = position_logit_arrays(run, s.context.positions.rows());
   const auto epochs = integers_of(run, "epoch"), steps = integers_of(run, "step");
@@ -437,7 +437,7 @@ ordered_json relative_scale(const RunFolder& run, const ordered_json& final_prob
 // on the displacement (disp_*), and the permutation p-value of the RSA (rsa_p_value: the true positions shuffled
 // among the tokens, 1000 times, every block's PE scored against each shuffle).
 ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
-                          const std::vector<std::pair<int, const data::NumericArray*>>& tables, const ProbeSetup& s) {
+                          const std::vector<std::pair<int, const datasets::NumericArray*>>& tables, const ProbeSetup& s) {
   if (evaluations.empty()) return nullptr;
   ordered_json f = evaluations.back()["mean"];
   const bool has_initial = evaluations.front()["epoch"].get<std::int64_t>() == 0;
@@ -473,7 +473,7 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
 // For the report's figures: the last evaluation's PE of the first placement as an MDS embedding and as a
 // cosine-similarity matrix, beside the true distances.
 void add_final_views(ordered_json& out, const RunFolder& run,
-                     const std::vector<std::pair<int, const data::NumericArray*>>& tables, const ProbeSetup& s) {
+                     const std::vector<std::pair<int, const datasets::NumericArray*>>& tables, const ProbeSetup& s) {
   out["true_distance"] = matrix_json(s.context.true_distance);
   const std::int64_t evals = tables.empty() ? 0 : tables.front().second->shape[0];
   if (evals == 0) {

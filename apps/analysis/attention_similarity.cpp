@@ -14,14 +14,14 @@ std::vector<Eigen::MatrixXd> final_attention_maps(const fs::path& folder) {
   const fs::path file = folder / "attention.h5";
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) return {};
-  const auto contents = data::read_array_file(file);
+  const auto contents = datasets::read_array_file(file);
   std::vector<Eigen::MatrixXd> maps;
   for (std::size_t b = 0;; ++b) {
     const auto it = contents.arrays.find("block_" + std::to_string(b));
     if (it == contents.arrays.end()) break;
     const auto& a = it->second;
     if (a.shape.size() != 4 || a.shape[0] < 1 || a.shape[2] != a.shape[3])
-      throw data::DataError(file, "array 'block_" + std::to_string(b) + "' is not [evaluation, head, query, key]");
+      throw datasets::DataError(file, "array 'block_" + std::to_string(b) + "' is not [evaluation, head, query, key]");
     const auto heads = a.shape[1], n = a.shape[2];
     const auto last = (a.shape[0] - 1) * heads * n * n;
     Eigen::MatrixXd mean = Eigen::MatrixXd::Zero(n, n);

@@ -13,7 +13,7 @@
 
 namespace loci::analysis {
 
-using LogitArrays = std::vector<std::pair<int, const data::NumericArray*>>;
+using LogitArrays = std::vector<std::pair<int, const datasets::NumericArray*>>;
 
 // The position_logits_<b> arrays of a run, by block; empty for runs that have none (no [T, d] PE, or older runs).
 LogitArrays position_logit_arrays(const RunFolder& run, Eigen::Index tokens);

@@ -12,7 +12,7 @@ namespace loci::analysis {
 
 namespace {
 
-template <class T> Eigen::MatrixXd as_matrix(const data::Array& a, Eigen::Index rows, Eigen::Index cols) {
+template <class T> Eigen::MatrixXd as_matrix(const datasets::Array& a, Eigen::Index rows, Eigen::Index cols) {
   Eigen::MatrixXd m(rows, cols);
   const auto* p = reinterpret_cast<const T*>(a.bytes.data());
   for (Eigen::Index i = 0; i < rows; ++i)
@@ -21,18 +21,18 @@ template <class T> Eigen::MatrixXd as_matrix(const data::Array& a, Eigen::Index 
 }
 
 // A dataset-level array as doubles when its shape is `shape` ([T] or [T, T]); empty otherwise.
-Eigen::MatrixXd read_numeric(const data::Dataset& ds, const std::string& name, const std::vector<std::int64_t>& shape) {
+Eigen::MatrixXd read_numeric(const datasets::Dataset& ds, const std::string& name, const std::vector<std::int64_t>& shape) {
   for (const auto& info : ds.dataset_arrays())
     if (info.name == name) {
       if (info.shape != shape) return {};
-      const data::Array a = ds.read_dataset_array(name);
+      const datasets::Array a = ds.read_dataset_array(name);
       const Eigen::Index rows = shape[0], cols = shape.size() > 1 ? shape[1] : 1;
       switch (a.spec.dtype) {
-        case data::DType::f32: return as_matrix<float>(a, rows, cols);
-        case data::DType::f64: return as_matrix<double>(a, rows, cols);
-        case data::DType::u8: return as_matrix<std::uint8_t>(a, rows, cols);
-        case data::DType::i32: return as_matrix<std::int32_t>(a, rows, cols);
-        case data::DType::i64: return as_matrix<std::int64_t>(a, rows, cols);
+        case datasets::DType::f32: return as_matrix<float>(a, rows, cols);
+        case datasets::DType::f64: return as_matrix<double>(a, rows, cols);
+        case datasets::DType::u8: return as_matrix<std::uint8_t>(a, rows, cols);
+        case datasets::DType::i32: return as_matrix<std::int32_t>(a, rows, cols);
+        case datasets::DType::i64: return as_matrix<std::int64_t>(a, rows, cols);
         default: return {};
       }
     }
@@ -59,7 +59,7 @@ Eigen::MatrixXd hops_from(const Eigen::MatrixXd& adjacency) {
   return hops;
 }
 
-void read_partition(const data::Dataset& ds, Eigen::Index tokens, DatasetTruth& t) {
+void read_partition(const datasets::Dataset& ds, Eigen::Index tokens, DatasetTruth& t) {
   for (const auto& [name, what] : {std::pair<const char*, const char*>{"hemisphere", "hemispheres"},
                                    {"block", "blocks of the block model"}}) {
     const Eigen::MatrixXd labels = read_numeric(ds, name, {tokens});
@@ -75,7 +75,7 @@ void read_partition(const data::Dataset& ds, Eigen::Index tokens, DatasetTruth& 
 DatasetTruth dataset_truth(const TruthRequest& r) {
   DatasetTruth t;
   try {
-    const data::Dataset ds = data::Dataset::open(r.data);
+    const datasets::Dataset ds = datasets::Dataset::open(r.data);
     t.generator = ds.index().generator;
     const auto attributes = ds.attributes();
     if (auto it = attributes.find("grid_n"); it != attributes.end() && std::holds_alternative<std::int64_t>(it->second))
@@ -97,7 +97,7 @@ DatasetTruth dataset_truth(const TruthRequest& r) {
     return t;
   }
   try {
-    const data::Dataset ds = data::Dataset::open(r.data);
+    const datasets::Dataset ds = datasets::Dataset::open(r.data);
     const std::string activity = activity_array(ds, r.input);
     const auto splits = ds.splits();
     if (!activity.empty() && ds.array(activity).shape[0] == r.tokens &&

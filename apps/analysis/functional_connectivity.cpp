@@ -10,25 +10,25 @@ namespace loci::analysis {
 
 namespace {
 
-bool is_float(data::DType t) { return t == data::DType::f32 || t == data::DType::f64; }
+bool is_float(datasets::DType t) { return t == datasets::DType::f32 || t == datasets::DType::f64; }
 
-bool has_array(const data::Dataset& ds, const std::string& name) {
+bool has_array(const datasets::Dataset& ds, const std::string& name) {
   for (const auto& a : ds.arrays())
     if (a.name == name) return true;
   return false;
 }
 
 // Samples [first, first + count) as doubles, one sample after another.
-std::vector<double> read_doubles(const data::Dataset& ds, const std::string& split, const data::ArrayInfo& info,
+std::vector<double> read_doubles(const datasets::Dataset& ds, const std::string& split, const datasets::ArrayInfo& info,
                                  std::int64_t first, std::int64_t count) {
-  if (info.dtype == data::DType::f64) return ds.read<double>(split, info.name, first, count);
+  if (info.dtype == datasets::DType::f64) return ds.read<double>(split, info.name, first, count);
   const std::vector<float> f = ds.read<float>(split, info.name, first, count);
   return std::vector<double>(f.begin(), f.end());
 }
 
 }  // namespace
 
-std::string activity_array(const data::Dataset& ds, const std::string& configured_input) {
+std::string activity_array(const datasets::Dataset& ds, const std::string& configured_input) {
   std::string name = configured_input;
   if (name.empty() || name == "auto") name = has_array(ds, "tokens") ? "tokens" : "activity";
   if (!has_array(ds, name)) return "";
@@ -36,10 +36,10 @@ std::string activity_array(const data::Dataset& ds, const std::string& configure
   return is_float(info.dtype) && !info.shape.empty() ? name : "";
 }
 
-Eigen::MatrixXd functional_connectivity(const data::Dataset& ds, const std::string& split, const std::string& array) {
-  const data::ArrayInfo& info = ds.array(array);
+Eigen::MatrixXd functional_connectivity(const datasets::Dataset& ds, const std::string& split, const std::string& array) {
+  const datasets::ArrayInfo& info = ds.array(array);
   if (!info.per_sample || !is_float(info.dtype) || info.shape.empty())
-    throw data::DataError(ds.path(), "array '" + array + "' is not a floating-point per-sample [token, time] array");
+    throw datasets::DataError(ds.path(), "array '" + array + "' is not a floating-point per-sample [token, time] array");
   const Eigen::Index tokens = info.shape[0];
   const Eigen::Index points = info.elements() / std::max<Eigen::Index>(1, tokens);
   // Sums of x and of x x^T over every (window, time) point; each block is a window's tokens x time.

@@ -23,7 +23,7 @@ bool is_run(const fs::path& p) {
 // Whether the PE's tables are drawn from an init (models/init/), the only PEs whose init scale matters: as the
 // trainer recorded it in pe.h5 (from the PE registry, so an extension's PE counts too); for runs older than that
 // record, the built-in PEs that draw.
-bool drawn_from_init(const std::string& pe_type, const data::Attributes& pe_attributes) {
+bool drawn_from_init(const std::string& pe_type, const datasets::Attributes& pe_attributes) {
   if (const auto it = pe_attributes.find("drawn_from_init"); it != pe_attributes.end())
     if (const auto* v = std::get_if<std::int64_t>(&it->second)) return *v != 0;
   return pe_type == "learned" || pe_type == "random_fixed" || pe_type == "learned_fixed_norm";
@@ -31,7 +31,7 @@ bool drawn_from_init(const std::string& pe_type, const data::Attributes& pe_attr
 
 // The config key of the init's scale, as the trainer recorded it from the init's registration (an extension's init
 // counts too); for runs older than that record, the built-in inits' keys.
-std::string init_scale_key(const std::string& init, const data::Attributes& pe_attributes) {
+std::string init_scale_key(const std::string& init, const datasets::Attributes& pe_attributes) {
   if (const auto it = pe_attributes.find("init_scale_key"); it != pe_attributes.end())
     if (const auto* v = std::get_if<std::string>(&it->second)) return *v;
   if (init == "zeros") return "";
@@ -47,7 +47,7 @@ std::string format_number(double v) {
   return s.str();
 }
 
-RunIdentity identity_of(const config::Node& c, const fs::path& file, const data::Attributes& pe_attributes) {
+RunIdentity identity_of(const config::Node& c, const fs::path& file, const datasets::Attributes& pe_attributes) {
   auto text = [&](const char* key) -> std::string {
     const config::Node* n = c.find_path(key);
     if (!n || !n->is_scalar()) throw UserError(file.string() + ": no '" + key + "' (not a config written by loci train)");
@@ -102,14 +102,14 @@ RunFolder load_run_folder(const fs::path& folder) {
   r.config = config::load_file(folder / "config.yaml");
   const fs::path metrics = folder / "metrics.jsonl";
   std::ifstream in(metrics);
-  if (!in) throw data::DataError(metrics, "cannot be read (the run has not evaluated yet?)");
+  if (!in) throw datasets::DataError(metrics, "cannot be read (the run has not evaluated yet?)");
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     if (line.empty()) continue;
     try {
       r.metrics.push_back(nlohmann::json::parse(line));
     } catch (const nlohmann::json::exception&) {
-      throw data::DataError(metrics, "line " + std::to_string(n) + " is not JSON");
+      throw datasets::DataError(metrics, "line " + std::to_string(n) + " is not JSON");
     }
   }
   if (const fs::path summary = folder / "summary.json"; fs::exists(summary)) {
@@ -117,10 +117,10 @@ RunFolder load_run_folder(const fs::path& folder) {
     try {
       r.summary = nlohmann::ordered_json::parse(s);
     } catch (const nlohmann::json::exception&) {
-      throw data::DataError(summary, "is not JSON");
+      throw datasets::DataError(summary, "is not JSON");
     }
   }
-  r.pe = data::read_array_file(folder / "pe.h5");
+  r.pe = datasets::read_array_file(folder / "pe.h5");
   r.identity = identity_of(r.config, folder / "config.yaml", r.pe.attributes);
   return r;
 }

@@ -32,7 +32,7 @@ struct RunFolder {
   RunIdentity identity;
   std::vector<nlohmann::json> metrics;  // metrics.jsonl rows: epoch, step, split, loss, accuracy or mse, ...
   nlohmann::ordered_json summary;       // summary.json of a finished run, null while it has none
-  data::ArrayFileContents pe;           // pe.h5
+  datasets::ArrayFileContents pe;           // pe.h5
 };
 
 // The run folders at or below each root (a folder holding config.yaml and pe.h5), sorted, no duplicates.

@@ -286,7 +286,7 @@ void write_runs_csv(const Table& t, const fs::path& folder) {
     for (const auto& c : t.columns) runs << "," << csv_number(t.values[i].count(c) ? t.values[i].at(c) : kNaN);
     runs << "\n";
   }
-  data::write_file_atomically(folder / "runs.csv", runs.str());
+  datasets::write_file_atomically(folder / "runs.csv", runs.str());
 }
 
 // The groups, ordered by PE type, sigma and name.
@@ -414,7 +414,7 @@ std::string write_correlations(const GroupMeans& means, const std::vector<std::s
     }
     if (groups >= 3 && !task.empty()) md << "\n";
   }
-  data::write_file_atomically(folder / "correlations.csv", csv.str());
+  datasets::write_file_atomically(folder / "correlations.csv", csv.str());
   return md.str();
 }
 
@@ -452,8 +452,8 @@ void write_group_tables(const Table& t, const fs::path& folder) {
       for (const auto& c : t.columns) drawn[c].push_back(stats.at(c).mean);
   }
   if (!t.columns.empty()) md << write_correlations(drawn, t.columns, folder);
-  data::write_file_atomically(folder / "summary.csv", csv.str());
-  data::write_file_atomically(folder / "summary.md", md.str());
+  datasets::write_file_atomically(folder / "summary.csv", csv.str());
+  datasets::write_file_atomically(folder / "summary.md", md.str());
 }
 
 }  // namespace

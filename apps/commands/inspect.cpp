@@ -15,7 +15,7 @@ namespace {
 
 // The generator that made the dataset, configured as it was, so it can draw its own samples; null when its plugin
 // is not found or no longer accepts the stored config (raw values are printed then).
-std::unique_ptr<Generator> renderer_for(const data::Dataset& ds, PluginRegistry& registry) {
+std::unique_ptr<Generator> renderer_for(const datasets::Dataset& ds, PluginRegistry& registry) {
   const auto& index = ds.index();
   if (index.generator.empty() || index.config_yaml.empty()) return nullptr;
   registry.scan(PluginRegistry::search_path());
@@ -47,17 +47,17 @@ void add_inspect_command(CLI::App& app) {
   cmd->add_flag("--verify", a->verify, "Check every shard's SHA-256 against index.json");
   cmd->add_option("--show", a->show, "Print the first N samples of each split")->check(CLI::NonNegativeNumber);
   cmd->callback([a] {
-    data::InspectOptions opt;
+    datasets::InspectOptions opt;
     opt.verify = a->verify;
     opt.show = a->show;
     PluginRegistry registry;
     std::unique_ptr<Generator> renderer;
     if (a->show > 0) {
-      renderer = renderer_for(data::Dataset::open(a->path), registry);
+      renderer = renderer_for(datasets::Dataset::open(a->path), registry);
       if (renderer)
-        opt.format_sample = [&renderer](const data::SampleValues& v) { return renderer->render_sample(v.slots()); };
+        opt.format_sample = [&renderer](const datasets::SampleValues& v) { return renderer->render_sample(v.slots()); };
     }
-    std::cout << data::describe(a->path, opt);
+    std::cout << datasets::describe(a->path, opt);
   });
 }
 

@@ -96,7 +96,7 @@ void analyze_stage(const config::Node& an, const RunFlags& f) {
 // Redrawn only when the summary it draws from changed.
 void report_stage(const fs::path& from, const fs::path& to, const RunFlags& f) {
   auto inputs = [&] {
-    return data::sha256_file(from / "summary.csv") + " " + data::sha256_file(from / "runs.csv");
+    return datasets::sha256_file(from / "summary.csv") + " " + datasets::sha256_file(from / "runs.csv");
   };
   const auto stamp = to / ".report-inputs";
   std::ifstream old(stamp);
@@ -114,7 +114,7 @@ void report_stage(const fs::path& from, const fs::path& to, const RunFlags& f) {
     return;
   }
   make_report(from, to);
-  data::write_file_atomically(stamp, inputs() + "\n");
+  datasets::write_file_atomically(stamp, inputs() + "\n");
   std::cerr << "loci: [report] " << (to / "report.html").string() << "\n";
 }
 

@@ -27,16 +27,16 @@ namespace {
 
 // Latin-square-like arrays: 16 tokens x 5 small symbols, an int64 label, and a float32 feature block per token.
 // bench/reference/shard_io_reference.py writes the same arrays with h5py.
-class PreparedSource : public data::SampleSource {
+class PreparedSource : public datasets::SampleSource {
  public:
   explicit PreparedSource(std::int64_t samples) : samples_(samples) {
     auto& s = layout_.sample_arrays;
-    s.push_back({"tokens", data::DType::u8, {"token", "channel"}, {16, 5}, "symbols"});
-    s.push_back({"label", data::DType::i64, {}, {}, "class"});
-    s.push_back({"features", data::DType::f32, {"token", "feature"}, {16, 8}, "noise"});
+    s.push_back({"tokens", datasets::DType::u8, {"token", "channel"}, {16, 5}, "symbols"});
+    s.push_back({"label", datasets::DType::i64, {}, {}, "class"});
+    s.push_back({"features", datasets::DType::f32, {"token", "feature"}, {16, 8}, "noise"});
     std::vector<float> pos(32);
     for (int t = 0; t < 16; ++t) pos[2 * t] = t % 4, pos[2 * t + 1] = t / 4;
-    layout_.dataset_arrays.push_back(data::Array::of({"positions", data::DType::f32, {"token", "coord"}, {16, 2}, "grid"}, pos));
+    layout_.dataset_arrays.push_back(datasets::Array::of({"positions", datasets::DType::f32, {"token", "coord"}, {16, 2}, "grid"}, pos));
     sim::Rng rng(1);
     tokens_.resize(static_cast<std::size_t>(samples) * 80);
     labels_.resize(static_cast<std::size_t>(samples));
@@ -45,8 +45,8 @@ class PreparedSource : public data::SampleSource {
     for (auto& l : labels_) l = static_cast<std::int64_t>(rng.below(3));
     for (auto& f : features_) f = static_cast<float>(rng.normal());
   }
-  const data::DatasetLayout& layout() const override { return layout_; }
-  void fill(const data::SampleKey& key, const data::SampleSlots& out) const override {
+  const datasets::DatasetLayout& layout() const override { return layout_; }
+  void fill(const datasets::SampleKey& key, const datasets::SampleSlots& out) const override {
     const auto i = static_cast<std::size_t>(key.index % samples_);
     std::memcpy(out.get<std::uint8_t>(0), &tokens_[i * 80], 80);
     *out.get<std::int64_t>(1) = labels_[i];
@@ -56,7 +56,7 @@ class PreparedSource : public data::SampleSource {
 
  private:
   std::int64_t samples_;
-  data::DatasetLayout layout_;
+  datasets::DatasetLayout layout_;
   std::vector<std::uint8_t> tokens_;
   std::vector<std::int64_t> labels_;
   std::vector<float> features_;
@@ -105,7 +105,7 @@ int main(int argc, char** argv) {
 
   for (const bool gzip : {true, false}) {
     const std::string codec = gzip ? "gzip4+shuffle" : "none";
-    data::GenerateOptions o;
+    datasets::GenerateOptions o;
     o.out = out / codec;
     o.splits = {{"train", samples}};
     o.samples_per_shard = per_shard;
@@ -128,11 +128,11 @@ int main(int argc, char** argv) {
       fs::remove_all(o.out);
       auto t0 = std::chrono::steady_clock::now();
       double c0 = cpu_seconds();
-      data::generate_dataset(source, o);
+      datasets::generate_dataset(source, o);
       write_s.push_back(seconds_since(t0));
       write_cpu.push_back(cpu_seconds() - c0);
 
-      const auto ds = data::Dataset::open(o.out);
+      const auto ds = datasets::Dataset::open(o.out);
       bytes_on_disk = 0;
       for (const auto& s : ds.index().shards) bytes_on_disk += s.bytes;
       t0 = std::chrono::steady_clock::now();
@@ -143,8 +143,8 @@ int main(int argc, char** argv) {
       read_cpu.push_back(cpu_seconds() - c0);
 
       t0 = std::chrono::steady_clock::now();
-      data::BatchStream stream(ds, data::BatchStreamOptions("train", {"tokens", "label"}, 128).seed(1).epoch(r));
-      data::Batch b;
+      datasets::BatchStream stream(ds, datasets::BatchStreamOptions("train", {"tokens", "label"}, 128).seed(1).epoch(r));
+      datasets::Batch b;
       batches = 0;
       while (stream.next(b)) ++batches;
       stream_s.push_back(seconds_since(t0));

@@ -10,7 +10,7 @@
 // --breakdown adds the CPU time of the attention products and softmax against the rest of one forward pass.
 
 #include "models/allocator.hpp"
-#include "models/fused_adamw.hpp"
+#include "models/kernels/fused_adamw.hpp"
 #include "models/blas_info.hpp"
 #include "models/init/init_registry.hpp"
 #include "models/micro_batches.hpp"

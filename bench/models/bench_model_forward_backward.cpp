@@ -12,7 +12,7 @@
 // --profile writes a Chrome trace of a few steps per thread count, per ATen operation, to TRACE.<threads>.
 
 #include "models/allocator.hpp"
-#include "models/fused_adamw.hpp"
+#include "models/kernels/fused_adamw.hpp"
 #include "models/blas_info.hpp"
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"

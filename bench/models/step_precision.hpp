@@ -2,7 +2,7 @@
 // fused), as the trainer runs them (models/precision_scope.hpp), and how the benches print it.
 #pragma once
 
-#include "models/bf16_products.hpp"
+#include "models/kernels/bf16_products.hpp"
 
 #include <string>
 

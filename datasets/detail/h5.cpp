@@ -2,7 +2,7 @@
 
 #include <limits>
 
-namespace loci::data::h5 {
+namespace loci::datasets::h5 {
 
 void quiet() {
   thread_local bool done = false;
@@ -194,4 +194,4 @@ std::vector<std::string> attribute_names(hid_t object) {
   return names;
 }
 
-}  // namespace loci::data::h5
+}  // namespace loci::datasets::h5

@@ -11,7 +11,7 @@
 
 #include "datasets/spec.hpp"
 
-namespace loci::data::h5 {
+namespace loci::datasets::h5 {
 
 // Turns off HDF5's printing of its error stack for the calling thread. HDF5 keeps that setting per thread, so
 // every thread that calls HDF5 (writer, prefetcher) calls this first; repeated calls are cheap.
@@ -61,4 +61,4 @@ void write_attribute_i32(hid_t object, const std::string& name, std::int32_t val
 std::optional<AttrValue> read_attribute(hid_t object, const std::string& name);
 std::vector<std::string> attribute_names(hid_t object);
 
-}  // namespace loci::data::h5
+}  // namespace loci::datasets::h5

@@ -2,7 +2,7 @@
 
 #include "datasets/detail/h5.hpp"
 
-namespace loci::data::h5 {
+namespace loci::datasets::h5 {
 
 namespace {
 
@@ -58,4 +58,4 @@ std::string outside_storage(hid_t file) {
   return reason;
 }
 
-}  // namespace loci::data::h5
+}  // namespace loci::datasets::h5

@@ -7,11 +7,11 @@
 
 #include <string>
 
-namespace loci::data::h5 {
+namespace loci::datasets::h5 {
 
 // "" when every object reachable from `file` is a group or a dataset whose bytes are stored in the file itself
 // (contiguous, chunked or compact layout, no external files) and every link is a hard link; otherwise a short
 // reason naming the first object that is not, e.g. "array 'positions' is stored in another file".
 std::string outside_storage(hid_t file);
 
-}  // namespace loci::data::h5
+}  // namespace loci::datasets::h5

@@ -11,7 +11,7 @@
 
 #include <boost/core/noncopyable.hpp>
 
-namespace loci::data::detail {
+namespace loci::datasets::detail {
 
 template <class Job>
 class Worker : boost::noncopyable {
@@ -79,4 +79,4 @@ class Worker : boost::noncopyable {
   std::thread thread_;  // last: starts after everything it uses exists
 };
 
-}  // namespace loci::data::detail
+}  // namespace loci::datasets::detail

@@ -12,7 +12,7 @@
 
 namespace loci {
 
-inline void add_param_attributes(data::Attributes& attributes, const std::string& prefix,
+inline void add_param_attributes(datasets::Attributes& attributes, const std::string& prefix,
                                  const std::vector<sim::ParamSpec>& specs, const std::map<std::string, double>& values) {
   for (const auto& [name, value] : values) {
     bool whole = false;

@@ -45,7 +45,7 @@ class Plugin {
 
 // A generator makes samples whose tokens have known true positions. The host configures it with its resolved
 // config, then the generation driver calls fill() (from datasets::SampleSource) concurrently for every sample.
-class Generator : public Plugin, public data::SampleSource {
+class Generator : public Plugin, public datasets::SampleSource {
  public:
   ~Generator() override;
 
@@ -60,7 +60,7 @@ class Generator : public Plugin, public data::SampleSource {
   virtual std::string card_prose() const = 0;
 
   // A readable rendering of one sample for `loci inspect --show`, or "" to let the host print raw values.
-  virtual std::string render_sample(const data::SampleSlots& sample) const { return {}; }
+  virtual std::string render_sample(const datasets::SampleSlots& sample) const { return {}; }
 
   // Files outside loci whose contents the samples are made from (an atlas, imported series): the host records
   // their sizes and SHA-256 in index.json and the card, and refuses a --resume after one changed.

@@ -16,7 +16,7 @@ namespace loci::lst_grid {
 
 namespace {
 
-using data::DType;
+using datasets::DType;
 using sim::lst::Item;
 
 // Indices into the per-sample arrays, in layout order.
@@ -45,7 +45,7 @@ class LstGrid final : public Generator {
       pos.push_back(static_cast<float>(t / n));
       pos.push_back(static_cast<float>(t % n));
     }
-    layout_.dataset_arrays = {data::Array::of({"positions", DType::f32, {"token", "axis"}, {cells, 2},
+    layout_.dataset_arrays = {datasets::Array::of({"positions", DType::f32, {"token", "axis"}, {cells, 2},
                                                "true position of each token: (row, column) of its cell"}, pos)};
     std::string names;
     for (int s = 0; s <= static_cast<int>(sim::lst::Strategy::quaternary_box); ++s)
@@ -64,7 +64,7 @@ class LstGrid final : public Generator {
     verify_imports();
   }
 
-  const data::DatasetLayout& layout() const override { return layout_; }
+  const datasets::DatasetLayout& layout() const override { return layout_; }
 
   // The users' puzzle files; the builtin human puzzles are part of loci, so they are not an outside input.
   std::vector<std::string> input_files() const override {
@@ -81,7 +81,7 @@ class LstGrid final : public Generator {
     return out;
   }
 
-  void fill(const data::SampleKey& key, const data::SampleSlots& out) const override {
+  void fill(const datasets::SampleKey& key, const datasets::SampleSlots& out) const override {
     for (const auto& imp : opt_.imports)
       if (imp.split == key.split) return fill_imported(imp, key.index, out);
     const auto strata = strata_.find(key.split);
@@ -124,7 +124,7 @@ class LstGrid final : public Generator {
     return s;
   }
 
-  std::string render_sample(const data::SampleSlots& sample) const override {
+  std::string render_sample(const datasets::SampleSlots& sample) const override {
     return render_puzzle(opt_.generate.n(), sample);
   }
 
@@ -150,7 +150,7 @@ class LstGrid final : public Generator {
                     " attempts; widen lst.min_givens/lst.max_givens or lower lst.min_jaccard");
   }
 
-  void fill_imported(const ImportedPuzzles& imp, std::int64_t index, const data::SampleSlots& out) const {
+  void fill_imported(const ImportedPuzzles& imp, std::int64_t index, const datasets::SampleSlots& out) const {
     const auto& row = imp.rows.at(static_cast<std::size_t>(index));
     Item item;
     item.puzzle = row.puzzle;
@@ -190,7 +190,7 @@ class LstGrid final : public Generator {
     }
   }
 
-  void write(const Item& item, bool verified, const data::SampleSlots& out) const {
+  void write(const Item& item, bool verified, const datasets::SampleSlots& out) const {
     const int n = item.puzzle.n;
     sim::lst::one_hot(item.puzzle, out.get<std::uint8_t>(kTokens));
     *out.get<std::uint8_t>(kLabel) = static_cast<std::uint8_t>(item.puzzle.answer - 1);
@@ -204,7 +204,7 @@ class LstGrid final : public Generator {
   }
 
   LstGridOptions opt_;
-  data::DatasetLayout layout_;
+  datasets::DatasetLayout layout_;
   std::map<std::string, std::vector<std::int8_t>> strata_;
   std::map<std::string, std::vector<sim::lst::Cells>> solutions_;
   std::map<std::string, std::vector<bool>> verified_;

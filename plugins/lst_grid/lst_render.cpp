@@ -4,7 +4,7 @@
 
 namespace loci::lst_grid {
 
-std::string render_puzzle(int n, const data::SampleSlots& sample) {
+std::string render_puzzle(int n, const datasets::SampleSlots& sample) {
   const auto* tokens = sample.get<std::uint8_t>("tokens");
   const int label = *sample.get<std::uint8_t>("label");
   const int condition = *sample.get<std::uint8_t>("condition");

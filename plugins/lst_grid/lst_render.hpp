@@ -11,6 +11,6 @@ namespace loci::lst_grid {
 //   Ternary (ternary), answer 3, givens 7
 //   1 . 4 .
 //   . ? . 2
-std::string render_puzzle(int n, const data::SampleSlots& sample);
+std::string render_puzzle(int n, const datasets::SampleSlots& sample);
 
 }  // namespace loci::lst_grid

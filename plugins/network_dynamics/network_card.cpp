@@ -35,7 +35,7 @@ std::string card_prose(const NetworkOptions& o, const GraphFacts& facts) {
     << facts.mean_degree << ", " << facts.components << " connected component" << (facts.components == 1 ? "" : "s")
     << "). It is drawn once from the seed; every split uses the same graph.\n\n";
   s << "Dynamics: the `" << o.model << "` model (" << model.doc << "; " << params_text(o.model_params)
-    << "), coupling W = the adjacency normalised by `" << o.coupling_name << "`, integrated by `" << o.integrator
+    << "), coupling W = the adjacency normalised by `" << coupling_name(o.coupling) << "`, integrated by `" << o.integrator
     << "` with dt = " << o.simulation.dt()
     << (o.delay_steps_per_unit > 0 ? ", with conduction delays of round(distance x " : "");
   if (o.delay_steps_per_unit > 0) s << o.delay_steps_per_unit << ") steps along each edge";
@@ -75,7 +75,7 @@ std::string card_prose(const NetworkOptions& o, const GraphFacts& facts) {
   return s.str();
 }
 
-std::string render_window(const NetworkOptions& o, const sim::graph::SpatialGraph& g, const data::SampleSlots& sample,
+std::string render_window(const NetworkOptions& o, const sim::graph::SpatialGraph& g, const datasets::SampleSlots& sample,
                           std::size_t max_nodes) {
   const float* activity = sample.get<float>("activity");
   const std::int64_t run = *sample.get<std::int64_t>("run");
@@ -85,7 +85,7 @@ std::string render_window(const NetworkOptions& o, const sim::graph::SpatialGrap
   std::ostringstream s;
   s << "run " << run << ", points " << start << ".." << start + o.window - 1 << ", values " << *lo << " .. " << *hi
     << " (shaded low to high)\n";
-  return s.str() + data::shade_strips(activity, g.nodes(), w, [&](std::size_t i) {
+  return s.str() + datasets::shade_strips(activity, g.nodes(), w, [&](std::size_t i) {
            char label[64];
            int n = std::snprintf(label, sizeof label, "node %3zu (", i);
            for (int a = 0; a < g.dims(); ++a)

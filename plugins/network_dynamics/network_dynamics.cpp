@@ -25,7 +25,7 @@ namespace loci::network_dynamics {
 
 namespace {
 
-using data::DType;
+using datasets::DType;
 
 enum Slot : std::size_t { kActivity, kRun, kStart };
 
@@ -60,7 +60,7 @@ class NetworkDynamics final : public Generator {
     for (const auto& plan : opt_.splits) splits_[plan.name] = std::make_unique<SplitState>(plan);
   }
 
-  const data::DatasetLayout& layout() const override { return layout_; }
+  const datasets::DatasetLayout& layout() const override { return layout_; }
 
   double max_edge_length() const {
     double longest = 0;
@@ -68,7 +68,7 @@ class NetworkDynamics final : public Generator {
     return longest;
   }
 
-  void fill(const data::SampleKey& key, const data::SampleSlots& out) const override {
+  void fill(const datasets::SampleKey& key, const datasets::SampleSlots& out) const override {
     const auto it = splits_.find(key.split);
     if (it == splits_.end()) throw std::logic_error("network_dynamics: unknown split " + key.split);
     SplitState& split = *it->second;
@@ -76,7 +76,7 @@ class NetworkDynamics final : public Generator {
     const SplitPlan& p = split.plan;
     const auto cut = p.windows.cut(key.index);
     const auto& recording = split.recordings[static_cast<std::size_t>(cut.recording)];
-    data::copy_window(recording.values.data(), graph_.nodes(), recording.points, cut.start, opt_.window,
+    datasets::copy_window(recording.values.data(), graph_.nodes(), recording.points, cut.start, opt_.window,
                       out.get<float>(kActivity));
     *out.get<std::int64_t>(kRun) = p.first_run + cut.recording;
     *out.get<std::int64_t>(kStart) = cut.start;
@@ -84,7 +84,7 @@ class NetworkDynamics final : public Generator {
 
   std::string card_prose() const override { return network_dynamics::card_prose(opt_, facts_); }
 
-  std::string render_sample(const data::SampleSlots& sample) const override {
+  std::string render_sample(const datasets::SampleSlots& sample) const override {
     return render_window(opt_, graph_, sample);
   }
 
@@ -126,28 +126,28 @@ class NetworkDynamics final : public Generator {
     for (std::int64_t i = 0; i < n; ++i)
       for (int a = 0; a < graph_.dims(); ++a) positions.push_back(static_cast<float>(graph_.positions(i, a)));
     layout_.dataset_arrays = {
-        data::Array::of({"positions",
+        datasets::Array::of({"positions",
                          DType::f32,
                          {"token", "axis"},
                          {n, graph_.dims()},
                          "true coordinates of each node, in the unit cube"},
                         positions),
-        data::Array::of({"adjacency", DType::u8, {"token", "peer"}, {n, n}, "1 where an edge joins two nodes"},
+        datasets::Array::of({"adjacency", DType::u8, {"token", "peer"}, {n, n}, "1 where an edge joins two nodes"},
                         sim::graph::adjacency_matrix(graph_)),
-        data::Array::of({"distance",
+        datasets::Array::of({"distance",
                          DType::f32,
                          {"token", "peer"},
                          {n, n},
                          "euclidean distance between coordinates (periodic axes the short way round)"},
                         sim::graph::distance_matrix(graph_)),
-        data::Array::of(
+        datasets::Array::of(
             {"hops", DType::i32, {"token", "peer"}, {n, n}, "shortest-path hop count; -1 where no path exists"},
             sim::graph::hop_matrix(graph_)),
     };
     if (!graph_.groups.empty()) {
       std::vector<std::int32_t> block(graph_.groups.begin(), graph_.groups.end());
       layout_.dataset_arrays.push_back(
-          data::Array::of({"block", DType::i32, {"token"}, {n}, "the block (community) of each node"}, block));
+          datasets::Array::of({"block", DType::i32, {"token"}, {n}, "the block (community) of each node"}, block));
     }
     auto& a = layout_.attributes;
     a["topology"] = opt_.topology;
@@ -162,7 +162,7 @@ class NetworkDynamics final : public Generator {
     add_param_attributes(a, "model.", sim::dynamics::model_info(opt_.model).params, opt_.model_params);
     a["observed_variable"] = model_->variable_names().at(static_cast<std::size_t>(model_->observed()));
     a["integrator"] = opt_.integrator;
-    a["coupling"] = opt_.coupling_name;
+    a["coupling"] = coupling_name(opt_.coupling);
     a["dt"] = opt_.simulation.dt();
     a["delay_steps_per_unit"] = opt_.delay_steps_per_unit;
     a["burn_in"] = opt_.simulation.burn_in();
@@ -185,7 +185,7 @@ class NetworkDynamics final : public Generator {
   std::unique_ptr<sim::dynamics::Model> model_;
   std::unique_ptr<sim::dynamics::Integrator> integrator_;
   GraphFacts facts_;
-  data::DatasetLayout layout_;
+  datasets::DatasetLayout layout_;
   std::map<std::string, std::unique_ptr<SplitState>> splits_;
 };
 

@@ -24,6 +24,14 @@ using sim::ParamSpec;
 constexpr double kMaxRecordedBytes = 16.0 * (1ull << 30);
 
 using K = NetworkOptions;
+using sim::dynamics::Normalisation;
+
+// The coupling's names, for the typed choice and for the records that name it.
+const std::vector<std::pair<std::string, Normalisation>>& couplings() {
+  static const std::vector<std::pair<std::string, Normalisation>> names{
+      {"in_degree", Normalisation::in_degree}, {"row", Normalisation::row}, {"none", Normalisation::none}};
+  return names;
+}
 
 // Every key once, bound to the member that holds it; its default is that member's (sim's for the graph and the
 // simulation, each variant's ParamSpec for its parameters).
@@ -53,8 +61,7 @@ const config::OptionTable<NetworkOptions>& table() {
     t.add("dynamics.integrator", [](K& k) -> std::string& { return k.integrator; })
         .choices(dyn::integrator_names())
         .doc("stochastic integrator");
-    t.add("dynamics.coupling", [](K& k) -> std::string& { return k.coupling_name; })
-        .choices({"in_degree", "row", "none"})
+    t.add_choice("dynamics.coupling", [](K& k) -> Normalisation& { return k.coupling; }, couplings())
         .doc("W from the adjacency: in_degree = each column divided by its sum (the paper), row = mean of "
              "neighbours, none = 0/1");
     t.add("dynamics.dt", [](K& k) -> double& { return k.simulation.dt(); }).min(0).doc("integration step (model time units); must be > 0");
@@ -115,6 +122,12 @@ const char* schema_text() {
   return text.c_str();
 }
 
+std::string coupling_name(sim::dynamics::Normalisation coupling) {
+  for (const auto& [name, value] : couplings())
+    if (value == coupling) return name;
+  return "unknown";
+}
+
 std::string noise_stream(std::int64_t noise_seed) { return "noise" + std::to_string(noise_seed); }
 
 NetworkOptions read_options(const config::Node& r) {
@@ -128,9 +141,6 @@ NetworkOptions read_options(const config::Node& r) {
                                      o.params_by_topology[o.topology]);
   o.model_params = checked_params(r, "dynamics." + o.model, sim::dynamics::model_info(o.model).params,
                                   o.params_by_model[o.model]);
-  o.coupling = o.coupling_name == "row"    ? sim::dynamics::Normalisation::row
-               : o.coupling_name == "none" ? sim::dynamics::Normalisation::none
-                                           : sim::dynamics::Normalisation::in_degree;
   o.delay_mark = r.at("dynamics.delay_steps_per_unit").mark().str();
   if (!(o.simulation.dt() > 0)) fail(r.at("dynamics.dt"), "'dynamics.dt' must be > 0");
   if (o.stride == 0) o.stride = o.window;

@@ -22,7 +22,7 @@ const char* schema_text();
 // the order of `splits`, so two splits never share a run.
 struct SplitPlan {
   std::string name;
-  data::WindowPlan windows;  // samples = windows, recordings = runs
+  datasets::WindowPlan windows;  // samples = windows, recordings = runs
   std::int64_t noise_seed = 0;
   std::int64_t first_run = 0;  // index of its first run in the noise seed's stream
 };
@@ -39,7 +39,6 @@ struct NetworkOptions {
   std::map<std::string, std::map<std::string, double>> params_by_model;  // as written, every model's
   std::map<std::string, double> model_params;  // the chosen model's, checked
   std::string integrator = "heun";
-  std::string coupling_name = "in_degree";
   sim::dynamics::Normalisation coupling = sim::dynamics::Normalisation::in_degree;
   double delay_steps_per_unit = 0;  // conduction delays, steps per unit of distance; 0 = none
   std::string delay_mark;           // where the config set it, for errors
@@ -55,6 +54,9 @@ struct NetworkOptions {
 
 // Reads and checks the network keys; a problem is a UserError at the offending key's position.
 NetworkOptions read_options(const config::Node& resolved);
+
+// The coupling's name as a config writes it (dynamics.coupling).
+std::string coupling_name(sim::dynamics::Normalisation coupling);
 
 // The name of a run's noise stream, for sim::dynamics::RunId.
 std::string noise_stream(std::int64_t noise_seed);

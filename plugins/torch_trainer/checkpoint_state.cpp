@@ -57,7 +57,7 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
     throw UserError(file.string() + ": cannot serialise the checkpoint (" +
                     std::string(e.what()).substr(0, std::string(e.what()).find('\n')) + ")");
   }
-  data::write_file_atomically(file, bytes.str());
+  datasets::write_file_atomically(file, bytes.str());
 }
 
 RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer) {

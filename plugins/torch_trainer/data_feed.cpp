@@ -8,20 +8,20 @@ namespace loci::torch_trainer {
 
 namespace {
 
-torch::ScalarType scalar_type(data::DType t, const std::string& name) {
+torch::ScalarType scalar_type(datasets::DType t, const std::string& name) {
   switch (t) {
-    case data::DType::u8: return torch::kUInt8;
-    case data::DType::i8: return torch::kInt8;
-    case data::DType::i16: return torch::kInt16;
-    case data::DType::i32: return torch::kInt32;
-    case data::DType::i64: return torch::kInt64;
-    case data::DType::f32: return torch::kFloat32;
-    case data::DType::f64: return torch::kFloat64;
-    default: throw UserError("array '" + name + "' is " + data::dtype_name(t) + ", which the trainer cannot read");
+    case datasets::DType::u8: return torch::kUInt8;
+    case datasets::DType::i8: return torch::kInt8;
+    case datasets::DType::i16: return torch::kInt16;
+    case datasets::DType::i32: return torch::kInt32;
+    case datasets::DType::i64: return torch::kInt64;
+    case datasets::DType::f32: return torch::kFloat32;
+    case datasets::DType::f64: return torch::kFloat64;
+    default: throw UserError("array '" + name + "' is " + datasets::dtype_name(t) + ", which the trainer cannot read");
   }
 }
 
-torch::Tensor as_tensor(const data::Batch& b, std::size_t i, const data::ArrayInfo& info,
+torch::Tensor as_tensor(const datasets::Batch& b, std::size_t i, const datasets::ArrayInfo& info,
                         std::vector<std::int64_t> shape) {
   auto* bytes = const_cast<std::uint8_t*>(b.arrays.at(i).data());
   // from_blob borrows the batch's bytes; the conversion copies them into a tensor the model owns.
@@ -50,10 +50,10 @@ std::vector<std::string> FeedPlan::arrays() const {
   return a;
 }
 
-FeedPlan plan_feed(const data::Dataset& ds, const TrainOptions& opt) {
+FeedPlan plan_feed(const datasets::Dataset& ds, const TrainOptions& opt) {
   auto has = [&](const std::string& name) {
     const auto& arrays = ds.arrays();
-    return std::any_of(arrays.begin(), arrays.end(), [&](const data::ArrayInfo& a) { return a.name == name; });
+    return std::any_of(arrays.begin(), arrays.end(), [&](const datasets::ArrayInfo& a) { return a.name == name; });
   };
   const std::string where = ds.path().string() + ": ";
   FeedPlan p;
@@ -66,7 +66,7 @@ FeedPlan plan_feed(const data::Dataset& ds, const TrainOptions& opt) {
   if (!has(p.input)) throw UserError(where + "no per-sample array '" + p.input + "' to use as input (task.input)");
   const auto& in = ds.array(p.input);
   if (in.shape.size() != 2)
-    throw UserError(where + "input '" + p.input + "' is " + data::describe_type(in) + "; the trainer needs [token, channel]");
+    throw UserError(where + "input '" + p.input + "' is " + datasets::describe_type(in) + "; the trainer needs [token, channel]");
   p.tokens = in.shape[0];
   p.channels = in.shape[1];
 
@@ -108,8 +108,8 @@ namespace {
 
 // A label, target cell or condition outside what the dataset declares would index past a table (an internal
 // error deep in LibTorch) or be counted under no name (silently); it is the data's mistake, named by sample.
-void check_range(const torch::Tensor& values, std::int64_t limit, const std::string& what, const data::Batch& batch,
-                 const data::BatchStream& stream) {
+void check_range(const torch::Tensor& values, std::int64_t limit, const std::string& what, const datasets::Batch& batch,
+                 const datasets::BatchStream& stream) {
   if (!values.defined() || values.numel() == 0 || limit <= 0) return;
   const auto bad = (values < 0).logical_or(values >= limit).nonzero();
   if (bad.numel() == 0) return;
@@ -121,13 +121,13 @@ void check_range(const torch::Tensor& values, std::int64_t limit, const std::str
 
 }  // namespace
 
-void check_ranges(const Feed& f, const FeedPlan& plan, const data::Batch& batch, const data::BatchStream& stream) {
+void check_ranges(const Feed& f, const FeedPlan& plan, const datasets::Batch& batch, const datasets::BatchStream& stream) {
   check_range(f.label, plan.classes, "label", batch, stream);
   check_range(f.target, plan.tokens, "target token", batch, stream);
   check_range(f.condition, static_cast<std::int64_t>(plan.condition_names.size()), "condition", batch, stream);
 }
 
-Feed Feed::from(const data::Batch& batch, const FeedPlan& plan, const data::BatchStream& stream) {
+Feed Feed::from(const datasets::Batch& batch, const FeedPlan& plan, const datasets::BatchStream& stream) {
   Feed f;
   const auto& infos = stream.arrays();
   std::size_t i = 0;

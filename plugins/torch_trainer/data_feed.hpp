@@ -27,7 +27,7 @@ struct FeedPlan {
 };
 
 // Checks the dataset against the options and decides the plan; a mismatch is a one-line UserError.
-FeedPlan plan_feed(const data::Dataset& ds, const TrainOptions& opt);
+FeedPlan plan_feed(const datasets::Dataset& ds, const TrainOptions& opt);
 
 // The task as resolved against the dataset (task.type auto, task.classes 0): summary.json's "task" (type, input,
 // classes or null), so that readers of a run need no rules of the trainer's.
@@ -40,9 +40,9 @@ struct Feed {
   torch::Tensor condition;  // [B] int64 when the plan has one
 
   // UserError naming the sample when a label, target token or condition lies outside what the plan declares.
-  static Feed from(const data::Batch& batch, const FeedPlan& plan, const data::BatchStream& stream);
+  static Feed from(const datasets::Batch& batch, const FeedPlan& plan, const datasets::BatchStream& stream);
 };
 
-void check_ranges(const Feed& f, const FeedPlan& plan, const data::Batch& batch, const data::BatchStream& stream);
+void check_ranges(const Feed& f, const FeedPlan& plan, const datasets::Batch& batch, const datasets::BatchStream& stream);
 
 }  // namespace loci::torch_trainer

@@ -6,13 +6,13 @@
 
 namespace loci::torch_trainer {
 
-TokenMeans token_means(const data::Dataset& ds, const std::string& train_split, const FeedPlan& plan) {
+TokenMeans token_means(const datasets::Dataset& ds, const std::string& train_split, const FeedPlan& plan) {
   TokenMeans m;
   if (plan.task != Task::masked_regression) return m;
-  data::BatchStream stream(ds, data::BatchStreamOptions(train_split, plan.arrays(), 512).shuffle(false));
+  datasets::BatchStream stream(ds, datasets::BatchStreamOptions(train_split, plan.arrays(), 512).shuffle(false));
   torch::Tensor sum = torch::zeros({plan.tokens}, torch::kFloat64);
   std::int64_t samples = 0;
-  data::Batch batch;
+  datasets::Batch batch;
   while (stream.next(batch)) {
     const Feed f = Feed::from(batch, plan, stream);
     sum += f.x.to(torch::kFloat64).sum(std::vector<int64_t>{0, 2});
@@ -124,17 +124,17 @@ SplitMetrics metrics_of(const EvalTally& t, const EvalPass& e, double mask_ratio
 
 }  // namespace
 
-SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
+SplitMetrics evaluate(models::Model& model, const datasets::Dataset& ds, const std::string& split, const FeedPlan& plan,
                       std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro, double mask_ratio,
                       const TokenMeans& means, double noise_std) {
   torch::NoGradGuard no_grad;
   const bool was_training = model->is_training();
   model->eval();
   const EvalPass e{model, plan, micro, seed, split, noise_std};
-  data::BatchStream stream(ds, data::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
+  datasets::BatchStream stream(ds, datasets::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
   at::Generator mask_gen = models::make_generator(sim::Rng::stream(seed, "eval-mask:" + split, 0)());
   EvalTally tally(std::max<std::size_t>(plan.condition_names.size(), 3));
-  data::Batch batch;
+  datasets::Batch batch;
   for (std::uint64_t index = 0; stream.next(batch); ++index) {
     const Feed f = Feed::from(batch, plan, stream);
     torch::Tensor mask;
@@ -156,19 +156,19 @@ SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::
   return metrics_of(tally, e, mask_ratio, means);
 }
 
-double token_embedding_norm(models::Model& model, const data::Dataset& ds, const std::string& split,
+double token_embedding_norm(models::Model& model, const datasets::Dataset& ds, const std::string& split,
                             const FeedPlan& plan, std::int64_t batch_size) {
   torch::NoGradGuard no_grad;
   const models::SingleThreadScope one;
-  data::BatchStream stream(ds, data::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
-  data::Batch batch;
+  datasets::BatchStream stream(ds, datasets::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
+  datasets::Batch batch;
   if (!stream.next(batch) || batch.size == 0) return -1;
   const Feed f = Feed::from(batch, plan, stream);
   const torch::Tensor h = model->encoder->embed(f.x).to(torch::kFloat64);  // [B, T, d]
   return h.norm(2, {-1}).mean().item<double>();
 }
 
-std::vector<torch::Tensor> mean_attention(models::Model& model, const data::Dataset& ds, const std::string& split,
+std::vector<torch::Tensor> mean_attention(models::Model& model, const datasets::Dataset& ds, const std::string& split,
                                           const FeedPlan& plan, std::int64_t batch_size, std::uint64_t seed,
                                           std::int64_t epoch) {
   torch::NoGradGuard no_grad;
@@ -180,10 +180,10 @@ std::vector<torch::Tensor> mean_attention(models::Model& model, const data::Data
   const models::DropoutGeneratorScope dropout_scope(&dropout_gen);
   at::Generator mask_gen = models::make_generator(sim::Rng::stream(seed, "eval-mask:" + split, 0)());
 
-  data::BatchStream stream(ds, data::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
+  datasets::BatchStream stream(ds, datasets::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
   std::vector<torch::Tensor> sums;
   std::int64_t samples = 0;
-  data::Batch batch;
+  datasets::Batch batch;
   while (stream.next(batch)) {
     const Feed f = Feed::from(batch, plan, stream);
     models::ModelInput in{f.x, f.target, {}};

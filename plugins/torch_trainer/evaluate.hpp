@@ -33,7 +33,7 @@ struct TokenMeans {
   double global = 0;
   bool defined() const { return per_token.defined(); }
 };
-TokenMeans token_means(const data::Dataset& ds, const std::string& train_split, const FeedPlan& plan);
+TokenMeans token_means(const datasets::Dataset& ds, const std::string& train_split, const FeedPlan& plan);
 
 // Deterministic: masks of masked regression come from a generator seeded by (seed, split), the same at every
 // evaluation, so numbers are comparable across epochs and runs. Each batch is computed as the training step's parts
@@ -43,7 +43,7 @@ TokenMeans token_means(const data::Dataset& ds, const std::string& train_split, 
 // (the same random order of tokens, cut at another count). `means` gives the baselines and R^2.
 // `noise_std` > 0 adds Gaussian noise of that sd to every token embedding (drawn from a generator seeded by
 // (seed, split, noise_std, batch, part)); 0 is the plain evaluation, bit for bit.
-SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::string& split, const FeedPlan& plan,
+SplitMetrics evaluate(models::Model& model, const datasets::Dataset& ds, const std::string& split, const FeedPlan& plan,
                       std::int64_t batch_size, std::uint64_t seed, models::MicroBatches& micro, double mask_ratio = -1,
                       const TokenMeans& means = {}, double noise_std = 0);
 
@@ -53,10 +53,10 @@ SplitMetrics evaluate(models::Model& model, const data::Dataset& ds, const std::
 // The mean Euclidean norm of the embedded tokens (the encoder's token embedding, before any PE) over the first
 // `batch_size` samples of `split`, in float64 on one thread: the scale a PE is added to (issue 33's relative-scale
 // control: the paper's sigma beside it).
-double token_embedding_norm(models::Model& model, const data::Dataset& ds, const std::string& split,
+double token_embedding_norm(models::Model& model, const datasets::Dataset& ds, const std::string& split,
                             const FeedPlan& plan, std::int64_t batch_size);
 
-std::vector<torch::Tensor> mean_attention(models::Model& model, const data::Dataset& ds, const std::string& split,
+std::vector<torch::Tensor> mean_attention(models::Model& model, const datasets::Dataset& ds, const std::string& split,
                                           const FeedPlan& plan, std::int64_t batch_size, std::uint64_t seed,
                                           std::int64_t epoch);
 

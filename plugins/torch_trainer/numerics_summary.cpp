@@ -1,7 +1,7 @@
 #include "numerics_summary.hpp"
 
 #include "models/blas_info.hpp"
-#include "models/jit_gemm.hpp"
+#include "models/kernels/jit_gemm.hpp"
 #include "onednn_state.hpp"
 #include "cpu/blas_kernel.hpp"
 

@@ -1,6 +1,6 @@
 #include "onednn_state.hpp"
 
-#include "models/bf16_products.hpp"
+#include "models/kernels/bf16_products.hpp"
 #include "cpu/blas_kernel.hpp"
 #include "cpu/onednn.hpp"
 

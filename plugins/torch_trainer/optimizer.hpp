@@ -7,7 +7,7 @@
 
 #include <torch/torch.h>
 
-#include "models/fused_adamw.hpp"
+#include "models/kernels/fused_adamw.hpp"
 #include "models/model.hpp"
 #include "train_options.hpp"
 

@@ -24,7 +24,7 @@ namespace {
 // A new or continued run records what it is made from.
 void write_record(Session& s, const config::Identity& identity, const ResumePlan& plan) {
   if (!s.lead || (plan.finished && !plan.extend)) return;
-  data::write_file_atomically(s.run / "config.yaml", config::to_yaml(s.recorded));
+  datasets::write_file_atomically(s.run / "config.yaml", config::to_yaml(s.recorded));
   write_identity(s.run, identity);
   if (plan.extend) fs::remove(s.run / "summary.json");  // running again until it finishes anew
 }
@@ -37,7 +37,7 @@ std::string describe_plan(const config::Node& resolved, TrainOptions opt, const 
     return run.string() + ": " +
            (fs::exists(run / "summary.json") ? "finished; its data " + opt.data + " are not there to check it against"
                                              : "new (its data " + opt.data + " are not made yet)");
-  const data::Dataset ds = data::Dataset::open(opt.data);
+  const datasets::Dataset ds = datasets::Dataset::open(opt.data);
   const config::Identity identity = run_identity(recorded_config(resolved, opt), ds);
   bool resume = request.resume;
   if (opt.on_other_settings == "new_folder" && made_otherwise(run, identity)) {
@@ -62,8 +62,8 @@ void claim_run_folder(Session& s) {
   s.run = s.opt.out;
   s.last = s.run / "checkpoints" / "last.pt";
   if (!s.lead) return;
-  data::make_folder(s.run / "checkpoints");
-  s.claim = std::make_unique<data::FolderLock>(s.run);
+  datasets::make_folder(s.run / "checkpoints");
+  s.claim = std::make_unique<datasets::FolderLock>(s.run);
   for (const fs::path dir : {s.run, s.run / "checkpoints"}) {
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
@@ -116,7 +116,7 @@ void write_robustness(Session& s) {
       csv << split << "," << config::default_text(sd) << "," << m.samples << "," << cell(m.loss) << ","
           << cell(m.accuracy) << "," << cell(m.mse) << "\n";
     }
-  data::write_file_atomically(s.run / "robustness.csv", csv.str());
+  datasets::write_file_atomically(s.run / "robustness.csv", csv.str());
 }
 
 void write_summary(const Session& s, const std::string& status) {
@@ -152,7 +152,7 @@ void write_summary(const Session& s, const std::string& status) {
       }
   }
   j["final"] = final_metrics;
-  data::write_file_atomically(s.run / "summary.json", j.dump(2) + "\n");
+  datasets::write_file_atomically(s.run / "summary.json", j.dump(2) + "\n");
 }
 
 void write_provenance(const Session& s, const std::string& status) {
@@ -173,9 +173,9 @@ void write_provenance(const Session& s, const std::string& status) {
   p["data"] = s.recorded.at("data").text();
   const fs::path index = fs::path(s.recorded.at("data").text()) / "index.json";
   std::error_code ec;
-  if (fs::is_regular_file(index, ec)) p["data_index_sha256"] = data::sha256_file(index);
+  if (fs::is_regular_file(index, ec)) p["data_index_sha256"] = datasets::sha256_file(index);
   all.push_back(p);
-  data::write_file_atomically(s.run / "provenance.json", all.dump(2) + "\n");
+  datasets::write_file_atomically(s.run / "provenance.json", all.dump(2) + "\n");
 }
 
 }  // namespace loci::torch_trainer

@@ -159,11 +159,11 @@ config::Node recorded_config(const config::Node& resolved, const TrainOptions& o
   return out;
 }
 
-config::Identity run_identity(const config::Node& recorded, const data::Dataset& dataset) {
+config::Identity run_identity(const config::Node& recorded, const datasets::Dataset& dataset) {
   config::FlatConfig keys = config::flatten(config::without(recorded, not_identity()));
   std::string shards;
   for (const auto& s : dataset.index().shards) shards += s.file + " " + s.sha256 + "\n";
-  keys["data.shards_sha256"] = data::sha256_hex(shards.data(), shards.size());
+  keys["data.shards_sha256"] = datasets::sha256_hex(shards.data(), shards.size());
   return config::identity_of(canonical_keys(keys));
 }
 
@@ -177,7 +177,7 @@ void write_identity(const fs::path& run, const config::Identity& identity) {
   // What this loci leaves out of every identity: the summary groups a run recorded without identity.json by its
   // config less these.
   j["outside_identity"] = not_identity();
-  data::write_file_atomically(run / "identity.json", j.dump(2) + "\n");
+  datasets::write_file_atomically(run / "identity.json", j.dump(2) + "\n");
 }
 
 ResumePlan plan_resume(const fs::path& run, const config::Identity& identity, const TrainOptions& o, bool resume) {

@@ -20,7 +20,7 @@ namespace loci::torch_trainer {
 config::Node recorded_config(const config::Node& resolved, const TrainOptions& options);
 
 // The identity of a run of `recorded` on `dataset` (its shards' checksums stand for the data, wherever it lies).
-config::Identity run_identity(const config::Node& recorded, const data::Dataset& dataset);
+config::Identity run_identity(const config::Node& recorded, const datasets::Dataset& dataset);
 
 void write_identity(const std::filesystem::path& run, const config::Identity& identity);
 

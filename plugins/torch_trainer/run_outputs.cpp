@@ -37,10 +37,10 @@ std::string number(double v) {
   return s.str();
 }
 
-template <class T> data::Array array_of(const std::string& name, std::vector<std::string> dims,
+template <class T> datasets::Array array_of(const std::string& name, std::vector<std::string> dims,
                                         std::vector<std::int64_t> shape, const std::vector<T>& v,
                                         const std::string& doc) {
-  return data::Array::of(data::ArraySpec{name, data::dtype_of<T>(), std::move(dims), std::move(shape), doc}, v);
+  return datasets::Array::of(datasets::ArraySpec{name, datasets::dtype_of<T>(), std::move(dims), std::move(shape), doc}, v);
 }
 
 }  // namespace
@@ -117,8 +117,8 @@ void write_metrics(const std::filesystem::path& run, const std::vector<MetricsRo
     j.erase("by_condition");
     jsonl << j.dump() << "\n";
   }
-  data::write_file_atomically(run / "metrics.csv", csv.str());
-  data::write_file_atomically(run / "metrics.jsonl", jsonl.str());
+  datasets::write_file_atomically(run / "metrics.csv", csv.str());
+  datasets::write_file_atomically(run / "metrics.jsonl", jsonl.str());
 }
 
 namespace {
@@ -133,7 +133,7 @@ std::vector<float> stacked(const std::vector<const torch::Tensor*>& per_evaluati
   return values;
 }
 
-void add_pe_tables(std::vector<data::Array>& arrays, const std::vector<PeSnapshot>& history,
+void add_pe_tables(std::vector<datasets::Array>& arrays, const std::vector<PeSnapshot>& history,
                    const torch::Tensor& positions) {
   const auto evals = static_cast<std::int64_t>(history.size());
   const std::size_t placements = history.empty() ? 0 : history.front().matrices.size();
@@ -158,7 +158,7 @@ void add_pe_tables(std::vector<data::Array>& arrays, const std::vector<PeSnapsho
 }
 
 // Only when every evaluation has the term (a run resumed from a checkpoint older than it has not).
-void add_position_logits(std::vector<data::Array>& arrays, const std::vector<PeSnapshot>& history) {
+void add_position_logits(std::vector<datasets::Array>& arrays, const std::vector<PeSnapshot>& history) {
   if (history.empty()) return;
   const std::size_t blocks = history.front().position_logits.size();
   for (const auto& h : history)
@@ -197,7 +197,7 @@ PeDescription describe_pe(const models::PEOptions& pe, models::Model& model) {
 
 void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapshot>& history,
                    const torch::Tensor& positions, const PeDescription& pe) {
-  std::vector<data::Array> arrays;
+  std::vector<datasets::Array> arrays;
   const auto evals = static_cast<std::int64_t>(history.size());
   std::vector<std::int64_t> epochs, steps;
   for (const auto& h : history) {
@@ -213,7 +213,7 @@ void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapsho
   arrays.push_back(array_of("positions", {"token", "axis"}, {pos.size(0), pos.size(1)}, pv,
                             "true position of each token (from the dataset)"));
   const std::size_t placements = history.empty() ? 0 : history.front().matrices.size();
-  data::Attributes attrs{{"pe_type", pe.type},
+  datasets::Attributes attrs{{"pe_type", pe.type},
                          {"init_std", pe.init_std},
                          {"placement", pe.placement},
                          {"placements", static_cast<std::int64_t>(placements)},
@@ -221,7 +221,7 @@ void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapsho
                          {"init_name", pe.init_name},
                          {"init_scale_key", pe.init_scale_key},
                          {"init_scale", pe.init_scale}};
-  data::write_array_file(run / "pe.h5", arrays, attrs);
+  datasets::write_array_file(run / "pe.h5", arrays, attrs);
 }
 
 void write_attention_file(const std::filesystem::path& run, const std::vector<PeSnapshot>& history,
@@ -230,7 +230,7 @@ void write_attention_file(const std::filesystem::path& run, const std::vector<Pe
   std::vector<const PeSnapshot*> with_maps;
   for (const auto& h : history)
     if (!h.attention.empty()) with_maps.push_back(&h);
-  std::vector<data::Array> arrays;
+  std::vector<datasets::Array> arrays;
   const auto evals = static_cast<std::int64_t>(with_maps.size());
   std::vector<std::int64_t> epochs, steps;
   for (const auto* h : with_maps) {
@@ -252,8 +252,8 @@ void write_attention_file(const std::filesystem::path& run, const std::vector<Pe
                               {evals, first.size(0), first.size(1), first.size(2)}, values,
                               "the block's attention weights averaged over the split's samples (rows sum to 1)"));
   }
-  data::Attributes attrs{{"split", split}, {"samples", samples}, {"blocks", static_cast<std::int64_t>(blocks)}};
-  data::write_array_file(run / "attention.h5", arrays, attrs);
+  datasets::Attributes attrs{{"split", split}, {"samples", samples}, {"blocks", static_cast<std::int64_t>(blocks)}};
+  datasets::write_array_file(run / "attention.h5", arrays, attrs);
 }
 
 }  // namespace loci::torch_trainer

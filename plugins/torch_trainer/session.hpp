@@ -29,8 +29,8 @@ struct Session {
   int rank = 0, ranks = 1;
   bool lead = true;  // the one rank that evaluates and writes; the run folder must be shared by all
   std::filesystem::path run, last, last_source;  // last_source: the checkpoint `--from` names
-  std::unique_ptr<data::FolderLock> claim;
-  std::optional<data::Dataset> ds;
+  std::unique_ptr<datasets::FolderLock> claim;
+  std::optional<datasets::Dataset> ds;
   FeedPlan plan;
   torch::Tensor positions;
   models::ModelOptions mopt;

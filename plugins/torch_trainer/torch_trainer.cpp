@@ -12,8 +12,8 @@
 #include "datasets/batch_stream.hpp"
 #include "memory_check.hpp"
 #include "models/allocator.hpp"
-#include "models/bf16_products.hpp"
-#include "models/jit_gemm.hpp"
+#include "models/kernels/bf16_products.hpp"
+#include "models/kernels/jit_gemm.hpp"
 #include "onednn_state.hpp"
 #include "optimizer.hpp"
 #include "pause_signal.hpp"
@@ -30,12 +30,12 @@ namespace {
 
 namespace fs = std::filesystem;
 
-torch::Tensor positions_of(const data::Dataset& ds) {
+torch::Tensor positions_of(const datasets::Dataset& ds) {
   const auto a = ds.read_dataset_array("positions");
   if (a.spec.shape.size() != 2) throw UserError(ds.path().string() + ": /positions must be [token, axis]");
   std::vector<float> v(static_cast<std::size_t>(a.spec.elements()));
-  if (a.spec.dtype == data::DType::f32) std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
-  else if (a.spec.dtype == data::DType::f64)
+  if (a.spec.dtype == datasets::DType::f32) std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
+  else if (a.spec.dtype == datasets::DType::f64)
     for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(reinterpret_cast<const double*>(a.bytes.data())[i]);
   else throw UserError(ds.path().string() + ": /positions must be float32 or float64");
   for (std::size_t i = 0; i < v.size(); ++i)
@@ -48,7 +48,7 @@ torch::Tensor positions_of(const data::Dataset& ds) {
 
 // The split whose samples the saved attention maps average: the configured one (an unknown name is an error), else
 // the human puzzles, else test, else the first evaluated split. `where` is the key's position in the config.
-std::string attention_split_of(const TrainOptions& opt, const data::Dataset& ds, const std::vector<std::string>& eval_splits,
+std::string attention_split_of(const TrainOptions& opt, const datasets::Dataset& ds, const std::vector<std::string>& eval_splits,
                                const std::string& where) {
   const auto splits = ds.splits();
   if (!opt.attention_split.empty()) {
@@ -132,7 +132,7 @@ class TorchTrainer final : public Trainer {
   }
 
   static void open_data(Session& s) {
-    s.ds.emplace(data::Dataset::open(s.opt.data));
+    s.ds.emplace(datasets::Dataset::open(s.opt.data));
     s.plan = plan_feed(*s.ds, s.opt);
     s.positions = positions_of(*s.ds);
     if (s.positions.size(0) != s.plan.tokens)
@@ -207,7 +207,7 @@ class TorchTrainer final : public Trainer {
     s.attention_split = s.opt.save_attention ? attention_split_of(s.opt, *s.ds, s.eval_splits,
                                                                   resolved.at("train.attention_split").mark().str())
                                              : "";
-    s.per_epoch = data::BatchStream(*s.ds, data::BatchStreamOptions(s.opt.train_split, s.plan.arrays(), s.opt.batch_size))
+    s.per_epoch = datasets::BatchStream(*s.ds, datasets::BatchStreamOptions(s.opt.train_split, s.plan.arrays(), s.opt.batch_size))
                       .batches();
     if (s.per_epoch == 0)
       throw UserError(resolved.at("task.train_split").mark().str() + ": task.train_split '" + s.opt.train_split +

@@ -59,7 +59,7 @@ struct EpochTally {
 };
 
 // Every PE table (and, when saved, each block's mean attention) as it is now.
-PeSnapshot snapshot(models::Model& model, const data::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
+PeSnapshot snapshot(models::Model& model, const datasets::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
                            const std::string& attention_split, const RunState& state) {
   PeSnapshot snap{state.epoch, state.step, {}, {}, {}};
   for (const auto& m : model->pe_matrices()) snap.matrices.push_back(m.defined() ? m.to(torch::kCPU).clone() : m);
@@ -70,7 +70,7 @@ PeSnapshot snapshot(models::Model& model, const data::Dataset& ds, const FeedPla
 }
 
 // Evaluates every split, records rows and a PE snapshot; true when early stopping says stop.
-bool evaluate_all(models::Model& model, const data::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
+bool evaluate_all(models::Model& model, const datasets::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
                   const std::vector<std::string>& splits, const std::string& attention_split, RunState& state,
                   models::MicroBatches& micro, const TokenMeans& means, bool say) {
   std::string line = "loci: epoch " + std::to_string(state.epoch) + " step " + std::to_string(state.step) + ":";
@@ -110,7 +110,7 @@ bool evaluate_all(models::Model& model, const data::Dataset& ds, const FeedPlan&
 }
 
 // One optimizer step on one global batch: this rank's part as micro-batches, gradients averaged over ranks.
-void train_step(Session& s, const data::BatchStream& stream, const data::Batch& batch, at::Generator& mask_gen,
+void train_step(Session& s, const datasets::BatchStream& stream, const datasets::Batch& batch, at::Generator& mask_gen,
                 EpochTally& tally) {
   const TrainOptions& opt = s.opt;
   const double lr = learning_rate(opt.schedule, opt.lr, opt.min_lr, opt.warmup_steps, s.state.step, s.total_steps);
@@ -179,12 +179,12 @@ EpochTally run_epoch(Session& s, bool& stop) {
   at::Generator mask_gen = models::make_generator(sim::Rng::stream(s.opt.seed, "mask", epoch)());
   s.model->train();
   // With several ranks, each reads its own part of every global batch of this epoch's order.
-  data::BatchStream stream(*s.ds, data::BatchStreamOptions(s.opt.train_split, s.plan.arrays(), s.opt.batch_size)
+  datasets::BatchStream stream(*s.ds, datasets::BatchStreamOptions(s.opt.train_split, s.plan.arrays(), s.opt.batch_size)
                                       .seed(s.opt.seed)
                                       .epoch(s.state.epoch)
                                       .rank(s.rank)
                                       .ranks(s.ranks));
-  data::Batch batch;
+  datasets::Batch batch;
   EpochTally tally;
   while (stream.next(batch)) {
     train_step(s, stream, batch, mask_gen, tally);
@@ -215,8 +215,8 @@ void keep_checkpoints(const Session& s, bool best) {
   std::ifstream in(s.last, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const fs::path dir = s.run / "checkpoints";
-  if (best) data::write_file_atomically(dir / "best.pt", bytes);
-  if (every) data::write_file_atomically(dir / ("epoch_" + std::to_string(s.state.epoch) + ".pt"), bytes);
+  if (best) datasets::write_file_atomically(dir / "best.pt", bytes);
+  if (every) datasets::write_file_atomically(dir / ("epoch_" + std::to_string(s.state.epoch) + ".pt"), bytes);
 }
 
 // Evaluates, then rewrites every output file and the checkpoint; true when early stopping says stop.
@@ -242,7 +242,7 @@ void record_initial_pe(Session& s) {
 }
 
 std::string run_epochs(Session& s, const TrainRequest& request) {
-  data::Progress progress(data::ProgressOptions("training", s.total_epochs).unit("epochs").enabled(s.progress_shown));
+  datasets::Progress progress(datasets::ProgressOptions("training", s.total_epochs).unit("epochs").enabled(s.progress_shown));
   progress.advance(s.state.epoch);
   bool stop = s.state.step >= s.total_steps;
   std::string status = "finished";

@@ -19,7 +19,7 @@ void describe_volume(std::ostringstream& s, const ParcelsOptions& o, const CardF
       << (o.ellipsoid.hemispheres() ? "; it is split at x = 0 into two hemispheres that no parcel crosses" : "")
       << ".\n\n";
   } else {
-    s << "The brain is the NIfTI label volume " << data::card_code(o.nifti) << " (";
+    s << "The brain is the NIfTI label volume " << datasets::card_code(o.nifti) << " (";
     if (o.resample_mm > 0) s << "resampled to " << o.resample_mm << " mm by nearest voxel: ";
     s << f.grid << ", its sform or qform as affine)";
     if (f.atlas_parcels) s << ": its " << f.parcels << " labels, in ascending order, are the parcels.\n\n";
@@ -82,7 +82,7 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
   s << "3-D volumetric brain parcels (Experiment 3 of arXiv 2406.08272): one token per parcel, whose true position is "
        "its centroid in mm. ";
   if (o.imported) {
-    s << "Imported from the user's files: the atlas " << data::card_code(o.atlas) << " ("
+    s << "Imported from the user's files: the atlas " << datasets::card_code(o.atlas) << " ("
       << (f.has_volume ? "a NIfTI label volume; its " + std::to_string(f.parcels) + " labels in ascending order are the columns"
                        : "a table of " + std::to_string(f.parcels) + " centroids in mm; no label volume, volumes or adjacency")
       << ") and one time series per subject (time x parcels). A sample is a window of w = " << o.window
@@ -90,7 +90,7 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
       << o.stride << " points:\n\n";
     for (const auto& sp : o.imports) {
       s << "- `" << sp.name << "`: ";
-      for (std::size_t k = 0; k < sp.files.size(); ++k) s << (k ? ", " : "") << data::card_code(sp.files[k]);
+      for (std::size_t k = 0; k < sp.files.size(); ++k) s << (k ? ", " : "") << datasets::card_code(sp.files[k]);
       s << "\n";
     }
     s << "\n";
@@ -118,9 +118,9 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
       << "`/labels` (the label volume, indexed [x, y, z] like nibabel's array) with `/affine` (voxel (i, j, k, 1) to mm)";
   if (!f.token_labels.empty()) {
     s << ", `/atlas_label` (the atlas's own label of each parcel) and `/token_label` (its region name, from "
-      << data::card_code(o.label_file) << ": ";
+      << datasets::card_code(o.label_file) << ": ";
     for (std::size_t i = 0; i < f.token_labels.size() && i < 4; ++i)
-      s << (i ? ", " : "") << data::card_literal(f.token_labels[i]);
+      s << (i ? ", " : "") << datasets::card_literal(f.token_labels[i]);
     s << (f.token_labels.size() > 4 ? ", ...)" : ")");
   }
   if (o.imported)
@@ -132,7 +132,7 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
   return s.str();
 }
 
-std::string render_window(const data::SampleSlots& sample, const Eigen::MatrixXd& centroids, std::int64_t window) {
+std::string render_window(const datasets::SampleSlots& sample, const Eigen::MatrixXd& centroids, std::int64_t window) {
   const float* activity = sample.get<float>("activity");
   const std::int64_t subject = *sample.get<std::int64_t>("subject");
   const std::int64_t start = *sample.get<std::int64_t>("start");
@@ -141,7 +141,7 @@ std::string render_window(const data::SampleSlots& sample, const Eigen::MatrixXd
   std::ostringstream s;
   s << "subject " << subject << ", points " << start << ".." << start + window - 1 << ", values " << *lo << " .. "
     << *hi << " (shaded low to high)\n";
-  return s.str() + data::shade_strips(activity, tokens, static_cast<std::size_t>(window), [&](std::size_t i) {
+  return s.str() + datasets::shade_strips(activity, tokens, static_cast<std::size_t>(window), [&](std::size_t i) {
            char label[80];
            const auto p = static_cast<Eigen::Index>(i);
            std::snprintf(label, sizeof label, "parcel %3zu (%6.1f, %6.1f, %6.1f) mm", i, centroids(p, 0),

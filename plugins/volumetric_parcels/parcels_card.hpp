@@ -27,6 +27,6 @@ struct CardFacts {
 std::string card_prose(const ParcelsOptions& o, const CardFacts& facts);
 
 // The window's subject and points, then one line per parcel (the first 12): its centroid and its values as shades.
-std::string render_window(const data::SampleSlots& sample, const Eigen::MatrixXd& centroids, std::int64_t window);
+std::string render_window(const datasets::SampleSlots& sample, const Eigen::MatrixXd& centroids, std::int64_t window);
 
 }  // namespace loci::volumetric_parcels

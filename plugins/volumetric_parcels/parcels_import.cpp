@@ -13,7 +13,7 @@ namespace loci::volumetric_parcels {
 namespace {
 
 // The columns named x, y, z (any case) when the table has a header that names them, else the only three columns.
-std::array<std::int64_t, 3> xyz_columns(const data::Matrix& m, const std::string& file) {
+std::array<std::int64_t, 3> xyz_columns(const datasets::Matrix& m, const std::string& file) {
   if (!m.header.empty()) {
     std::array<std::int64_t, 3> at{-1, -1, -1};
     for (std::size_t c = 0; c < m.header.size(); ++c) {
@@ -24,7 +24,7 @@ std::array<std::int64_t, 3> xyz_columns(const data::Matrix& m, const std::string
     if (at[0] >= 0 && at[1] >= 0 && at[2] >= 0) return at;
   }
   if (m.cols != 3)
-    throw data::DataError(file, std::to_string(m.cols) + " columns; a centroid table has three (x, y, z in mm) or a "
+    throw datasets::DataError(file, std::to_string(m.cols) + " columns; a centroid table has three (x, y, z in mm) or a "
                                 "header naming x, y and z");
   return {0, 1, 2};
 }
@@ -37,12 +37,12 @@ Atlas read_atlas(const ParcelsOptions& o) {
     if (is_nifti_name(o.atlas)) {
       a.labels = sim::volume::read_nifti_labels(o.atlas);
       a.original = sim::volume::relabel_consecutive(a.labels);
-      if (a.original.empty()) throw data::DataError(o.atlas, "holds no labelled voxel");
+      if (a.original.empty()) throw datasets::DataError(o.atlas, "holds no labelled voxel");
       a.facts = sim::volume::describe_parcels(a.labels, static_cast<std::int64_t>(a.original.size()));
       a.centroids = a.facts.centroids;
       a.has_volume = true;
     } else {
-      const data::Matrix m = data::read_matrix(o.atlas);
+      const datasets::Matrix m = datasets::read_matrix(o.atlas);
       const auto c = xyz_columns(m, o.atlas);
       a.centroids.resize(m.rows, 3);
       for (std::int64_t p = 0; p < m.rows; ++p)
@@ -62,12 +62,12 @@ std::vector<ImportedSplitData> read_subjects(const ParcelsOptions& o, std::int64
     for (std::size_t k = 0; k < split.files.size(); ++k) {
       const std::string& file = split.files[k];
       try {
-        const data::Matrix m = data::read_matrix(file, o.import_dataset);
+        const datasets::Matrix m = datasets::read_matrix(file, o.import_dataset);
         if (m.cols != parcels)
-          throw data::DataError(file, std::to_string(m.cols) + " columns (parcels) but the atlas has " +
+          throw datasets::DataError(file, std::to_string(m.cols) + " columns (parcels) but the atlas has " +
                                           std::to_string(parcels) + " parcels (a file holds time x parcels)");
         if (m.rows < o.window)
-          throw data::DataError(file, std::to_string(m.rows) + " time points, fewer than windows.length = " +
+          throw datasets::DataError(file, std::to_string(m.rows) + " time points, fewer than windows.length = " +
                                           std::to_string(o.window));
         ImportedSubject sub;
         sub.file = file;

@@ -19,7 +19,7 @@ const char* schema_text();
 // A simulated split: its windows come from its own subjects, numbered across splits in the order of `splits`.
 struct SubjectPlan {
   std::string name;
-  data::WindowPlan windows;  // recordings = subjects
+  datasets::WindowPlan windows;  // recordings = subjects
   std::int64_t first_subject = 0;
 };
 
@@ -31,7 +31,7 @@ struct SubjectFiles {
 };
 
 // The keys as read, bound once in parcels_options.cpp's table to sim's own options (mask, parcellation, activity,
-// so their defaults are sim's) where sim has them; `paper_defaults` says where the plugin's differ.
+// so their defaults are sim's) where sim has them; the constructor sets the few where the plugin's differ.
 struct ParcelsOptions {
   ParcelsOptions();
 

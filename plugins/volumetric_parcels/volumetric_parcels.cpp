@@ -34,7 +34,7 @@ namespace loci::volumetric_parcels {
 
 namespace {
 
-using data::DType;
+using datasets::DType;
 namespace vol = sim::volume;
 
 enum Slot : std::size_t { kActivity, kSubject, kStart };
@@ -83,9 +83,9 @@ class VolumetricParcels final : public Generator {
     return out;
   }
 
-  const data::DatasetLayout& layout() const override { return layout_; }
+  const datasets::DatasetLayout& layout() const override { return layout_; }
 
-  void fill(const data::SampleKey& key, const data::SampleSlots& out) const override {
+  void fill(const datasets::SampleKey& key, const datasets::SampleSlots& out) const override {
     float* activity = out.get<float>(kActivity);
     const auto tokens = static_cast<std::size_t>(centroids_.rows());
     if (opt_.imported) {
@@ -94,7 +94,7 @@ class VolumetricParcels final : public Generator {
           std::upper_bound(split.first_sample.begin(), split.first_sample.end(), key.index) - split.first_sample.begin() - 1);
       const auto& subject = split.subjects[k];
       const std::int64_t start = (key.index - split.first_sample[k]) * opt_.stride;
-      data::copy_window(subject.series.data(), tokens, subject.points, start, opt_.window, activity);
+      datasets::copy_window(subject.series.data(), tokens, subject.points, start, opt_.window, activity);
       *out.get<std::int64_t>(kSubject) = first_imported_subject_.at(key.split) + static_cast<std::int64_t>(k);
       *out.get<std::int64_t>(kStart) = start;
       return;
@@ -104,7 +104,7 @@ class VolumetricParcels final : public Generator {
     SplitState& split = *it->second;
     std::call_once(split.simulated, [&] { simulate(split); });
     const auto cut = split.plan.windows.cut(key.index);
-    data::copy_window(split.recordings[static_cast<std::size_t>(cut.recording)].data(), tokens,
+    datasets::copy_window(split.recordings[static_cast<std::size_t>(cut.recording)].data(), tokens,
                       split.plan.windows.points(), cut.start, opt_.window, activity);
     *out.get<std::int64_t>(kSubject) = split.plan.first_subject + cut.recording;
     *out.get<std::int64_t>(kStart) = cut.start;
@@ -112,7 +112,7 @@ class VolumetricParcels final : public Generator {
 
   std::string card_prose() const override { return volumetric_parcels::card_prose(opt_, facts_); }
 
-  std::string render_sample(const data::SampleSlots& sample) const override {
+  std::string render_sample(const datasets::SampleSlots& sample) const override {
     return render_window(sample, centroids_, opt_.window);
   }
 
@@ -335,10 +335,10 @@ class VolumetricParcels final : public Generator {
     for (std::int64_t i = 0; i < n; ++i)
       for (int a = 0; a < 3; ++a) positions.push_back(static_cast<float>(centroids_(i, a)));
     auto& d = layout_.dataset_arrays;
-    d.push_back(data::Array::of({"positions", DType::f32, {"token", "axis"}, {n, 3}, "centroid of each parcel, mm (x left-right, y, z)"}, positions));
-    d.push_back(data::Array::of({"distance", DType::f32, {"token", "peer"}, {n, n}, "euclidean distance between centroids, mm"},
+    d.push_back(datasets::Array::of({"positions", DType::f32, {"token", "axis"}, {n, 3}, "centroid of each parcel, mm (x left-right, y, z)"}, positions));
+    d.push_back(datasets::Array::of({"distance", DType::f32, {"token", "peer"}, {n, n}, "euclidean distance between centroids, mm"},
                                 vol::distance_matrix(centroids_)));
-    d.push_back(data::Array::of({"hemisphere", DType::u8, {"token"}, {n}, "0 = left (centroid x < 0 mm), 1 = right"},
+    d.push_back(datasets::Array::of({"hemisphere", DType::u8, {"token"}, {n}, "0 = left (centroid x < 0 mm), 1 = right"},
                                 vol::hemispheres(centroids_)));
   }
 
@@ -347,21 +347,21 @@ class VolumetricParcels final : public Generator {
     auto& d = layout_.dataset_arrays;
     if (!parcels_.labels.labels.empty()) {
       const auto& g = parcels_.labels.grid;
-      d.push_back(data::Array::of({"adjacency", DType::u8, {"token", "peer"}, {n, n}, "1 where two parcels share a voxel face"},
+      d.push_back(datasets::Array::of({"adjacency", DType::u8, {"token", "peer"}, {n, n}, "1 where two parcels share a voxel face"},
                                   parcel_facts_.adjacency));
-      d.push_back(data::Array::of({"volumes", DType::f32, {"token"}, {n}, "volume of each parcel, mm^3"},
+      d.push_back(datasets::Array::of({"volumes", DType::f32, {"token"}, {n}, "volume of each parcel, mm^3"},
                                   cast<float>(parcel_facts_.volumes_mm3)));
-      d.push_back(data::Array::of({"labels", DType::i32, {"x", "y", "z"}, {g.dims[0], g.dims[1], g.dims[2]},
+      d.push_back(datasets::Array::of({"labels", DType::i32, {"x", "y", "z"}, {g.dims[0], g.dims[1], g.dims[2]},
                                    "parcel (token + 1) of each voxel, 0 outside; indexed [x, y, z]"},
                                   xyz_order(parcels_.labels)));
       std::vector<double> affine(16);
       for (int r = 0; r < 4; ++r)
         for (int c = 0; c < 4; ++c) affine[static_cast<std::size_t>(r * 4 + c)] = g.affine(r, c);
-      d.push_back(data::Array::of({"affine", DType::f64, {"affine_row", "affine_column"}, {4, 4},
+      d.push_back(datasets::Array::of({"affine", DType::f64, {"affine_row", "affine_column"}, {4, 4},
                                    "voxel (i, j, k, 1) of /labels to (x, y, z, 1) in mm"}, affine));
     }
     if (!original_labels_.empty())
-      d.push_back(data::Array::of({"atlas_label", DType::i32, {"token"}, {n}, "the atlas's own label of each parcel"},
+      d.push_back(datasets::Array::of({"atlas_label", DType::i32, {"token"}, {n}, "the atlas's own label of each parcel"},
                                   original_labels_));
     if (!facts_.token_labels.empty())
       layout_.text_arrays.push_back({"token_label", "token", facts_.token_labels,
@@ -374,7 +374,7 @@ class VolumetricParcels final : public Generator {
     for (const auto& c : subject_centroids_)
       for (std::int64_t i = 0; i < n; ++i)
         for (int a = 0; a < 3; ++a) own.push_back(static_cast<float>(c(i, a)));
-    layout_.dataset_arrays.push_back(data::Array::of({"subject_positions", DType::f32, {"subjects", "token", "axis"},
+    layout_.dataset_arrays.push_back(datasets::Array::of({"subject_positions", DType::f32, {"subjects", "token", "axis"},
                                                       {static_cast<std::int64_t>(subject_centroids_.size()), n, 3},
                                                       "each subject's own parcel centroids, mm (jittered parcellations)"},
                                                      own));
@@ -450,7 +450,7 @@ class VolumetricParcels final : public Generator {
   std::vector<ImportedSplitData> imported_;
   std::map<std::string, std::int64_t> first_imported_subject_;
   CardFacts facts_;
-  data::DatasetLayout layout_;
+  datasets::DatasetLayout layout_;
   std::map<std::string, std::unique_ptr<SplitState>> splits_;
 };
 

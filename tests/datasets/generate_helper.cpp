@@ -21,7 +21,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: loci_test_generate OUT [options]\n");
     return 64;
   }
-  loci::data::GenerateOptions o = loci::test::small_options(argv[1]);
+  loci::datasets::GenerateOptions o = loci::test::small_options(argv[1]);
   loci::test::SyntheticOptions so;
   std::int64_t train = 40, test = 13;
   long long fsize = 0;
@@ -71,12 +71,12 @@ int main(int argc, char** argv) {
   }
   try {
     const loci::test::SyntheticSource source(so);
-    const auto report = loci::data::generate_dataset(source, o);
+    const auto report = loci::datasets::generate_dataset(source, o);
     std::printf("written=%lld kept=%lld samples=%lld complete=%d\n", static_cast<long long>(report.shards_written),
                 static_cast<long long>(report.shards_kept), static_cast<long long>(report.samples_written),
                 report.complete ? 1 : 0);
     return 0;
-  } catch (const loci::data::DataError& e) {
+  } catch (const loci::datasets::DataError& e) {
     std::fprintf(stderr, "%s\n", e.what());
     return 2;
   }

@@ -19,13 +19,13 @@ struct SyntheticOptions {
   bool wide_label = false;  // ... or in one shape
 };
 
-class SyntheticSource : public data::SampleSource {
+class SyntheticSource : public datasets::SampleSource {
  public:
   static constexpr int kTokens = 6;
 
   explicit SyntheticSource(SyntheticOptions o = {}) : o_(o) {
-    using data::ArraySpec;
-    using data::DType;
+    using datasets::ArraySpec;
+    using datasets::DType;
     auto& s = layout_.sample_arrays;
     s.push_back(ArraySpec{"tokens", DType::u8, {"token", "channel"}, {kTokens, 3}, "token symbols"});
     s.push_back(ArraySpec{"small", DType::i8, {"token"}, {kTokens}, "signed bytes"});
@@ -47,21 +47,21 @@ class SyntheticSource : public data::SampleSource {
       pos.push_back(static_cast<float>(t / 3));
     }
     layout_.dataset_arrays.push_back(
-        data::Array::of(ArraySpec{"positions", DType::f32, {"token", "coord"}, {kTokens, 2}, "true grid coordinates"}, pos));
+        datasets::Array::of(ArraySpec{"positions", DType::f32, {"token", "coord"}, {kTokens, 2}, "true grid coordinates"}, pos));
     std::vector<double> w(kTokens * kTokens);
     for (int i = 0; i < kTokens * kTokens; ++i) w[static_cast<std::size_t>(i)] = 0.25 * i;
     layout_.dataset_arrays.push_back(
-        data::Array::of(ArraySpec{"weights", DType::f64, {"token", "token2"}, {kTokens, kTokens}, "coupling"}, w));
+        datasets::Array::of(ArraySpec{"weights", DType::f64, {"token", "token2"}, {kTokens, kTokens}, "coupling"}, w));
     layout_.text_arrays.push_back({"token_name", "token", names(), "a name per token (UTF-8)"});
     layout_.attributes = {{"grid_size", std::int64_t{3}}, {"rate", 0.5}, {"kind", std::string("synthetic")}};
   }
 
-  const data::DatasetLayout& layout() const override { return layout_; }
+  const datasets::DatasetLayout& layout() const override { return layout_; }
 
   // Non-ASCII and empty names too: the reader must hand back every byte.
   static std::vector<std::string> names() { return {"left", "right", "Précentral_G", "", "a b", "x"}; }
 
-  void fill(const data::SampleKey& key, const data::SampleSlots& out) const override {
+  void fill(const datasets::SampleKey& key, const datasets::SampleSlots& out) const override {
     if (o_.delay_us > 0) std::this_thread::sleep_for(std::chrono::microseconds(o_.delay_us));
     auto rng = sim::Rng::stream(key.seed, key.split, static_cast<std::uint64_t>(key.index));
     for (std::size_t a = 0; a < layout_.sample_arrays.size(); ++a) {
@@ -72,16 +72,16 @@ class SyntheticSource : public data::SampleSource {
         continue;
       }
       switch (spec.dtype) {
-        case data::DType::u8: fill_ints(out.get<std::uint8_t>(a), n, rng, 4); break;
-        case data::DType::i8: fill_ints(out.get<std::int8_t>(a), n, rng, 200, -100); break;
-        case data::DType::u16: fill_ints(out.get<std::uint16_t>(a), n, rng, 60000); break;
-        case data::DType::i16: fill_ints(out.get<std::int16_t>(a), n, rng, 60000, -30000); break;
-        case data::DType::u32: fill_ints(out.get<std::uint32_t>(a), n, rng, 4000000000u); break;
-        case data::DType::i32: fill_ints(out.get<std::int32_t>(a), n, rng, 9); break;
-        case data::DType::u64: for (std::size_t i = 0; i < n; ++i) out.get<std::uint64_t>(a)[i] = rng(); break;
-        case data::DType::i64: fill_ints(out.get<std::int64_t>(a), n, rng, 1000, -500); break;
-        case data::DType::f32: for (std::size_t i = 0; i < n; ++i) out.get<float>(a)[i] = static_cast<float>(rng.normal()); break;
-        case data::DType::f64: for (std::size_t i = 0; i < n; ++i) out.get<double>(a)[i] = rng.normal(); break;
+        case datasets::DType::u8: fill_ints(out.get<std::uint8_t>(a), n, rng, 4); break;
+        case datasets::DType::i8: fill_ints(out.get<std::int8_t>(a), n, rng, 200, -100); break;
+        case datasets::DType::u16: fill_ints(out.get<std::uint16_t>(a), n, rng, 60000); break;
+        case datasets::DType::i16: fill_ints(out.get<std::int16_t>(a), n, rng, 60000, -30000); break;
+        case datasets::DType::u32: fill_ints(out.get<std::uint32_t>(a), n, rng, 4000000000u); break;
+        case datasets::DType::i32: fill_ints(out.get<std::int32_t>(a), n, rng, 9); break;
+        case datasets::DType::u64: for (std::size_t i = 0; i < n; ++i) out.get<std::uint64_t>(a)[i] = rng(); break;
+        case datasets::DType::i64: fill_ints(out.get<std::int64_t>(a), n, rng, 1000, -500); break;
+        case datasets::DType::f32: for (std::size_t i = 0; i < n; ++i) out.get<float>(a)[i] = static_cast<float>(rng.normal()); break;
+        case datasets::DType::f64: for (std::size_t i = 0; i < n; ++i) out.get<double>(a)[i] = rng.normal(); break;
       }
     }
   }
@@ -93,13 +93,13 @@ class SyntheticSource : public data::SampleSource {
   }
 
   SyntheticOptions o_;
-  data::DatasetLayout layout_;
+  datasets::DatasetLayout layout_;
 };
 
 // Options for a small synthetic dataset in `out`: train 40 and test 13 samples, 10 per shard, a fixed `created`.
 // The tests and loci_test_generate share it, so a killed-and-resumed helper run is compared with the same dataset.
-inline data::GenerateOptions small_options(const std::filesystem::path& out) {
-  data::GenerateOptions o;
+inline datasets::GenerateOptions small_options(const std::filesystem::path& out) {
+  datasets::GenerateOptions o;
   o.out = out;
   o.splits = {{"train", 40}, {"test", 13}};
   o.samples_per_shard = 10;

@@ -15,22 +15,22 @@ using namespace loci;
 
 namespace {
 
-const data::Dataset& streamed() {
-  static const data::Dataset ds = [] {
+const datasets::Dataset& streamed() {
+  static const datasets::Dataset ds = [] {
     auto o = test::small_options(test::fresh_dir("stream") / "ds");
     o.splits = {{"train", 103}, {"test", 9}};
     o.samples_per_shard = 20;
     o.chunk_samples = 5;
-    data::generate_dataset(test::SyntheticSource(), o);
-    return data::Dataset::open(o.out);
+    datasets::generate_dataset(test::SyntheticSource(), o);
+    return datasets::Dataset::open(o.out);
   }();
   return ds;
 }
 
 std::vector<std::int64_t> epoch_ids(std::uint64_t seed, std::int64_t epoch, std::int64_t batch = 8) {
-  data::BatchStream s(streamed(), data::BatchStreamOptions("train", {"index"}, batch).seed(seed).epoch(epoch));
+  datasets::BatchStream s(streamed(), datasets::BatchStreamOptions("train", {"index"}, batch).seed(seed).epoch(epoch));
   std::vector<std::int64_t> ids;
-  data::Batch b;
+  datasets::Batch b;
   while (s.next(b)) ids.insert(ids.end(), b.sample_ids.begin(), b.sample_ids.end());
   return ids;
 }
@@ -54,7 +54,7 @@ TEST_CASE("the order depends on seed and epoch and on nothing else", "[datasets]
   CHECK(a != c);
   CHECK(epoch_ids(3, 0) == a);
   CHECK(epoch_ids(3, 0, 7) == a);  // batch size cuts the order, it does not change it
-  data::BatchStream s(streamed(), data::BatchStreamOptions("train", {"index"}, 8).seed(3).epoch(1));
+  datasets::BatchStream s(streamed(), datasets::BatchStreamOptions("train", {"index"}, 8).seed(3).epoch(1));
   CHECK(s.order() == b);
   CHECK(s.batches() == 13);
 
@@ -63,15 +63,15 @@ TEST_CASE("the order depends on seed and epoch and on nothing else", "[datasets]
   for (std::size_t i = 1; i < a.size(); ++i) runs += a[i] == a[i - 1] + 1;
   CHECK(runs < 20);
 
-  data::BatchStream plain(streamed(), data::BatchStreamOptions("train", {"index"}, 8).shuffle(false));
+  datasets::BatchStream plain(streamed(), datasets::BatchStreamOptions("train", {"index"}, 8).shuffle(false));
   const auto in_order = plain.order();
   CHECK(std::is_sorted(in_order.begin(), in_order.end()));
 }
 
 TEST_CASE("batches hold what random access reads", "[datasets][stream]") {
   const auto& ds = streamed();
-  data::BatchStream s(ds, data::BatchStreamOptions("train", {"tokens", "label", "noise"}, 16).seed(9).epoch(2).prefetch_batches(2));
-  data::Batch b;
+  datasets::BatchStream s(ds, datasets::BatchStreamOptions("train", {"tokens", "label", "noise"}, 16).seed(9).epoch(2).prefetch_batches(2));
+  datasets::Batch b;
   std::int64_t batches = 0, samples = 0;
   while (s.next(b)) {
     ++batches;
@@ -91,7 +91,7 @@ TEST_CASE("batches hold what random access reads", "[datasets][stream]") {
   CHECK(batches == 7);  // 6 of 16 and one of 7
   CHECK(samples == 103);
 
-  data::BatchStream dropped(ds, data::BatchStreamOptions("train", {"label"}, 16).drop_last(true));
+  datasets::BatchStream dropped(ds, datasets::BatchStreamOptions("train", {"label"}, 16).drop_last(true));
   std::int64_t n = 0;
   while (dropped.next(b)) n += b.size;
   CHECK(n == 96);
@@ -101,9 +101,9 @@ TEST_CASE("batches hold what random access reads", "[datasets][stream]") {
 TEST_CASE("ranks split every global batch between them and take the same number of steps", "[datasets][stream]") {
   // 103 samples in batches of 17: six of 17 and a final one of 1, so one rank's last part is empty.
   auto batches_of = [](int rank, int ranks) {
-    data::BatchStream s(streamed(), data::BatchStreamOptions("train", {"index"}, 17).seed(5).epoch(3).rank(rank).ranks(ranks));
-    std::vector<data::Batch> out;
-    data::Batch b;
+    datasets::BatchStream s(streamed(), datasets::BatchStreamOptions("train", {"index"}, 17).seed(5).epoch(3).rank(rank).ranks(ranks));
+    std::vector<datasets::Batch> out;
+    datasets::Batch b;
     while (s.next(b)) out.push_back(b);
     return out;
   };
@@ -124,24 +124,24 @@ TEST_CASE("ranks split every global batch between them and take the same number 
   CHECK(first.back().size == 0);  // the final batch of one sample goes to the second rank
   CHECK(second.back().size == 1);
 
-  data::BatchStream s(streamed(), data::BatchStreamOptions("train", {"index"}, 17).seed(5).epoch(3).rank(1).ranks(2));
+  datasets::BatchStream s(streamed(), datasets::BatchStreamOptions("train", {"index"}, 17).seed(5).epoch(3).rank(1).ranks(2));
   std::vector<std::int64_t> ids;
   for (const auto& b : second) ids.insert(ids.end(), b.sample_ids.begin(), b.sample_ids.end());
   CHECK(s.order() == ids);
   CHECK(s.batches() == 7);
-  CHECK_THROWS(data::BatchStream(streamed(), data::BatchStreamOptions("train", {"index"}, 4).rank(2).ranks(2)));
+  CHECK_THROWS(datasets::BatchStream(streamed(), datasets::BatchStreamOptions("train", {"index"}, 4).rank(2).ranks(2)));
 }
 
 TEST_CASE("a stream abandoned half-way stops cleanly and bad requests are refused", "[datasets][stream]") {
   {
-    data::BatchStream s(streamed(), data::BatchStreamOptions("train", {"tokens"}, 4).prefetch_batches(1));
-    data::Batch b;
+    datasets::BatchStream s(streamed(), datasets::BatchStreamOptions("train", {"tokens"}, 4).prefetch_batches(1));
+    datasets::Batch b;
     REQUIRE(s.next(b));
   }
-  CHECK_THROWS_WITH(data::BatchStream(streamed(), data::BatchStreamOptions("train", {"nope"}, 4)),
+  CHECK_THROWS_WITH(datasets::BatchStream(streamed(), datasets::BatchStreamOptions("train", {"nope"}, 4)),
                     Catch::Contains("no array 'nope'"));
-  CHECK_THROWS_WITH(data::BatchStream(streamed(), data::BatchStreamOptions("train", {"positions"}, 4)),
+  CHECK_THROWS_WITH(datasets::BatchStream(streamed(), datasets::BatchStreamOptions("train", {"positions"}, 4)),
                     Catch::Contains("not per-sample"));
-  CHECK_THROWS_WITH(data::BatchStream(streamed(), data::BatchStreamOptions("valid", {"tokens"}, 4)),
+  CHECK_THROWS_WITH(datasets::BatchStream(streamed(), datasets::BatchStreamOptions("valid", {"tokens"}, 4)),
                     Catch::Contains("no split 'valid'"));
 }

@@ -25,7 +25,7 @@ fs::path pristine() {
     const auto d = test::fresh_dir("corruption-pristine") / "ds";
     auto o = test::small_options(d);
     o.chunk_samples = 5;
-    data::generate_dataset(test::SyntheticSource(), o);
+    datasets::generate_dataset(test::SyntheticSource(), o);
     return d;
   }();
   return dir;
@@ -42,7 +42,7 @@ bool one_line(const std::string& s) { return s.find('\n') == std::string::npos; 
 std::string message_of(const std::function<void()>& f) {
   try {
     f();
-  } catch (const data::DataError& e) {
+  } catch (const datasets::DataError& e) {
     return e.what();
   }
   return "(no DataError)";
@@ -78,12 +78,12 @@ TEST_CASE("a truncated shard is refused by name", "[datasets][corruption]") {
   const auto ds = damaged_copy("truncated");
   const fs::path shard = ds / "train-00001-of-00004.h5";
   fs::resize_file(shard, fs::file_size(shard) / 2);
-  const std::string m = message_of([&] { data::Dataset::open(ds); });
+  const std::string m = message_of([&] { datasets::Dataset::open(ds); });
   CHECK_THAT(m, Contains(shard.string() + ": truncated (index.json says"));
   CHECK(one_line(m));
   // Opened on its own, without an index to compare sizes with, HDF5 notices.
-  REQUIRE_THROWS_WITH(data::Dataset::open(shard), Contains(shard.string() + ": not a readable HDF5 file"));
-  CHECK(one_line(message_of([&] { data::Dataset::open(shard); })));
+  REQUIRE_THROWS_WITH(datasets::Dataset::open(shard), Contains(shard.string() + ": not a readable HDF5 file"));
+  CHECK(one_line(message_of([&] { datasets::Dataset::open(shard); })));
 }
 
 TEST_CASE("a flipped byte fails verify and fails the read that meets it", "[datasets][corruption]") {
@@ -93,7 +93,7 @@ TEST_CASE("a flipped byte fails verify and fails the read that meets it", "[data
   REQUIRE(size > 16);
   flip_byte(shard, addr + size / 2);
 
-  const auto opened = data::Dataset::open(ds);  // sizes still match: only the checksum can tell
+  const auto opened = datasets::Dataset::open(ds);  // sizes still match: only the checksum can tell
   const std::string m = message_of([&] { opened.verify(); });
   CHECK_THAT(m, Contains(shard.string() + ": checksum mismatch (index.json says "));
   CHECK_THAT(m, Contains(", file has "));
@@ -113,10 +113,10 @@ TEST_CASE("a flipped byte fails verify and fails the read that meets it", "[data
 TEST_CASE("a missing shard is refused by name", "[datasets][corruption]") {
   const auto ds = damaged_copy("missing");
   fs::remove(ds / "test-00001-of-00002.h5");
-  REQUIRE_THROWS_WITH(data::Dataset::open(ds),
+  REQUIRE_THROWS_WITH(datasets::Dataset::open(ds),
                       (ds / "test-00001-of-00002.h5").string() + ": missing (listed in index.json)");
   fs::remove(ds / "index.json");
-  REQUIRE_THROWS_WITH(data::Dataset::open(ds), Contains((ds / "index.json").string() + ": missing"));
+  REQUIRE_THROWS_WITH(datasets::Dataset::open(ds), Contains((ds / "index.json").string() + ": missing"));
 }
 
 TEST_CASE("an unknown schema version is refused in index.json or in a shard", "[datasets][corruption]") {
@@ -124,7 +124,7 @@ TEST_CASE("an unknown schema version is refused in index.json or in a shard", "[
   auto j = nlohmann::json::parse(test::slurp(ds / "index.json"));
   j["loci_schema_version"] = 99;
   std::ofstream(ds / "index.json") << j.dump(2);
-  REQUIRE_THROWS_WITH(data::Dataset::open(ds), (ds / "index.json").string() +
+  REQUIRE_THROWS_WITH(datasets::Dataset::open(ds), (ds / "index.json").string() +
                                                    ": unknown schema version 99 (this loci reads version 1)");
 
   const fs::path shard = ds / "train-00000-of-00004.h5";
@@ -134,18 +134,18 @@ TEST_CASE("an unknown schema version is refused in index.json or in a shard", "[
   H5Awrite(a, H5T_NATIVE_INT64, &v);
   H5Aclose(a);
   H5Fclose(f);
-  REQUIRE_THROWS_WITH(data::Dataset::open(shard),
+  REQUIRE_THROWS_WITH(datasets::Dataset::open(shard),
                       shard.string() + ": unknown schema version 2 (this loci reads version 1)");
 
   // A float where a count belongs (the index fuzzer's find: converting 5.5e91 to an integer is undefined) is refused.
   j["loci_schema_version"] = 1;
   j["shards"][0]["samples"] = 5.55556e91;
   std::ofstream(ds / "index.json") << j.dump(2);
-  REQUIRE_THROWS_WITH(data::Dataset::open(ds), Contains((ds / "index.json").string() +
+  REQUIRE_THROWS_WITH(datasets::Dataset::open(ds), Contains((ds / "index.json").string() +
                                                         ": malformed index: 'samples' is not a whole number"));
 
   std::ofstream(ds / "index.json") << "{ not json";
-  REQUIRE_THROWS_WITH(data::Dataset::open(ds), Contains((ds / "index.json").string() + ": not valid JSON"));
+  REQUIRE_THROWS_WITH(datasets::Dataset::open(ds), Contains((ds / "index.json").string() + ": not valid JSON"));
 }
 
 TEST_CASE("a shard whose dtype or shape differs from the index is refused", "[datasets][corruption]") {
@@ -160,24 +160,24 @@ TEST_CASE("a shard whose dtype or shape differs from the index is refused", "[da
     if (s["file"] == name) s["bytes"] = fs::file_size(ds / name);
   std::ofstream(ds / "index.json") << j.dump(2);
   {
-    const auto opened = data::Dataset::open(ds);
+    const auto opened = datasets::Dataset::open(ds);
     CHECK(opened.read<std::int32_t>("train", "label", 0, 30).size() == 30);  // shards 0-2 are fine
     CHECK_THAT(message_of([&] { opened.read<std::int32_t>("train", "label", 30, 1); }), Contains(name + ": checksum mismatch"));
     CHECK_THAT(message_of([&] { opened.verify(); }), Contains(name + ": checksum mismatch"));
   }
   // With its checksum in the index too, the reader still finds that the shard is not what the index describes.
   for (auto& s : j["shards"])
-    if (s["file"] == name) s["sha256"] = data::sha256_file(ds / name);
+    if (s["file"] == name) s["sha256"] = datasets::sha256_file(ds / name);
   std::ofstream(ds / "index.json") << j.dump(2);
-  const auto opened = data::Dataset::open(ds);
+  const auto opened = datasets::Dataset::open(ds);
   const std::string m = message_of([&] { opened.read<std::int32_t>("train", "label", 30, 1); });
   CHECK(m == (ds / name).string() + ": array 'label' is int64 [sample] but index.json says int32 [sample]");
 
   // What a caller expects is checked too.
   CHECK_THROWS_WITH(opened.read<float>("train", "tokens", 0, 1), Contains("array 'tokens' is uint8, not float32"));
-  CHECK_THROWS_WITH(opened.expect("tokens", data::DType::u8, {6, 4}),
+  CHECK_THROWS_WITH(opened.expect("tokens", datasets::DType::u8, {6, 4}),
                     Contains("index.json: array 'tokens' is uint8 [sample, token=6, channel=3], expected uint8 of shape [6, 4]"));
-  CHECK_NOTHROW(opened.expect("tokens", data::DType::u8, {6, 3}));
+  CHECK_NOTHROW(opened.expect("tokens", datasets::DType::u8, {6, 3}));
   CHECK_THROWS_WITH(opened.read<std::uint8_t>("train", "tokens", 38, 5), Contains("out of range"));
   CHECK_THROWS_WITH(opened.samples("validation"), Contains("no split 'validation'"));
 }

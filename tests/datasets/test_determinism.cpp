@@ -20,11 +20,11 @@ TEST_CASE("1 or 2 threads and two shard sizes give the same samples", "[datasets
   other.threads = 2;
   other.samples_per_shard = 7;
   other.chunk_samples = 3;
-  for (const auto* o : {&one, &two, &other}) data::generate_dataset(src, *o);
+  for (const auto* o : {&one, &two, &other}) datasets::generate_dataset(src, *o);
 
-  const auto a = test::read_everything(data::Dataset::open(one.out));
-  const auto b = test::read_everything(data::Dataset::open(two.out));
-  const auto c = test::read_everything(data::Dataset::open(other.out));
+  const auto a = test::read_everything(datasets::Dataset::open(one.out));
+  const auto b = test::read_everything(datasets::Dataset::open(two.out));
+  const auto c = test::read_everything(datasets::Dataset::open(other.out));
   CHECK(a.size() == 2 * (src.layout().sample_arrays.size() + 1));
   CHECK(a == b);
   CHECK(a == c);
@@ -35,8 +35,8 @@ TEST_CASE("1 or 2 threads and two shard sizes give the same samples", "[datasets
   // A different seed changes the samples.
   auto reseeded = test::small_options(dir / "seed-8");
   reseeded.seed = 8;
-  data::generate_dataset(src, reseeded);
-  const auto d = test::read_everything(data::Dataset::open(reseeded.out));
+  datasets::generate_dataset(src, reseeded);
+  const auto d = test::read_everything(datasets::Dataset::open(reseeded.out));
   CHECK(a.at("train/noise") != d.at("train/noise"));
   CHECK(a.at("train/index") == d.at("train/index"));
 }
@@ -48,9 +48,9 @@ TEST_CASE("created comes from the option or else SOURCE_DATE_EPOCH", "[datasets]
   o.created.clear();
   o.splits = {{"train", 3}};
   ::setenv("SOURCE_DATE_EPOCH", "86400", 1);
-  data::generate_dataset(src, o);
+  datasets::generate_dataset(src, o);
   ::unsetenv("SOURCE_DATE_EPOCH");
-  const auto ds = data::Dataset::open(o.out);
+  const auto ds = datasets::Dataset::open(o.out);
   CHECK(ds.index().created == "1970-01-02T00:00:00Z");
   CHECK(std::get<std::string>(ds.attributes().at("created")) == "1970-01-02T00:00:00Z");
 }

@@ -32,8 +32,8 @@ TEST_CASE("an unwritable folder gives one DataError and leaves nothing behind", 
   // A path through a plain file cannot become a folder at all.
   std::ofstream(dir / "plain-file") << "x";
   auto o = test::small_options(dir / "plain-file" / "ds");
-  REQUIRE_THROWS_AS(data::generate_dataset(test::SyntheticSource(), o), data::DataError);
-  REQUIRE_THROWS_WITH(data::generate_dataset(test::SyntheticSource(), o),
+  REQUIRE_THROWS_AS(datasets::generate_dataset(test::SyntheticSource(), o), datasets::DataError);
+  REQUIRE_THROWS_WITH(datasets::generate_dataset(test::SyntheticSource(), o),
                       Contains((dir / "plain-file" / "ds").string() + ": cannot create folder"));
 }
 
@@ -54,33 +54,33 @@ TEST_CASE("a disk that fills up mid-shard leaves only whole shards", "[datasets]
   // The journal knows the run, so resuming without the cap finishes the dataset.
   const auto resumed = test::run_helper({out.string(), "--per-shard", "20", "--train", "200", "--resume"});
   CHECK(resumed.status == 0);
-  CHECK(data::Dataset::open(out).verify().shards == 11);
+  CHECK(datasets::Dataset::open(out).verify().shards == 11);
 }
 
 TEST_CASE("a folder holding another dataset or other files is refused unless forced", "[datasets][folder]") {
   const auto dir = test::fresh_dir("refuse");
   const test::SyntheticSource src;
   auto o = test::small_options(dir / "ds");
-  data::generate_dataset(src, o);
+  datasets::generate_dataset(src, o);
 
   auto other = o;
   other.seed = 8;
-  REQUIRE_THROWS_WITH(data::generate_dataset(src, other),
+  REQUIRE_THROWS_WITH(datasets::generate_dataset(src, other),
                       o.out.string() + ": holds a different dataset (seed 7 vs 8 in index.json); pass force to replace it");
   other.resume = true;
-  REQUIRE_THROWS_WITH(data::generate_dataset(src, other), Contains("holds a different dataset (seed 7 vs 8"));
+  REQUIRE_THROWS_WITH(datasets::generate_dataset(src, other), Contains("holds a different dataset (seed 7 vs 8"));
   other.config_yaml = "generator: synthetic\nseed: 8\n";
   other.seed = 7;
-  REQUIRE_THROWS_WITH(data::generate_dataset(src, other), Contains("holds a different dataset (config_yaml differs"));
-  CHECK(data::Dataset::open(o.out).verify().shards == 6);  // the refusals touched nothing
+  REQUIRE_THROWS_WITH(datasets::generate_dataset(src, other), Contains("holds a different dataset (config_yaml differs"));
+  CHECK(datasets::Dataset::open(o.out).verify().shards == 6);  // the refusals touched nothing
 
-  REQUIRE_THROWS_WITH(data::generate_dataset(src, o), Contains("already holds this dataset; pass --resume"));
+  REQUIRE_THROWS_WITH(datasets::generate_dataset(src, o), Contains("already holds this dataset; pass --resume"));
 
   other.force = true;
   other.resume = false;
   other.seed = 8;
   other.splits = {{"train", 5}};
-  const auto r = data::generate_dataset(src, other);
+  const auto r = datasets::generate_dataset(src, other);
   CHECK(r.shards_written == 1);
   CHECK(test::files_in(o.out) == std::vector<std::string>{"dataset_card.md", "index.json", "train-00000-of-00001.h5"});
 
@@ -89,10 +89,10 @@ TEST_CASE("a folder holding another dataset or other files is refused unless for
   fs::create_directory(mine);
   std::ofstream(mine / "notes.txt") << "keep me";
   auto into = test::small_options(mine);
-  REQUIRE_THROWS_WITH(data::generate_dataset(src, into),
+  REQUIRE_THROWS_WITH(datasets::generate_dataset(src, into),
                       mine.string() + ": is not empty and holds no loci dataset; choose an empty folder or pass force");
   into.force = true;
-  data::generate_dataset(src, into);
+  datasets::generate_dataset(src, into);
   CHECK(test::slurp(mine / "notes.txt") == "keep me");
-  CHECK(data::Dataset::open(mine).verify().shards == 6);
+  CHECK(datasets::Dataset::open(mine).verify().shards == 6);
 }

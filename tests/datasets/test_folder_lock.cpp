@@ -23,15 +23,15 @@ TEST_CASE("a .loci-lock that is a symbolic link is refused and its target left a
   const fs::path out = dir / "ds";
   fs::create_directory(out);
   fs::create_symlink("../victim.txt", out / ".loci-lock");
-  REQUIRE_THROWS_WITH(data::FolderLock(out), Contains((out / ".loci-lock").string()) && Contains("symbolic link"));
+  REQUIRE_THROWS_WITH(datasets::FolderLock(out), Contains((out / ".loci-lock").string()) && Contains("symbolic link"));
   // Through generation too: the claim comes before any shard.
-  REQUIRE_THROWS_AS(data::generate_dataset(test::SyntheticSource(), test::small_options(out)), data::DataError);
+  REQUIRE_THROWS_AS(datasets::generate_dataset(test::SyntheticSource(), test::small_options(out)), datasets::DataError);
   CHECK(loci::test::slurp(dir / "victim.txt") == "precious\n");
   // A dangling link must not create its target either.
   const fs::path run = dir / "run";
   fs::create_directory(run);
   fs::create_symlink(dir / "created-elsewhere", run / ".loci-lock");
-  CHECK_THROWS_AS(data::FolderLock(run), data::DataError);
+  CHECK_THROWS_AS(datasets::FolderLock(run), datasets::DataError);
   CHECK_FALSE(fs::exists(dir / "created-elsewhere"));
 }
 
@@ -41,26 +41,26 @@ TEST_CASE("a .loci-lock that is a hard link or holds foreign text is refused", "
   const fs::path linked = dir / "linked";
   fs::create_directory(linked);
   fs::create_hard_link(dir / "victim.txt", linked / ".loci-lock");
-  CHECK_THROWS_WITH(data::FolderLock(linked), Contains("hard link"));
+  CHECK_THROWS_WITH(datasets::FolderLock(linked), Contains("hard link"));
   CHECK(loci::test::slurp(dir / "victim.txt") == "precious\n");
 
   const fs::path foreign = dir / "foreign";
   fs::create_directory(foreign);
   std::ofstream(foreign / ".loci-lock") << "my notes\n";
-  CHECK_THROWS_WITH(data::FolderLock(foreign), Contains("other than a loci claim"));
+  CHECK_THROWS_WITH(datasets::FolderLock(foreign), Contains("other than a loci claim"));
   CHECK(loci::test::slurp(foreign / ".loci-lock") == "my notes\n");
 
   const fs::path folder = dir / "folder";
   fs::create_directories(folder / ".loci-lock");
-  CHECK_THROWS_AS(data::FolderLock(folder), data::DataError);
+  CHECK_THROWS_AS(datasets::FolderLock(folder), datasets::DataError);
 }
 
 TEST_CASE("a claim a finished writer left behind is taken over and names this process", "[datasets][folder][lock]") {
   const auto dir = test::fresh_dir("lock_stale");
   std::ofstream(dir / ".loci-lock") << "pid 1 on elsewhere\n";
   {
-    const data::FolderLock claim(dir);
+    const datasets::FolderLock claim(dir);
     CHECK(loci::test::slurp(dir / ".loci-lock").rfind("pid " + std::to_string(getpid()) + " on ", 0) == 0);
   }
-  const data::FolderLock again(dir);  // released on scope exit: the same folder can be claimed anew
+  const datasets::FolderLock again(dir);  // released on scope exit: the same folder can be claimed anew
 }

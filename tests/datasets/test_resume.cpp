@@ -71,7 +71,7 @@ TEST_CASE("a generation killed by SIGKILL resumes to the uninterrupted result", 
   const auto a = nlohmann::json::parse(test::slurp(whole / "index.json"));
   const auto b = nlohmann::json::parse(test::slurp(killed / "index.json"));
   CHECK(a["shards"] == b["shards"]);
-  CHECK(test::read_everything(data::Dataset::open(whole)) == test::read_everything(data::Dataset::open(killed)));
+  CHECK(test::read_everything(datasets::Dataset::open(whole)) == test::read_everything(datasets::Dataset::open(killed)));
   CHECK(test::files_in(whole) == test::files_in(killed));  // the journal and any temporaries are gone
 
   // Resuming a complete dataset keeps every shard and changes nothing.
@@ -95,34 +95,34 @@ TEST_CASE("resume remakes a shard whose bytes no longer match", "[datasets][resu
   REQUIRE(r.status == 0);
   CHECK_THAT(r.out, Catch::Contains("written=1 kept=5"));
   CHECK(test::slurp(out / "train-00002-of-00004.h5") == before);
-  CHECK(data::Dataset::open(out).verify().shards == 6);
+  CHECK(datasets::Dataset::open(out).verify().shards == 6);
 }
 
 TEST_CASE("ranks make disjoint shards and the last to finish writes the index", "[datasets][resume]") {
   const auto dir = test::fresh_dir("subset");
   const test::SyntheticSource src;
   auto whole = test::small_options(dir / "whole");
-  data::generate_dataset(src, whole);
+  datasets::generate_dataset(src, whole);
 
   auto part = test::small_options(dir / "parts");
   part.world_size = 2;
   part.rank = 1;  // shards 1, 3, 5 of 6
-  auto r = data::generate_dataset(src, part);
+  auto r = datasets::generate_dataset(src, part);
   CHECK(r.shards_written == 3);
   CHECK_FALSE(r.complete);
   CHECK_FALSE(fs::exists(part.out / "index.json"));
   CHECK(fs::exists(part.out / "train-00001-of-00004.h5"));
   CHECK_FALSE(fs::exists(part.out / "train-00000-of-00004.h5"));
-  CHECK_THROWS_WITH(data::Dataset::open(part.out), Catch::Contains("did not finish"));
+  CHECK_THROWS_WITH(datasets::Dataset::open(part.out), Catch::Contains("did not finish"));
 
   part.rank = 0;  // no resume: the unfinished run is the other rank's, not an obstacle
-  r = data::generate_dataset(src, part);
+  r = datasets::generate_dataset(src, part);
   CHECK(r.shards_written == 3);
   CHECK(r.complete);
   CHECK_FALSE(fs::exists(part.out / ".loci-journal"));
   CHECK(test::slurp(whole.out / "index.json") == test::slurp(part.out / "index.json"));
-  CHECK(test::read_everything(data::Dataset::open(whole.out)) == test::read_everything(data::Dataset::open(part.out)));
+  CHECK(test::read_everything(datasets::Dataset::open(whole.out)) == test::read_everything(datasets::Dataset::open(part.out)));
 
   part.force = true;  // would remove the other ranks' shards
-  CHECK_THROWS_WITH(data::generate_dataset(src, part), Catch::Contains("force cannot be used by one rank of 2"));
+  CHECK_THROWS_WITH(datasets::generate_dataset(src, part), Catch::Contains("force cannot be used by one rank of 2"));
 }

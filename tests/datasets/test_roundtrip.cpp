@@ -12,7 +12,7 @@
 #include "test_util.hpp"
 
 using namespace loci;
-using data::DType;
+using datasets::DType;
 
 namespace {
 
@@ -26,7 +26,7 @@ std::vector<std::vector<std::uint8_t>> expected_sample(const test::SyntheticSour
     bytes[a].assign(specs[a].bytes(), 0);
     slots.push_back(bytes[a].data());
   }
-  src.fill({split, index, seed}, data::SampleSlots(&specs, slots));
+  src.fill({split, index, seed}, datasets::SampleSlots(&specs, slots));
   return bytes;
 }
 
@@ -37,12 +37,12 @@ TEST_CASE("every dtype and dataset array and attribute reads back as written", "
   const test::SyntheticSource src;
   auto o = test::small_options(dir / "ds");
   o.chunk_samples = 4;
-  const auto report = data::generate_dataset(src, o);
+  const auto report = datasets::generate_dataset(src, o);
   CHECK(report.shards_written == 4 + 2);
   CHECK(report.samples_written == 53);
   CHECK(report.complete);
 
-  const auto ds = data::Dataset::open(dir / "ds");
+  const auto ds = datasets::Dataset::open(dir / "ds");
   REQUIRE(ds.splits() == std::vector<std::string>{"train", "test"});
   CHECK(ds.samples("train") == 40);
   CHECK(ds.samples("test") == 13);
@@ -78,7 +78,7 @@ TEST_CASE("every dtype and dataset array and attribute reads back as written", "
   CHECK(index == std::vector<std::int64_t>{8, 9, 10, 11, 12});
 
   for (const auto& a : src.layout().dataset_arrays) {
-    const data::Array got = ds.read_dataset_array(a.spec.name);
+    const datasets::Array got = ds.read_dataset_array(a.spec.name);
     CHECK(got.spec.dtype == a.spec.dtype);
     CHECK(got.spec.dims == a.spec.dims);
     CHECK(got.spec.shape == a.spec.shape);
@@ -117,7 +117,7 @@ TEST_CASE("every dtype and dataset array and attribute reads back as written", "
   CHECK(index_json["text_arrays"][0]["name"] == "token_name");
   CHECK(index_json["text_arrays"][0]["dtype"] == "string");
   CHECK(index_json["text_arrays"][0]["shape"] == nlohmann::json::array({6}));
-  CHECK(data::Index::load(dir / "ds" / "index.json").text_arrays.size() == 1);
+  CHECK(datasets::Index::load(dir / "ds" / "index.json").text_arrays.size() == 1);
 
   const std::string card = test::slurp(dir / "ds" / "dataset_card.md");
   CHECK(card.rfind("---\npretty_name:", 0) == 0);
@@ -141,8 +141,8 @@ TEST_CASE("every dtype and dataset array and attribute reads back as written", "
 TEST_CASE("a lone shard opens without its folder's index", "[datasets][roundtrip]") {
   const auto dir = test::fresh_dir("lone");
   const test::SyntheticSource src;
-  data::generate_dataset(src, test::small_options(dir / "ds"));
-  const auto shard = data::Dataset::open(dir / "ds" / "train-00001-of-00004.h5");
+  datasets::generate_dataset(src, test::small_options(dir / "ds"));
+  const auto shard = datasets::Dataset::open(dir / "ds" / "train-00001-of-00004.h5");
   CHECK_FALSE(shard.is_folder());
   REQUIRE(shard.splits() == std::vector<std::string>{"train"});
   CHECK(shard.samples("train") == 10);

@@ -82,12 +82,12 @@ Run run_helper(const std::vector<std::string>& args) {
 
 pid_t spawn_helper(const std::vector<std::string>& args) { return spawn(args, "/dev/null", "/dev/null"); }
 
-std::map<std::string, std::vector<std::uint8_t>> read_everything(const data::Dataset& ds) {
+std::map<std::string, std::vector<std::uint8_t>> read_everything(const datasets::Dataset& ds) {
   std::map<std::string, std::vector<std::uint8_t>> out;
   for (const auto& split : ds.splits()) {
     const std::int64_t n = ds.samples(split);
     out[split + "/sample_id"].resize(static_cast<std::size_t>(n) * 8);
-    ds.read(split, "sample_id", 0, n, out[split + "/sample_id"].data(), data::DType::i64);
+    ds.read(split, "sample_id", 0, n, out[split + "/sample_id"].data(), datasets::DType::i64);
     for (const auto& a : ds.arrays()) {
       auto& bytes = out[split + "/" + a.name];
       bytes.resize(a.bytes() * static_cast<std::size_t>(n));

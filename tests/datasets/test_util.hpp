@@ -29,7 +29,7 @@ Run run_helper(const std::vector<std::string>& args);
 pid_t spawn_helper(const std::vector<std::string>& args);
 
 // Every split's every per-sample array (and sample_id), by "split/array".
-std::map<std::string, std::vector<std::uint8_t>> read_everything(const data::Dataset& ds);
+std::map<std::string, std::vector<std::uint8_t>> read_everything(const datasets::Dataset& ds);
 
 // File names in `dir` and below, relative, sorted.
 std::vector<std::string> files_in(const std::filesystem::path& dir);

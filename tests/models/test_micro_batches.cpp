@@ -1,6 +1,6 @@
 // The trainer's step as micro-batches (models/micro_batches.hpp): the summed parts' gradient is the batch's, the bytes
 // do not depend on the thread count (dropout included), and a failing part reaches the caller.
-#include "helpers.hpp"
+#include "tests/models/helpers.hpp"
 #include "models/micro_batches.hpp"
 
 #include <ATen/Parallel.h>

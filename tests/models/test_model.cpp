@@ -1,10 +1,10 @@
 // The model as a whole: the paper's configuration, readouts, pruning of the last block, masked regression, seeds,
 // attention maps and checkpoints.
 
-#include "helpers.hpp"
-#include "models/batched_matmul.hpp"
+#include "tests/models/helpers.hpp"
+#include "models/kernels/batched_matmul.hpp"
 #include "models/checkpoint.hpp"
-#include "models/fused_gelu.hpp"
+#include "models/kernels/fused_gelu.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -2,7 +2,7 @@
 // independently: the C++ model's weights and an input batch go to Python as pickles (torch::pickle_save, which
 // torch.load reads), the reference computes its own fixed tables, and its logits come back the same way.
 
-#include "helpers.hpp"
+#include "tests/models/helpers.hpp"
 
 #include <catch2/catch.hpp>
 #include <torch/serialize.h>

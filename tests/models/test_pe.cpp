@@ -1,7 +1,7 @@
 // Every positional encoding: shapes forward and backward, what learns and what stays fixed, and the defining property
 // of each (causal mask, rotation invariances, grid structure of the 2D sinusoid).
 
-#include "helpers.hpp"
+#include "tests/models/helpers.hpp"
 #include "models/pe/rotary.hpp"
 
 #include <catch2/catch.hpp>

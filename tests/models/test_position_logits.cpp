@@ -1,7 +1,7 @@
 // The position-position attention term (Model::position_logits) and the fixed-norm learned PE: what the trainer
 // records in pe.h5 and what the regime map's shape-against-scale control relies on.
 
-#include "helpers.hpp"
+#include "tests/models/helpers.hpp"
 
 #include <catch2/catch.hpp>
 #include <torch/optim/adamw.h>

@@ -12,11 +12,11 @@ namespace loci::test {
 
 // `loci generate CONFIG out=OUT [MORE]`, required to succeed (its output shown when it does not), and the dataset
 // it wrote.
-inline data::Dataset generated(const std::string& config, const std::string& out, const std::string& more = "") {
+inline datasets::Dataset generated(const std::string& config, const std::string& out, const std::string& more = "") {
   const auto made = run_loci("generate " + config + " out=" + out + (more.empty() ? "" : " " + more));
   INFO(made.output);
   REQUIRE(made.exit_code == 0);
-  return data::Dataset::open(out);
+  return datasets::Dataset::open(out);
 }
 
 }  // namespace loci::test

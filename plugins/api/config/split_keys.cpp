@@ -19,9 +19,9 @@ void check_split_keys(const Node& map, const std::string& key, const Node& split
   }
 }
 
-data::WindowPlan split_windows(const std::string& name, const Node& count, const Node& map, const std::string& key,
+datasets::WindowPlan split_windows(const std::string& name, const Node& count, const Node& map, const std::string& key,
                                std::int64_t length, std::int64_t stride, const std::string& meaning) {
-  data::WindowPlan w;
+  datasets::WindowPlan w;
   w.samples = count.as_int();
   w.length = length;
   w.stride = stride;

@@ -20,7 +20,7 @@ void check_split_keys(const Node& map, const std::string& key, const Node& split
 // recordings as its entry in `map` (the value of key `key`) says. A split that asks for windows without an entry is
 // a UserError at its count, saying what the entry is (`meaning`, e.g. "how many subjects its windows are cut
 // from"); without an entry it has no recordings.
-data::WindowPlan split_windows(const std::string& name, const Node& count, const Node& map, const std::string& key,
+datasets::WindowPlan split_windows(const std::string& name, const Node& count, const Node& map, const std::string& key,
                                std::int64_t length, std::int64_t stride, const std::string& meaning);
 
 }  // namespace loci::config

@@ -59,8 +59,8 @@ inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
   }
   for (Eigen::Index i = 0; i < 16; ++i)
     for (Eigen::Index j = 0; j < 2; ++j) positions.push_back(static_cast<float>(pos(i, j)));
-  using data::Array;
-  using data::ArraySpec;
+  using datasets::Array;
+  using datasets::ArraySpec;
   std::vector<Array> arrays{
       Array::of(ArraySpec{"epoch", {}, {"evaluation"}, {evals}, ""}, epochs),
       Array::of(ArraySpec{"step", {}, {"evaluation"}, {evals}, ""}, steps),
@@ -75,7 +75,7 @@ inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
     arrays.push_back(Array::of(
         ArraySpec{"position_logits_0", {}, {"evaluation", "head", "query", "key"}, {n, 1, 16, 16}, ""}, logits));
   }
-  data::write_array_file(folder / "pe.h5", arrays, {{"pe_type", r.pe_type}});
+  datasets::write_array_file(folder / "pe.h5", arrays, {{"pe_type", r.pe_type}});
 }
 
 }  // namespace loci::test

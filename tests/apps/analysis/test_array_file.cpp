@@ -15,11 +15,11 @@ TEST_CASE("An array file reads back what was written") {
   const auto file = dir.path() / "a.h5";
   const std::vector<float> m{1, 2, 3, 4, 5, 6};
   const std::vector<std::int64_t> e{10, 20};
-  data::write_array_file(file,
-                         {data::Array::of(data::ArraySpec{"m", {}, {"token", "dim"}, {2, 3}, "doc"}, m),
-                          data::Array::of(data::ArraySpec{"epoch", {}, {"evaluation"}, {2}, ""}, e)},
+  datasets::write_array_file(file,
+                         {datasets::Array::of(datasets::ArraySpec{"m", {}, {"token", "dim"}, {2, 3}, "doc"}, m),
+                          datasets::Array::of(datasets::ArraySpec{"epoch", {}, {"evaluation"}, {2}, ""}, e)},
                          {{"pe_type", std::string("learned")}, {"init_std", 0.5}});
-  const auto r = data::read_array_file(file);
+  const auto r = datasets::read_array_file(file);
   REQUIRE(r.arrays.count("m") == 1);
   CHECK(r.arrays.at("m").shape == std::vector<std::int64_t>{2, 3});
   CHECK(r.arrays.at("m").values == std::vector<double>{1, 2, 3, 4, 5, 6});
@@ -32,10 +32,10 @@ TEST_CASE("An array file reads back what was written") {
 TEST_CASE("A missing or truncated array file is a DataError naming it") {
   test::TempDir dir;
   const auto file = dir.path() / "pe.h5";
-  CHECK_THROWS_WITH(data::read_array_file(file), Catch::Contains(file.string()) && Catch::Contains("no such file"));
+  CHECK_THROWS_WITH(datasets::read_array_file(file), Catch::Contains(file.string()) && Catch::Contains("no such file"));
   const std::vector<double> v(1000, 1.0);
-  data::write_array_file(file, {data::Array::of(data::ArraySpec{"v", {}, {"x"}, {1000}, ""}, v)}, {});
+  datasets::write_array_file(file, {datasets::Array::of(datasets::ArraySpec{"v", {}, {"x"}, {1000}, ""}, v)}, {});
   std::filesystem::resize_file(file, std::filesystem::file_size(file) / 2);
-  CHECK_THROWS_AS(data::read_array_file(file), data::DataError);
-  CHECK_THROWS_WITH(data::read_array_file(file), Catch::Contains(file.string()));
+  CHECK_THROWS_AS(datasets::read_array_file(file), datasets::DataError);
+  CHECK_THROWS_WITH(datasets::read_array_file(file), Catch::Contains(file.string()));
 }

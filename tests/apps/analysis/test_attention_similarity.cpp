@@ -22,8 +22,8 @@ void write_maps(const fs::path& folder, const std::vector<float>& a, const std::
   std::vector<float> v(8, 9.0f);
   v.insert(v.end(), a.begin(), a.end());
   v.insert(v.end(), b.begin(), b.end());
-  data::write_array_file(folder / "attention.h5",
-                         {data::Array::of(data::ArraySpec{"block_0", {}, {"evaluation", "head", "query", "key"}, {2, 2, 2, 2}, ""}, v)},
+  datasets::write_array_file(folder / "attention.h5",
+                         {datasets::Array::of(datasets::ArraySpec{"block_0", {}, {"evaluation", "head", "query", "key"}, {2, 2, 2, 2}, ""}, v)},
                          {{"split", std::string("human")}});
 }
 
@@ -42,7 +42,7 @@ TEST_CASE("final attention maps are the last evaluation's - averaged over heads"
   CHECK(analysis::final_attention_maps(dir.path() / "no_maps").empty());  // a run saved without maps
 
   std::filesystem::resize_file(dir.path() / "r/attention.h5", 100);
-  CHECK_THROWS_AS(analysis::final_attention_maps(dir.path() / "r"), data::DataError);
+  CHECK_THROWS_AS(analysis::final_attention_maps(dir.path() / "r"), datasets::DataError);
 }
 
 TEST_CASE("each run is compared with the mean reference map - a reference run with the others only") {

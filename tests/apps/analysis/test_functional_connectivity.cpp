@@ -17,22 +17,22 @@ constexpr int kTime = 8;
 
 // Three tokens on a path 0 - 1 - 2. In train token 1 is 2x + 1 and token 2 is -x, x token 0's noise; in test
 // token 1 is -x, so an FC that read the test split would not have FC(0, 1) = 1.
-class PathSource : public data::SampleSource {
+class PathSource : public datasets::SampleSource {
  public:
   PathSource() {
-    using data::ArraySpec;
-    using data::DType;
+    using datasets::ArraySpec;
+    using datasets::DType;
     layout_.sample_arrays.push_back(ArraySpec{"activity", DType::f32, {"token", "time"}, {3, kTime}, "activity"});
-    layout_.dataset_arrays.push_back(data::Array::of(
+    layout_.dataset_arrays.push_back(datasets::Array::of(
         ArraySpec{"positions", DType::f32, {"token", "axis"}, {3, 1}, "on a line"}, std::vector<float>{0, 1, 2}));
-    layout_.dataset_arrays.push_back(data::Array::of(
+    layout_.dataset_arrays.push_back(datasets::Array::of(
         ArraySpec{"adjacency", DType::u8, {"token", "token2"}, {3, 3}, "a path"},
         std::vector<std::uint8_t>{0, 1, 0, 1, 0, 1, 0, 1, 0}));
-    layout_.dataset_arrays.push_back(data::Array::of(
+    layout_.dataset_arrays.push_back(datasets::Array::of(
         ArraySpec{"hemisphere", DType::u8, {"token"}, {3}, "sides"}, std::vector<std::uint8_t>{0, 0, 1}));
   }
-  const data::DatasetLayout& layout() const override { return layout_; }
-  void fill(const data::SampleKey& key, const data::SampleSlots& out) const override {
+  const datasets::DatasetLayout& layout() const override { return layout_; }
+  void fill(const datasets::SampleKey& key, const datasets::SampleSlots& out) const override {
     auto rng = sim::Rng::stream(key.seed, key.split, static_cast<std::uint64_t>(key.index));
     float* a = out.get<float>(0);
     for (int t = 0; t < kTime; ++t) {
@@ -44,11 +44,11 @@ class PathSource : public data::SampleSource {
   }
 
  private:
-  data::DatasetLayout layout_;
+  datasets::DatasetLayout layout_;
 };
 
 std::filesystem::path make_dataset(const std::filesystem::path& out) {
-  data::GenerateOptions o;
+  datasets::GenerateOptions o;
   o.out = out;
   o.splits = {{"train", 20}, {"test", 5}};
   o.samples_per_shard = 8;
@@ -57,7 +57,7 @@ std::filesystem::path make_dataset(const std::filesystem::path& out) {
   o.config_yaml = "generator: path\n";
   o.created = "2000-01-01T00:00:00Z";
   o.progress = false;
-  data::generate_dataset(PathSource(), o);
+  datasets::generate_dataset(PathSource(), o);
   return out;
 }
 
@@ -65,7 +65,7 @@ std::filesystem::path make_dataset(const std::filesystem::path& out) {
 
 TEST_CASE("Functional connectivity is the Pearson correlation over the training split only") {
   test::TempDir dir;
-  const auto ds = data::Dataset::open(make_dataset(dir.path() / "d"));
+  const auto ds = datasets::Dataset::open(make_dataset(dir.path() / "d"));
   CHECK(analysis::activity_array(ds, "auto") == "activity");
   CHECK(analysis::activity_array(ds, "missing").empty());
   const Eigen::MatrixXd fc = analysis::functional_connectivity(ds, "train", "activity");

@@ -49,7 +49,7 @@ inline std::filesystem::path dataset_copy(const std::string& harness, bool with_
 // A lone shard read as `loci inspect FILE.h5` reads it: attributes, every array (its chunking and first samples),
 // every text array.
 inline void read_shard_file(const std::string& path) {
-  const loci::data::ShardFile f(path);
+  const loci::datasets::ShardFile f(path);
   (void)f.attributes();
   for (const auto& a : f.arrays()) {
     (void)f.chunk_samples(a.name);
@@ -65,7 +65,7 @@ inline void read_shard_file(const std::string& path) {
 }
 
 // Every split's first samples of every array, the dataset arrays and text: what a trainer or analysis would read.
-inline void read_everything(const loci::data::Dataset& ds) {
+inline void read_everything(const loci::datasets::Dataset& ds) {
   for (const auto& split : ds.splits()) {
     const auto n = std::min<std::int64_t>(ds.samples(split), 4);
     for (const auto& a : ds.arrays()) {

@@ -28,7 +28,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::ofstream(dir / "index.json", std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
                                                                               static_cast<std::streamsize>(size));
   try {
-    loci::fuzz::read_everything(loci::data::Dataset::open(dir));
+    loci::fuzz::read_everything(loci::datasets::Dataset::open(dir));
   } catch (const std::exception&) {
   }
   return 0;

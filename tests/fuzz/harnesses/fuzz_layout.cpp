@@ -199,11 +199,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::exception&) {
   }
   try {
-    (void)loci::data::read_array_file(path);
+    (void)loci::datasets::read_array_file(path);
   } catch (const std::exception&) {
   }
   try {
-    (void)loci::data::read_matrix(path);
+    (void)loci::datasets::read_matrix(path);
   } catch (const std::exception&) {
   }
   return 0;

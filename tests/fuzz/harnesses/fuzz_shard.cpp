@@ -35,13 +35,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       return 0;
     }
     const fs::path& dir = folder();
-    const auto index = loci::data::Index::load(dir / "index.json");
+    const auto index = loci::datasets::Index::load(dir / "index.json");
     const fs::path target = dir / index.shards.front().file;
     std::FILE* f = std::fopen(target.c_str(), "wb");
     if (!f) __builtin_trap();
     if (size > 0 && std::fwrite(data, 1, size, f) != size) __builtin_trap();
     std::fclose(f);
-    const auto ds = loci::data::Dataset::open(dir);
+    const auto ds = loci::datasets::Dataset::open(dir);
     loci::fuzz::read_everything(ds);
     (void)ds.verify();
   } catch (const std::exception&) {

@@ -10,16 +10,16 @@ class HelloGenerator final : public loci::Generator {
  public:
   void configure(const loci::config::Node& resolved) override {
     n_ = resolved.at("tokens").as_int();
-    layout_.sample_arrays = {{"phase", loci::data::DType::f32, {"token"}, {n_}, "random phase per token"}};
+    layout_.sample_arrays = {{"phase", loci::datasets::DType::f32, {"token"}, {n_}, "random phase per token"}};
     std::vector<float> xy;
     for (std::int64_t i = 0; i < n_; ++i) {
       xy.push_back(static_cast<float>(std::cos(2 * M_PI * i / n_)));
       xy.push_back(static_cast<float>(std::sin(2 * M_PI * i / n_)));
     }
-    layout_.dataset_arrays = {loci::data::Array::of({"positions", {}, {"token", "axis"}, {n_, 2}, "ring"}, xy)};
+    layout_.dataset_arrays = {loci::datasets::Array::of({"positions", {}, {"token", "axis"}, {n_, 2}, "ring"}, xy)};
   }
-  const loci::data::DatasetLayout& layout() const override { return layout_; }
-  void fill(const loci::data::SampleKey& key, const loci::data::SampleSlots& out) const override {
+  const loci::datasets::DatasetLayout& layout() const override { return layout_; }
+  void fill(const loci::datasets::SampleKey& key, const loci::datasets::SampleSlots& out) const override {
     auto rng = loci::sim::Rng::stream(key.seed, key.split, static_cast<std::uint64_t>(key.index));
     float* phase = out.get<float>(0);
     for (std::int64_t i = 0; i < n_; ++i) phase[i] = static_cast<float>(rng.uniform());
@@ -28,7 +28,7 @@ class HelloGenerator final : public loci::Generator {
 
  private:
   std::int64_t n_ = 8;
-  loci::data::DatasetLayout layout_;
+  loci::datasets::DatasetLayout layout_;
 };
 
 }  // namespace

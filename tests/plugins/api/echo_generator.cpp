@@ -11,14 +11,14 @@ class EchoGenerator final : public loci::Generator {
   void configure(const loci::config::Node& resolved) override {
     tokens_ = resolved.find("tokens") ? resolved.at("tokens").as_int() : 4;
     layout_ = {};
-    layout_.sample_arrays.push_back({"value", loci::data::DType::i64, {"token"}, {tokens_}, "index, repeated"});
+    layout_.sample_arrays.push_back({"value", loci::datasets::DType::i64, {"token"}, {tokens_}, "index, repeated"});
     std::vector<float> pos(static_cast<std::size_t>(tokens_));
     for (std::int64_t t = 0; t < tokens_; ++t) pos[static_cast<std::size_t>(t)] = static_cast<float>(t);
     layout_.dataset_arrays.push_back(
-        loci::data::Array::of({"positions", loci::data::DType::f32, {"token", "axis"}, {tokens_, 1}, "position"}, pos));
+        loci::datasets::Array::of({"positions", loci::datasets::DType::f32, {"token", "axis"}, {tokens_, 1}, "position"}, pos));
   }
-  const loci::data::DatasetLayout& layout() const override { return layout_; }
-  void fill(const loci::data::SampleKey& key, const loci::data::SampleSlots& out) const override {
+  const loci::datasets::DatasetLayout& layout() const override { return layout_; }
+  void fill(const loci::datasets::SampleKey& key, const loci::datasets::SampleSlots& out) const override {
     auto* v = out.get<std::int64_t>(0);
     for (std::int64_t t = 0; t < tokens_; ++t) v[t] = key.index + static_cast<std::int64_t>(key.split.size());
   }
@@ -26,7 +26,7 @@ class EchoGenerator final : public loci::Generator {
 
  private:
   std::int64_t tokens_ = 4;
-  loci::data::DatasetLayout layout_;
+  loci::datasets::DatasetLayout layout_;
 };
 
 const char* kSchema = "tokens: {type: int, default: 4, min: 1, doc: \"tokens per sample\"}\n";

@@ -139,7 +139,7 @@ TEST_CASE("a loaded generator is created - configured with its resolved schema -
   gen->configure(resolved);
   REQUIRE(gen->layout().sample_arrays.size() == 1);
   std::vector<std::int64_t> buf(3);
-  loci::data::SampleSlots slots(&gen->layout().sample_arrays, {buf.data()});
+  loci::datasets::SampleSlots slots(&gen->layout().sample_arrays, {buf.data()});
   gen->fill({"train", 7, 0}, slots);
   CHECK(buf == std::vector<std::int64_t>{12, 12, 12});
 }

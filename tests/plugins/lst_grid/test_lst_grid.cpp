@@ -46,7 +46,7 @@ TEST_CASE("lst_grid: every generated item is proved - classed and kept far from 
   const auto r = run_loci("generate -q " + cfg);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  const auto ds = loci::data::Dataset::open(dir.path() / "paper");
+  const auto ds = loci::datasets::Dataset::open(dir.path() / "paper");
   CHECK(ds.splits() == std::vector<std::string>{"train", "test", "human"});
   CHECK(ds.samples("human") == 108);
 
@@ -92,9 +92,9 @@ TEST_CASE("lst_grid: the same seed gives identical shards for 1 and 2 threads an
   REQUIRE(run_loci("generate -q " + config(dir, "a", "splits: {train: 90, test: 30}\nsamples_per_shard: 50\nthreads: 1\n")).exit_code == 0);
   REQUIRE(run_loci("generate -q " + config(dir, "b", "splits: {train: 90, test: 30}\nsamples_per_shard: 50\nthreads: 2\n")).exit_code == 0);
   REQUIRE(run_loci("generate -q " + config(dir, "c", "splits: {train: 90, test: 30}\nsamples_per_shard: 7\nthreads: 2\n")).exit_code == 0);
-  const auto a = loci::data::Dataset::open(dir.path() / "a");
-  const auto b = loci::data::Dataset::open(dir.path() / "b");
-  const auto c = loci::data::Dataset::open(dir.path() / "c");
+  const auto a = loci::datasets::Dataset::open(dir.path() / "a");
+  const auto b = loci::datasets::Dataset::open(dir.path() / "b");
+  const auto c = loci::datasets::Dataset::open(dir.path() / "c");
   for (const std::string split : {"train", "test", "human"})
     for (const std::string array : {"tokens", "label", "solution", "strategy"}) {
       const auto n = a.samples(split);
@@ -121,7 +121,7 @@ TEST_CASE("lst_grid: class mix and givens range are what the config asks") {
   loci::test::TempDir dir;
   const auto cfg = config(dir, "mix", "splits: {train: 60}\nlst: {class_weights: [0, 0, 1], min_givens: 6, max_givens: 8}\n");
   REQUIRE(run_loci("generate -q " + cfg).exit_code == 0);
-  const auto ds = loci::data::Dataset::open(dir.path() / "mix");
+  const auto ds = loci::datasets::Dataset::open(dir.path() / "mix");
   const auto cond = ds.read<std::uint8_t>("train", "condition", 0, 60);
   const auto giv = ds.read<std::uint8_t>("train", "givens", 0, 60);
   CHECK(std::all_of(cond.begin(), cond.end(), [](auto c) { return c == 2; }));
@@ -137,7 +137,7 @@ TEST_CASE("lst_grid: N = 6 and 9x9 Sudoku make valid items") {
     const auto r = run_loci("generate -q " + cfg);
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
-    const auto ds = loci::data::Dataset::open(dir.path() / name);
+    const auto ds = loci::datasets::Dataset::open(dir.path() / name);
     const int n = name == "six" ? 6 : 9;
     CHECK(ds.array("tokens").shape == std::vector<std::int64_t>{n * n, n + 1});
     const auto tokens = ds.read<std::uint8_t>("train", "tokens", 0, 9);
@@ -175,13 +175,13 @@ TEST_CASE("lst_grid: a CSV row whose stated class disagrees is reported and flag
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK(r.output.find("puzzle ID 7 states Quaternary") != std::string::npos);
-  const auto ds = loci::data::Dataset::open(dir.path() / "w");
+  const auto ds = loci::datasets::Dataset::open(dir.path() / "w");
   CHECK(ds.read<std::uint8_t>("mine", "label_verified", 0, 1)[0] == 0);
   CHECK(ds.read<std::uint8_t>("mine", "condition", 0, 1)[0] == 2);
   // The user's file is an input with its checksum; the builtin human puzzles (part of loci) are not.
   REQUIRE(ds.index().inputs.size() == 1);
   CHECK(ds.index().inputs[0].file == csv);
-  CHECK(ds.index().inputs[0].sha256 == loci::data::sha256_file(csv));
+  CHECK(ds.index().inputs[0].sha256 == loci::datasets::sha256_file(csv));
 }
 
 TEST_CASE("lst_grid: inspect --show draws puzzles as grids with class and answer") {

@@ -48,11 +48,11 @@ TEST_CASE("loci generate: network_dynamics shards hold windows - graph arrays an
   REQUIRE(ds.samples("train") == 12);
   REQUIRE(ds.samples("test") == 4);
   REQUIRE(ds.samples("test_noise") == 4);
-  ds.expect("activity", loci::data::DType::f32, {16, 10});
-  ds.expect("positions", loci::data::DType::f32, {16, 2});
-  ds.expect("adjacency", loci::data::DType::u8, {16, 16});
-  ds.expect("distance", loci::data::DType::f32, {16, 16});
-  ds.expect("hops", loci::data::DType::i32, {16, 16});
+  ds.expect("activity", loci::datasets::DType::f32, {16, 10});
+  ds.expect("positions", loci::datasets::DType::f32, {16, 2});
+  ds.expect("adjacency", loci::datasets::DType::u8, {16, 16});
+  ds.expect("distance", loci::datasets::DType::f32, {16, 16});
+  ds.expect("hops", loci::datasets::DType::i32, {16, 16});
 
   const auto attrs = ds.attributes();
   CHECK(std::get<std::int64_t>(attrs.at("edges")) == 32);
@@ -98,7 +98,7 @@ TEST_CASE("loci generate: network_dynamics shards hold windows - graph arrays an
   SECTION("same seed with 2 threads: identical samples") {
     const auto out2 = dir.at("data2");
     REQUIRE(run_loci("generate " + config + " out=" + out2 + " threads=2").exit_code == 0);
-    const auto ds2 = loci::data::Dataset::open(out2);
+    const auto ds2 = loci::datasets::Dataset::open(out2);
     CHECK(ds2.read<float>("train", "activity", 0, 12) == train);
     CHECK(ds2.read<float>("test_noise", "activity", 0, 4) == test_noise);
   }
@@ -106,7 +106,7 @@ TEST_CASE("loci generate: network_dynamics shards hold windows - graph arrays an
   SECTION("a longer window starts with the same points: runs do not depend on how they are cut") {
     const auto out3 = dir.at("data3");
     REQUIRE(run_loci("generate " + config + " out=" + out3 + " windows.length=20 splits.train=3").exit_code == 0);
-    const auto wide = loci::data::Dataset::open(out3).read<float>("train", "activity", 0, 1);
+    const auto wide = loci::datasets::Dataset::open(out3).read<float>("train", "activity", 0, 1);
     // Node 0 of run 0: points 0..9 are train sample 0, points 10..19 train sample 3.
     for (int t = 0; t < 10; ++t) {
       CHECK(wide[t] == train[t]);
@@ -131,8 +131,8 @@ TEST_CASE("network_dynamics with conduction delays: other data - recorded - too 
   const auto made = run_loci("generate " + config + " out=" + dir.at("late") + " dynamics.delay_steps_per_unit=8");
   INFO(made.output);
   REQUIRE(made.exit_code == 0);
-  const auto plain = loci::data::Dataset::open(dir.at("plain"));
-  const auto late = loci::data::Dataset::open(dir.at("late"));
+  const auto plain = loci::datasets::Dataset::open(dir.at("plain"));
+  const auto late = loci::datasets::Dataset::open(dir.at("late"));
   CHECK(std::get<double>(late.attributes().at("delay_steps_per_unit")) == 8.0);
   CHECK(late.read<float>("train", "activity", 0, 12) != plain.read<float>("train", "activity", 0, 12));
   const auto none = run_loci("generate " + config + " out=" + dir.at("none") + " dynamics.delay_steps_per_unit=1");

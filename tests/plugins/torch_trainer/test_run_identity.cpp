@@ -247,16 +247,16 @@ TEST_CASE("train.epochs may grow on a finished run, which then equals a run aske
 
 TEST_CASE("a second writer of a run folder or a dataset folder is refused") {
   loci::test::TempDir dir;
-  const loci::data::FolderLock first(dir.path() / "run");
+  const loci::datasets::FolderLock first(dir.path() / "run");
   try {
-    const loci::data::FolderLock second(dir.path() / "run");
+    const loci::datasets::FolderLock second(dir.path() / "run");
     FAIL("a second lock on one folder was granted");
-  } catch (const loci::data::DataError& e) {
+  } catch (const loci::datasets::DataError& e) {
     CHECK(contains(e.what(), "is being written by pid"));
   }
   // The same through the command: a training run and a generation into a folder someone holds.
   CHECK_THAT(refusal(run_loci("train -q " + train_config(dir))), Catch::Contains("is being written by"));
-  const loci::data::FolderLock data_claim(dir.path() / "data");
+  const loci::datasets::FolderLock data_claim(dir.path() / "data");
   const auto cfg = dir.write("gen.yaml", "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml\nout: " +
                                              (dir.path() / "data").string() + "\nsplits: {train: 10}\n");
   CHECK_THAT(refusal(run_loci("generate -q " + cfg)), Catch::Contains("is being written by"));

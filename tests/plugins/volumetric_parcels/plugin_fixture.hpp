@@ -30,7 +30,7 @@ activity: {burn_in: 5, hemodynamics: balloon, field: {fwhm_mm: 10}}
 windows: {length: 10}
 )yaml";
 
-template <class T> std::vector<T> values(const loci::data::Array& a) {
+template <class T> std::vector<T> values(const loci::datasets::Array& a) {
   std::vector<T> out(a.bytes.size() / sizeof(T));
   std::memcpy(out.data(), a.bytes.data(), a.bytes.size());
   return out;

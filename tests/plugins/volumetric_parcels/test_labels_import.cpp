@@ -48,7 +48,7 @@ TEST_CASE("an atlas's label file names each token in /token_label, and the atlas
   const auto index = index_of(out);
   REQUIRE(index["inputs"].size() == 2);
   CHECK(index["inputs"][0]["file"] == atlas);
-  CHECK(index["inputs"][0]["sha256"] == loci::data::sha256_file(atlas));
+  CHECK(index["inputs"][0]["sha256"] == loci::datasets::sha256_file(atlas));
   CHECK(index["inputs"][1]["file"] == names);
   CHECK(index["inputs"][1]["bytes"] == fs::file_size(names));
   const std::string card = slurp(out + "/dataset_card.md");
@@ -62,7 +62,7 @@ TEST_CASE("an atlas's label file names each token in /token_label, and the atlas
   SECTION("none leaves them out; a file without a name for a label is refused naming both") {
     const auto plain = (dir.path() / "plain").string();
     REQUIRE(run_loci("generate " + config + " out=" + plain + common + " volume.label_file=none").exit_code == 0);
-    CHECK(loci::data::Dataset::open(plain).read_text("token_label").empty());
+    CHECK(loci::datasets::Dataset::open(plain).read_text("token_label").empty());
     CHECK(index_of(plain)["inputs"].size() == 1);
 
     const auto partial = dir.write("partial.txt", "# label name\n10 Left_block\n20 Middle_block\n");
@@ -84,7 +84,7 @@ TEST_CASE("an atlas's label file names each token in /token_label, and the atlas
     const auto r = run_loci("generate " + config + " out=" + out + common + " --resume");
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.output, Catch::Contains("input files"));
-    CHECK(loci::data::Dataset::open(out).verify().shards == ds.index().shards.size());
+    CHECK(loci::datasets::Dataset::open(out).verify().shards == ds.index().shards.size());
   }
 }
 
@@ -101,7 +101,7 @@ TEST_CASE("region names from a label file reach the dataset card as text, never 
   INFO(made.output);
   REQUIRE(made.exit_code == 0);
   // The names themselves are data, kept as written; the card shows them escaped.
-  CHECK(loci::data::Dataset::open(out).read_text("token_label")[0] == "<script>alert(1)</script>");
+  CHECK(loci::datasets::Dataset::open(out).read_text("token_label")[0] == "<script>alert(1)</script>");
   const std::string card = slurp(out + "/dataset_card.md");
   CHECK_THAT(card, Catch::Contains("&lt;script&gt;alert(1)&lt;/script&gt;, \\[click\\](http://example.org), a\\*b\\*"));
   CHECK(card.find("<script>") == std::string::npos);
@@ -149,7 +149,7 @@ TEST_CASE("imported data: the licence from `license`, its files checksummed, onl
   std::vector<std::string> files;
   for (const auto& i : index["inputs"]) {
     files.push_back(i["file"].get<std::string>());
-    CHECK(i["sha256"] == loci::data::sha256_file(i["file"].get<std::string>()));
+    CHECK(i["sha256"] == loci::datasets::sha256_file(i["file"].get<std::string>()));
   }
   CHECK(files == std::vector<std::string>{atlas, a, c});
   // The recorded config says what made the data: the import's keys, none of a simulation's.
@@ -176,6 +176,6 @@ TEST_CASE("imported data: the licence from `license`, its files checksummed, onl
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.output, Catch::Contains("input files"));
     CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
-    CHECK(loci::data::Dataset::open(out).verify().shards == 2);
+    CHECK(loci::datasets::Dataset::open(out).verify().shards == 2);
   }
 }

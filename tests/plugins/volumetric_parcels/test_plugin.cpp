@@ -19,7 +19,7 @@
 
 namespace fs = std::filesystem;
 namespace vol = loci::sim::volume;
-using loci::data::DType;
+using loci::datasets::DType;
 using loci::test::refusal;
 using loci::test::run_loci;
 
@@ -84,14 +84,14 @@ TEST_CASE("loci generate: volumetric_parcels shards hold windows of parcel activ
   SECTION("same seed with 2 threads: identical samples") {
     const auto out2 = (dir.path() / "data2").string();
     REQUIRE(run_loci("generate " + config + " out=" + out2 + " threads=2").exit_code == 0);
-    const auto ds2 = loci::data::Dataset::open(out2);
+    const auto ds2 = loci::datasets::Dataset::open(out2);
     CHECK(ds2.read<float>("train", "activity", 0, 12) == train);
     CHECK(ds2.read<float>("test", "activity", 0, 4) == ds.read<float>("test", "activity", 0, 4));
   }
   SECTION("another seed: other parcels and activity") {
     const auto out3 = (dir.path() / "data3").string();
     REQUIRE(run_loci("generate " + config + " out=" + out3 + " seed=5").exit_code == 0);
-    CHECK(loci::data::Dataset::open(out3).read<float>("train", "activity", 0, 12) != train);
+    CHECK(loci::datasets::Dataset::open(out3).read<float>("train", "activity", 0, 12) != train);
   }
   SECTION("inspect --show draws the window") {
     const auto shown = run_loci("inspect " + out + " --show 1");
@@ -143,7 +143,7 @@ TEST_CASE("volumetric_parcels on a NIfTI atlas written here: its labels as parce
                                " volume.atlas_labels=mask parcels.count=4 parcels.mirror=false");
   INFO(masked.output);
   REQUIRE(masked.exit_code == 0);
-  loci::data::Dataset::open(out2).expect("positions", DType::f32, {4, 3});
+  loci::datasets::Dataset::open(out2).expect("positions", DType::f32, {4, 3});
 }
 
 TEST_CASE("an atlas of 262 144 distinct labels is refused by its token count, not by std::bad_alloc",
@@ -177,7 +177,7 @@ TEST_CASE("source: import writes a user's series and atlas into the same layout"
   std::vector<double> bold;
   for (int t = 0; t < 10; ++t)
     for (int p = 0; p < 3; ++p) bold.push_back(-1000.0 - 100 * t - p);
-  loci::data::write_array_file(b, {loci::data::Array::of({"bold", DType::f64, {"time", "parcel"}, {10, 3}, "series"}, bold)}, {});
+  loci::datasets::write_array_file(b, {loci::datasets::Array::of({"bold", DType::f64, {"time", "parcel"}, {10, 3}, "series"}, bold)}, {});
   const std::string config = dir.write("import.yaml", "generator: volumetric_parcels\nsource: import\nsplits: {}\n"
                                                       "compression: none\nwindows: {length: 5}\nimport:\n  atlas: " +
                                                           atlas + "\n  subjects: {train: [" + a + ", " + b +
@@ -209,7 +209,7 @@ TEST_CASE("source: import writes a user's series and atlas into the same layout"
     const auto r = run_loci("generate " + config + " out=" + out2 + " import.atlas=" + table);
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
-    const auto ds2 = loci::data::Dataset::open(out2);
+    const auto ds2 = loci::datasets::Dataset::open(out2);
     CHECK(values<float>(ds2.read_dataset_array("positions")) == std::vector<float>{-10, 0, 5, 0, 1, 5, 10, 0, 5});
     CHECK(values<std::uint8_t>(ds2.read_dataset_array("hemisphere")) == std::vector<std::uint8_t>{0, 1, 1});
     CHECK_THROWS(ds2.array("labels"));

@@ -1,8 +1,8 @@
-#include "models/bf16_products.hpp"
+#include "models/kernels/bf16_products.hpp"
 
 #include "cpu/features.hpp"
 #include "cpu/onednn.hpp"
-#include "models/bfloat16_bits.hpp"
+#include "models/kernels/bfloat16_bits.hpp"
 
 #include <algorithm>
 #include <immintrin.h>

@@ -1,13 +1,13 @@
-// bf16 products of the fused layers (models/bf16_products.hpp, train.bf16_products: fused): the product of operands
+// bf16 products of the fused layers (models/kernels/bf16_products.hpp, train.bf16_products: fused): the product of operands
 // rounded to bfloat16 against the same in double, the rounding itself, and the fused layers under the scope (close to
 // float32, not equal to it, the backward keeping the forward's choice, the same bytes on one thread and on two).
 // On a CPU whose oneDNN has no bfloat16 arithmetic there is nothing to run, and the tests say so.
-#include "helpers.hpp"
-#include "models/bf16_products.hpp"
-#include "models/bfloat16_bits.hpp"
-#include "models/fused_linear_norm.hpp"
-#include "models/fused_mlp.hpp"
-#include "models/row_kernels.hpp"
+#include "tests/models/helpers.hpp"
+#include "models/kernels/bf16_products.hpp"
+#include "models/kernels/bfloat16_bits.hpp"
+#include "models/kernels/fused_linear_norm.hpp"
+#include "models/kernels/fused_mlp.hpp"
+#include "models/kernels/row_kernels.hpp"
 
 #include <ATen/Parallel.h>
 #include <catch2/catch.hpp>

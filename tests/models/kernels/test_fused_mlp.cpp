@@ -1,9 +1,9 @@
-// The chunked MLP (models/fused_mlp.hpp), out_proj + residual + LayerNorm and the plain linear layer
-// (models/fused_linear_norm.hpp) against the same layers written with ATen's own ops.
+// The chunked MLP (models/kernels/fused_mlp.hpp), out_proj + residual + LayerNorm and the plain linear layer
+// (models/kernels/fused_linear_norm.hpp) against the same layers written with ATen's own ops.
 
-#include "helpers.hpp"
-#include "models/fused_linear_norm.hpp"
-#include "models/fused_mlp.hpp"
+#include "tests/models/helpers.hpp"
+#include "models/kernels/fused_linear_norm.hpp"
+#include "models/kernels/fused_mlp.hpp"
 
 #include <ATen/Parallel.h>
 #include <catch2/catch.hpp>

@@ -1,8 +1,8 @@
-#include "models/row_kernels.hpp"
+#include "models/kernels/row_kernels.hpp"
 
-#include "models/bf16_products.hpp"
-#include "models/jit_gemm.hpp"
-#include "models/lane_sums.hpp"
+#include "models/kernels/bf16_products.hpp"
+#include "models/kernels/jit_gemm.hpp"
+#include "models/kernels/lane_sums.hpp"
 
 #include <cblas.h>
 

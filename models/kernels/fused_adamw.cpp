@@ -1,4 +1,6 @@
-#include "models/fused_adamw.hpp"
+#include "models/kernels/fused_adamw.hpp"
+
+#include "models/kernels/eligible.hpp"
 
 #include <ATen/Parallel.h>
 #include <c10/util/string_utils.h>
@@ -33,8 +35,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void update(const U
 }
 
 bool fusable(const torch::Tensor& t) {
-  return t.defined() && t.scalar_type() == torch::kFloat32 && t.device().is_cpu() && t.is_contiguous() &&
-         !t.is_sparse();
+  return cpu_float32(t) && t.is_contiguous() && !t.is_sparse();
 }
 
 }  // namespace

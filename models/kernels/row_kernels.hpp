@@ -10,7 +10,7 @@
 
 namespace loci::models::rows {
 
-// A row count, a width or an offset into rows (a tensor dimension; not data::Index, a dataset's index.json).
+// A row count, a width or an offset into rows (a tensor dimension; not datasets::Index, a dataset's index.json).
 using Dim = std::int64_t;
 
 // C[m, n] = alpha op(A) op(B) + beta C: a generated kernel (jit_gemm) where one covers the call (alpha 1, B not

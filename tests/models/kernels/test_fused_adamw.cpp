@@ -1,7 +1,7 @@
-// The one-pass AdamW (models/fused_adamw.hpp) against LibTorch's own AdamW.
+// The one-pass AdamW (models/kernels/fused_adamw.hpp) against LibTorch's own AdamW.
 
-#include "helpers.hpp"
-#include "models/fused_adamw.hpp"
+#include "tests/models/helpers.hpp"
+#include "models/kernels/fused_adamw.hpp"
 #include "models/model.hpp"
 
 #include <catch2/catch.hpp>

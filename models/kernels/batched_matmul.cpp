@@ -1,4 +1,6 @@
-#include "models/batched_matmul.hpp"
+#include "models/kernels/batched_matmul.hpp"
+
+#include "models/kernels/eligible.hpp"
 
 #include <ATen/Parallel.h>
 #include <cblas.h>
@@ -70,12 +72,10 @@ class BatchedMatmul : public torch::autograd::Function<BatchedMatmul> {
 };
 
 bool supported(const torch::Tensor& a, const torch::Tensor& b) {
-  constexpr std::int64_t int_max = 2147483647;
-  return a.dim() == 4 && b.dim() == 4 && a.scalar_type() == torch::kFloat32 &&
-         b.scalar_type() == torch::kFloat32 && a.device().is_cpu() && b.device().is_cpu() &&
-         a.size(0) == b.size(0) && a.size(1) == b.size(1) && a.size(3) == b.size(2) && !a.is_conj() &&
-         !b.is_conj() && std::max({a.size(2), a.size(3), b.size(3), a.stride(2), a.stride(3), b.stride(2),
-                                   b.stride(3)}) < int_max;
+  // No autocast check: under autocast q, k and v arrive as bfloat16 and go to torch::matmul by their dtype.
+  return all_cpu_float32(a, b) && a.dim() == 4 && b.dim() == 4 && a.size(0) == b.size(0) &&
+         a.size(1) == b.size(1) && a.size(3) == b.size(2) && !a.is_conj() && !b.is_conj() &&
+         int_sized({a.size(2), a.size(3), b.size(3), a.stride(2), a.stride(3), b.stride(2), b.stride(3)});
 }
 
 }  // namespace

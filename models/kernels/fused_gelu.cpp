@@ -1,7 +1,7 @@
-#include "models/fused_gelu.hpp"
+#include "models/kernels/fused_gelu.hpp"
 
-#include "models/bfloat16_bits.hpp"
-#include "models/exp_kernel.hpp"
+#include "models/kernels/bfloat16_bits.hpp"
+#include "models/kernels/exp_kernel.hpp"
 
 #include <ATen/Parallel.h>
 #include <torch/csrc/autograd/custom_function.h>

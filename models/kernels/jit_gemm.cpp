@@ -1,4 +1,4 @@
-#include "models/jit_gemm.hpp"
+#include "models/kernels/jit_gemm.hpp"
 
 #include <libxsmm.h>
 

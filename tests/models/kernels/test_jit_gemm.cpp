@@ -1,11 +1,11 @@
-// The chunk products of the fused layers (models/jit_gemm.hpp, through rows::gemm): generated kernels against a
+// The chunk products of the fused layers (models/kernels/jit_gemm.hpp, through rows::gemm): generated kernels against a
 // product in double, on the shapes the layers use and on awkward ones (tails, leading dimensions wider than the
 // rows, k of 1), both transposes of A, beta 0 and 1; the calls they do not cover falling back to BLAS; and the
 // slice transposes.
-#include "models/jit_gemm.hpp"
-#include "models/row_kernels.hpp"
+#include "models/kernels/jit_gemm.hpp"
+#include "models/kernels/row_kernels.hpp"
 
-#include "helpers.hpp"
+#include "tests/models/helpers.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,10 +1,10 @@
-#include "models/fused_linear_norm.hpp"
+#include "models/kernels/fused_linear_norm.hpp"
 
+#include "models/kernels/eligible.hpp"
+#include "models/kernels/row_kernels.hpp"
 #include "models/micro_batches.hpp"
-#include "models/row_kernels.hpp"
 
 #include <ATen/Parallel.h>
-#include <ATen/autocast_mode.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <algorithm>
@@ -210,22 +210,16 @@ class FusedLinear : public torch::autograd::Function<FusedLinear> {
   }
 };
 
-bool float_cpu(const torch::Tensor& t) {
-  return t.defined() && t.scalar_type() == torch::kFloat32 && t.device().is_cpu();
-}
-
 // x [..., d_in] against weight [d, d_in] and bias [d], in int-sized products, outside autocast.
 bool linear_fusable(const torch::Tensor& x, const torch::Tensor& weight, const torch::Tensor& bias) {
-  constexpr Dim int_max = 2147483647;
-  if (!float_cpu(x) || !float_cpu(weight) || !float_cpu(bias)) return false;
-  if (at::autocast::is_cpu_enabled() || x.dim() < 1 || x.numel() == 0 || weight.dim() != 2) return false;
+  if (!all_cpu_float32(x, weight, bias) || !outside_autocast()) return false;
+  if (x.dim() < 1 || x.numel() == 0 || weight.dim() != 2) return false;
   const Dim d = weight.size(0);
-  return x.size(-1) == weight.size(1) && bias.numel() == d && x.numel() / x.size(-1) < int_max &&
-         std::max(d, x.size(-1)) < int_max;
+  return x.size(-1) == weight.size(1) && bias.numel() == d && int_sized({x.numel() / x.size(-1), d, x.size(-1)});
 }
 
 bool fusable(const torch::Tensor& x, const torch::Tensor& residual, const LinearNormLayers& l) {
-  if (!linear_fusable(x, l.weight, l.bias) || !float_cpu(residual) || !float_cpu(l.gamma) || !float_cpu(l.beta))
+  if (!linear_fusable(x, l.weight, l.bias) || !all_cpu_float32(residual, l.gamma, l.beta))
     return false;
   const Dim d = l.weight.size(0);
   auto leading = x.sizes().vec();

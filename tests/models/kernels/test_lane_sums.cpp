@@ -1,11 +1,11 @@
-// The row reductions of the fused layers (models/lane_sums.hpp): their fixed order, and the library's multiversioned
+// The row reductions of the fused layers (models/kernels/lane_sums.hpp): their fixed order, and the library's multiversioned
 // LayerNorm rows (AVX-512, AVX2 or baseline, whichever this CPU runs, row lengths with and without a tail of lanes)
 // against plain code of the same order compiled for the baseline here. Those agree to rounding, not to the bit: the
 // wide clones may fuse a multiply and an add (GCC contracts in C++ by default), the baseline cannot.
-#include "models/lane_sums.hpp"
-#include "models/row_kernels.hpp"
+#include "models/kernels/lane_sums.hpp"
+#include "models/kernels/row_kernels.hpp"
 
-#include "helpers.hpp"
+#include "tests/models/helpers.hpp"
 
 #include <catch2/catch.hpp>
 

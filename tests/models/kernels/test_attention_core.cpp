@@ -1,6 +1,6 @@
-// The one-sample-at-a-time attention (models/attention_core.hpp) against the same attention in ATen's ops.
+// The one-sample-at-a-time attention (models/kernels/attention_core.hpp) against the same attention in ATen's ops.
 
-#include "models/attention_core.hpp"
+#include "models/kernels/attention_core.hpp"
 #include "models/model.hpp"
 
 #include <ATen/Parallel.h>

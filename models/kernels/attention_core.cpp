@@ -1,13 +1,13 @@
-#include "models/attention_core.hpp"
+#include "models/kernels/attention_core.hpp"
 
-#include "models/exp_kernel.hpp"
-#include "models/jit_gemm.hpp"
-#include "models/lane_sums.hpp"
+#include "models/kernels/eligible.hpp"
+#include "models/kernels/exp_kernel.hpp"
+#include "models/kernels/jit_gemm.hpp"
+#include "models/kernels/lane_sums.hpp"
+#include "models/kernels/row_kernels.hpp"
 #include "models/micro_batches.hpp"
-#include "models/row_kernels.hpp"
 
 #include <ATen/Parallel.h>
-#include <ATen/autocast_mode.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <algorithm>
@@ -190,10 +190,8 @@ class AttentionCore : public torch::autograd::Function<AttentionCore> {
 }  // namespace
 
 bool attention_core_applies(const torch::Tensor& qkv) {
-  constexpr Dim int_max = 2147483647;
-  return qkv.defined() && qkv.scalar_type() == torch::kFloat32 && qkv.device().is_cpu() &&
-         !at::autocast::is_cpu_enabled() && qkv.dim() == 3 && qkv.size(2) % 3 == 0 && qkv.numel() > 0 &&
-         std::max(qkv.size(1), qkv.size(2)) < int_max;
+  return cpu_float32(qkv) && outside_autocast() && qkv.dim() == 3 && qkv.size(2) % 3 == 0 && qkv.numel() > 0 &&
+         int_sized({qkv.size(1), qkv.size(2)});
 }
 
 torch::Tensor attention_core(const torch::Tensor& qkv, int64_t heads, double scale, const torch::Tensor& rows) {

@@ -1,11 +1,11 @@
-#include "models/fused_mlp.hpp"
+#include "models/kernels/fused_mlp.hpp"
 
-#include "models/fused_gelu.hpp"
+#include "models/kernels/eligible.hpp"
+#include "models/kernels/fused_gelu.hpp"
+#include "models/kernels/row_kernels.hpp"
 #include "models/micro_batches.hpp"
-#include "models/row_kernels.hpp"
 
 #include <ATen/Parallel.h>
-#include <ATen/autocast_mode.h>
 #include <torch/csrc/autograd/custom_function.h>
 
 #include <algorithm>
@@ -257,19 +257,13 @@ torch::Tensor unfused(const torch::Tensor& x, const MlpLayers& l, bool gelu2, co
 }
 
 bool fusable(const torch::Tensor& x, const MlpLayers& l, const ResidualNorm& norm) {
-  constexpr Dim int_max = 2147483647;
-  auto plain = [](const torch::Tensor& t) {
-    return t.defined() && t.scalar_type() == torch::kFloat32 && t.device().is_cpu();
-  };
-  for (const auto* t : {&x, &l.w1, &l.b1, &l.w2, &l.b2})
-    if (!plain(*t)) return false;
-  if (norm.weight.defined() && (!plain(norm.weight) || !plain(norm.bias) || l.w2.size(0) != x.size(-1) ||
+  if (!all_cpu_float32(x, l.w1, l.b1, l.w2, l.b2) || !outside_autocast()) return false;
+  if (norm.weight.defined() && (!all_cpu_float32(norm.weight, norm.bias) || l.w2.size(0) != x.size(-1) ||
                                 norm.weight.numel() != x.size(-1) || norm.bias.numel() != x.size(-1)))
     return false;
-  return !at::autocast::is_cpu_enabled() && x.dim() >= 1 && l.w1.dim() == 2 && l.w2.dim() == 2 &&
-         x.size(-1) == l.w1.size(1) && l.w2.size(1) == l.w1.size(0) && l.b1.numel() == l.w1.size(0) &&
-         l.b2.numel() == l.w2.size(0) && x.numel() > 0 && x.numel() / x.size(-1) < int_max &&
-         std::max({l.w1.size(0), l.w1.size(1), l.w2.size(0)}) < int_max;
+  return x.dim() >= 1 && l.w1.dim() == 2 && l.w2.dim() == 2 && x.size(-1) == l.w1.size(1) &&
+         l.w2.size(1) == l.w1.size(0) && l.b1.numel() == l.w1.size(0) && l.b2.numel() == l.w2.size(0) &&
+         x.numel() > 0 && int_sized({x.numel() / x.size(-1), l.w1.size(0), l.w1.size(1), l.w2.size(0)});
 }
 
 }  // namespace
