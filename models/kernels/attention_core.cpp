@@ -1,3 +1,4 @@
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/attention_core.hpp"
 
 #include "models/kernels/eligible.hpp"
@@ -37,7 +38,7 @@ Shape shape_of(const torch::Tensor& qkv, Dim heads, const torch::Tensor& rows) {
 }
 
 // softmax(scale S) over each row of the unscaled scores S, in place (scale > 0, so the top of S is the top of scale S).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_rows(float* p, Dim rows, Dim n,
+LOCI_CLONES void softmax_rows(float* p, Dim rows, Dim n,
                                                                                 float scale) {
   for (Dim r = 0; r < rows; ++r) {
     float* row = p + r * n;
@@ -49,7 +50,7 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_rows(f
 }
 
 // The softmax's backward from dL/dP to dL/dS for unscaled scores S, in place: scale P (dP - rowsum(dP P)).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void softmax_backward_rows(const float* p, float* dp,
+LOCI_CLONES void softmax_backward_rows(const float* p, float* dp,
                                                                                          Dim rows, Dim n,
                                                                                          float scale) {
   for (Dim r = 0; r < rows; ++r) {

@@ -1,3 +1,4 @@
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/bf16_products.hpp"
 
 #include "cpu/features.hpp"
@@ -65,7 +66,7 @@ namespace rows {
 
 namespace {
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void round_rows(std::int64_t rows, std::int64_t cols,
+LOCI_CLONES void round_rows(std::int64_t rows, std::int64_t cols,
                                                                               const float* in, std::int64_t ld,
                                                                               std::uint16_t* out) {
   for (std::int64_t r = 0; r < rows; ++r) {

@@ -1,3 +1,4 @@
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/fused_adamw.hpp"
 
 #include "models/kernels/eligible.hpp"
@@ -21,7 +22,7 @@ struct Update {
   float neg_step_size = 0.0f;  // -lr / (1 - beta1^step)
 };
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void update(const Update& u, float* p, const float* g, float* m, float* v, std::int64_t n) {
+LOCI_CLONES void update(const Update& u, float* p, const float* g, float* m, float* v, std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) {
     const float w = p[i] * u.decay;
     const float gi = g[i];

@@ -1,3 +1,4 @@
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/fused_gelu.hpp"
 
 #include "models/kernels/bfloat16_bits.hpp"
@@ -43,26 +44,26 @@ __attribute__((always_inline)) inline void gelu_loop(const In* x, Out* y, float*
   }
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_values_and_slopes(const float* x, float* y,
+LOCI_CLONES void gelu_values_and_slopes(const float* x, float* y,
                                                                                          float* slope,
                                                                                          std::int64_t n) {
   gelu_loop<true>(x, y, slope, n);
 }
 
-__attribute__((target_clones("avx512f", "avx2", "default"))) void gelu_values(const float* x, float* y,
+LOCI_CLONES void gelu_values(const float* x, float* y,
                                                                               std::int64_t n) {
   gelu_loop<false>(x, y, nullptr, n);
 }
 
 namespace {
 
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void gelu_values_and_slopes_bf16(
+LOCI_CLONES void gelu_values_and_slopes_bf16(
     const std::uint16_t* x, std::uint16_t* y, float* slope, std::int64_t n) {
   gelu_loop<true>(x, y, slope, n);
 }
 
 // out = bf16(float(grad) * slope), as ATen's bf16 gelu_backward rounds.
-__attribute__((target_clones("arch=x86-64-v4", "avx2", "default"))) void scale_bf16(const std::uint16_t* grad,
+LOCI_CLONES void scale_bf16(const std::uint16_t* grad,
                                                                              const float* slope, std::uint16_t* out,
                                                                              std::int64_t n) {
   for (std::int64_t i = 0; i < n; ++i) out[i] = float_to_bf16(bf16_to_float(grad[i]) * slope[i]);

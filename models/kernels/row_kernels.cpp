@@ -1,3 +1,4 @@
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/row_kernels.hpp"
 
 #include "models/kernels/bf16_products.hpp"
@@ -11,8 +12,6 @@
 
 namespace loci::models::rows {
 
-// The row loops are multiversioned so that the same binary runs wide vectors where the CPU has them.
-#define LOCI_WIDE __attribute__((target_clones("avx512f", "avx2", "default")))
 
 void gemm(bool trans_a, bool trans_b, Dim m, Dim n, Dim k, float alpha, const float* a, Dim lda,
           const float* b, Dim ldb, float beta, float* c, Dim ldc) {
@@ -39,21 +38,21 @@ std::vector<std::uint16_t> Products::rounded(const float* data, Dim count) const
   return out;
 }
 
-LOCI_WIDE void add_bias(float* rows, Dim m, Dim n, const float* bias) {
+LOCI_CLONES void add_bias(float* rows, Dim m, Dim n, const float* bias) {
   for (Dim r = 0; r < m; ++r) {
     float* row = rows + r * n;
     for (Dim j = 0; j < n; ++j) row[j] += bias[j];
   }
 }
 
-LOCI_WIDE void add_column_sums(const float* rows, Dim m, Dim n, double* sums) {
+LOCI_CLONES void add_column_sums(const float* rows, Dim m, Dim n, double* sums) {
   for (Dim r = 0; r < m; ++r) {
     const float* row = rows + r * n;
     for (Dim j = 0; j < n; ++j) sums[j] += row[j];
   }
 }
 
-LOCI_WIDE void norm_rows(float* rows, const float* residual, Dim m, Dim n, const float* gamma, const float* beta,
+LOCI_CLONES void norm_rows(float* rows, const float* residual, Dim m, Dim n, const float* gamma, const float* beta,
                          float eps, float* xhat, float* rstd) {
   for (Dim r = 0; r < m; ++r) {
     float* row = rows + r * n;
@@ -71,7 +70,7 @@ LOCI_WIDE void norm_rows(float* rows, const float* residual, Dim m, Dim n, const
   }
 }
 
-LOCI_WIDE void norm_backward_rows(const float* grad, const float* xhat, const float* rstd, const float* gamma, Dim m,
+LOCI_CLONES void norm_backward_rows(const float* grad, const float* xhat, const float* rstd, const float* gamma, Dim m,
                                   Dim n, float* out, double* sum_gamma, double* sum_beta) {
   for (Dim r = 0; r < m; ++r) {
     const float* g = grad + r * n;
@@ -95,6 +94,5 @@ LOCI_WIDE void norm_backward_rows(const float* grad, const float* xhat, const fl
   }
 }
 
-#undef LOCI_WIDE
 
 }  // namespace loci::models::rows

@@ -1,6 +1,6 @@
 // Euler-Maruyama: x + f(x) dt + g(x) dW with dW = sqrt(dt) z. Strong order 1/2 in general (1 for additive
 // noise), weak order 1; it converges to the Ito solution.
-#include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include <cmath>
 
@@ -10,12 +10,12 @@ namespace loci::sim::dynamics {
 
 namespace {
 
-LOCI_SIMD_CLONES void advance(std::size_t n, double dt, const double* f, double* x) {
+LOCI_CLONES void advance(std::size_t n, double dt, const double* f, double* x) {
 #pragma omp simd
   for (std::size_t k = 0; k < n; ++k) x[k] += dt * f[k];
 }
 
-LOCI_SIMD_CLONES void advance_noisy(std::size_t n, double dt, double root_dt, const double* f, const double* g,
+LOCI_CLONES void advance_noisy(std::size_t n, double dt, double root_dt, const double* f, const double* g,
                                     const double* z, double* x) {
 #pragma omp simd
   for (std::size_t k = 0; k < n; ++k) x[k] += dt * f[k] + g[k] * (root_dt * z[k]);

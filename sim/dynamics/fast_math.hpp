@@ -20,7 +20,7 @@ inline double exp_fast(double x) {
   // Cody-Waite: ln2 in two parts so that k * ln2_hi is exact and r = x - k ln2 keeps its precision.
   const double r = std::fma(-k, 1.90821492927058770002e-10, std::fma(-k, 6.93147180369123816490e-01, x));
   // exp(r) for |r| <= ln2 / 2 by its Taylor series to degree 13 (truncation below 1e-17), by Horner's rule in
-  // fused multiply-adds (std::fma, so that every build rounds alike: see simd.hpp).
+  // fused multiply-adds (std::fma, so that every build rounds alike: see cpu/clones.hpp).
   double p = 1.0 / 6227020800.0;
   p = std::fma(p, r, 1.0 / 479001600.0);
   p = std::fma(p, r, 1.0 / 39916800.0);

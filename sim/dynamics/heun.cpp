@@ -2,7 +2,7 @@
 // the same draws in both stages. It converges to the Stratonovich solution: strong order 1 for additive or scalar
 // multiplicative noise, weak order 2 for additive noise. For models whose noise enters the drift (the paper's rate
 // model) it is the deterministic Heun step of f(x, z) with z held over the step.
-#include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include <cmath>
 
@@ -13,7 +13,7 @@ namespace loci::sim::dynamics {
 namespace {
 
 // predicted = x + dt f + noise; noise = g sqrt(dt) z (or nothing when g is null).
-LOCI_SIMD_CLONES void predict(std::size_t n, double dt, double root_dt, const double* x, const double* f,
+LOCI_CLONES void predict(std::size_t n, double dt, double root_dt, const double* x, const double* f,
                               const double* g, const double* z, double* predicted) {
   if (!g) {
 #pragma omp simd
@@ -25,7 +25,7 @@ LOCI_SIMD_CLONES void predict(std::size_t n, double dt, double root_dt, const do
 }
 
 // x += dt/2 (f1 + f2) + (g1 + g2)/2 sqrt(dt) z, with g2 = g1 when g2 is null and no noise term when g1 is.
-LOCI_SIMD_CLONES void correct(std::size_t n, double dt, double root_dt, const double* f1, const double* f2,
+LOCI_CLONES void correct(std::size_t n, double dt, double root_dt, const double* f1, const double* f2,
                               const double* g1, const double* g2, const double* z, double* x) {
   const double half_dt = 0.5 * dt;
   if (!g1) {

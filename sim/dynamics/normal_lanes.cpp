@@ -1,4 +1,4 @@
-#include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "sim/dynamics/normal_lanes.hpp"
 
 #include "sim/bit_cast.hpp"
@@ -21,7 +21,7 @@ inline std::uint64_t to_bits(double d) { return bit_cast<std::uint64_t>(d); }
 // l]) into out[k * stride + l]. xoshiro256** as in Rng, with * 5 and * 9 as shifts and adds (vector units without
 // AVX-512DQ have no 64-bit multiply); the state sits in local arrays so that it stays in registers.
 template <std::size_t G>
-LOCI_SIMD_CLONES void draw_raw(std::uint64_t* state, std::size_t stride, std::size_t count, std::uint64_t* out) {
+LOCI_CLONES void draw_raw(std::uint64_t* state, std::size_t stride, std::size_t count, std::uint64_t* out) {
   std::uint64_t s0[G], s1[G], s2[G], s3[G];
   for (std::size_t l = 0; l < G; ++l) {
     s0[l] = state[l], s1[l] = state[stride + l], s2[l] = state[2 * stride + l], s3[l] = state[3 * stride + l];
@@ -76,7 +76,7 @@ inline double log_positive(double x) {
 // One Box-Muller pair from a radius draw and an angle draw: cos_out = r cos(2 pi v), sin_out = r sin(2 pi v) with
 // r = sqrt(-2 ln u), u uniform in (0, 1] and v in [0, 1), 52 bits each (so |normal| <= 8.5).
 template <bool with_sine>
-LOCI_SIMD_CLONES void box_muller(std::size_t n, const std::uint64_t* radius_bits, const std::uint64_t* angle_bits,
+LOCI_CLONES void box_muller(std::size_t n, const std::uint64_t* radius_bits, const std::uint64_t* angle_bits,
                                  double* cos_out, double* sin_out) {
   constexpr std::uint64_t one = 0x3FF0000000000000ull;
   constexpr double shifter = 0x1.8p52;  // adding it rounds to an integer held in the low mantissa bits

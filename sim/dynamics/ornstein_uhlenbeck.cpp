@@ -1,7 +1,7 @@
 // A linear network: dx = (-x + g W x) / tau dt + sigma dW. Stable while g times W's spectral radius stays below 1
 // (with in-degree normalisation that radius is 1); its correlations are known in closed form, which makes it the
 // model to check a pipeline against.
-#include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include <cmath>
 
@@ -12,7 +12,7 @@ namespace loci::sim::dynamics {
 
 namespace {
 
-LOCI_SIMD_CLONES void linear_field(std::size_t n, const double* wx, const double* x, double* f, double g,
+LOCI_CLONES void linear_field(std::size_t n, const double* wx, const double* x, double* f, double g,
                                    double inv_tau) {
 #pragma omp simd
   for (std::size_t k = 0; k < n; ++k) f[k] = (g * wx[k] - x[k]) * inv_tau;

@@ -7,7 +7,7 @@
 // half that in float, and the model allows it: the state stays double, phi lies in (0, 1) next to a unit-variance
 // noise inside it, and the recording keeps float32 anyway (with dt = tau, x after an Euler step is phi itself, so
 // the recorded value moves by one or two float32 ulps). Statistics are unaffected; bits are deterministic as before.
-#include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include <cmath>
 
@@ -18,7 +18,7 @@ namespace loci::sim::dynamics {
 
 namespace {
 
-LOCI_SIMD_CLONES void rate_field(std::size_t n, const double* wx, const double* x, const double* z, double* f, double g,
+LOCI_CLONES void rate_field(std::size_t n, const double* wx, const double* x, const double* z, double* f, double g,
                                  double s, double noise, double theta, double inv_tau) {
 #pragma omp simd
   for (std::size_t k = 0; k < n; ++k) {

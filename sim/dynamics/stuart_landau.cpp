@@ -2,7 +2,7 @@
 //   dz = ((a + i omega) z - |z|^2 z + g (W z - z)) dt + sigma dW,  z = x + i y, independent noise on x and y.
 // a < 0: noise-driven damped oscillations (the regime whole-brain Hopf models use); a > 0: a limit cycle of
 // radius sqrt(a). The recorded variable is x = Re z.
-#include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include "sim/dynamics/model.hpp"
 #include "sim/dynamics/normal.hpp"
@@ -11,7 +11,7 @@ namespace loci::sim::dynamics {
 
 namespace {
 
-LOCI_SIMD_CLONES void hopf_field(std::size_t n, const double* x, const double* y, const double* wx, const double* wy,
+LOCI_CLONES void hopf_field(std::size_t n, const double* x, const double* y, const double* wx, const double* wy,
                                  double* fx, double* fy, double a, double omega, double g) {
 #pragma omp simd
   for (std::size_t k = 0; k < n; ++k) {

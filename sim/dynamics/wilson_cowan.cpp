@@ -2,7 +2,7 @@
 //   tau_e dE = (-E + S_e(w_ee E - w_ei I + g W E + p_e)) dt + sigma dW
 //   tau_i dI = (-I + S_i(w_ie E - w_ii I + p_i)) dt + sigma dW,    S(u) = 1 / (1 + exp(-a (u - theta)))
 // Defaults are the classic 1972 coupling constants; the recorded variable is E.
-#include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include "sim/dynamics/fast_math.hpp"
 #include "sim/dynamics/model.hpp"
@@ -15,7 +15,7 @@ struct Constants {
   double inv_te, inv_ti, w_ee, w_ei, w_ie, w_ii, a_e, theta_e, a_i, theta_i, p_e, p_i, g;
 };
 
-LOCI_SIMD_CLONES void wilson_cowan_field(std::size_t n, const double* e, const double* i, const double* we, double* fe,
+LOCI_CLONES void wilson_cowan_field(std::size_t n, const double* e, const double* i, const double* we, double* fe,
                                          double* fi, const Constants& constants) {
   const Constants c = constants;  // by value: the stores below cannot alias it, so nothing is reloaded
 #pragma omp simd

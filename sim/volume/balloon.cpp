@@ -1,4 +1,4 @@
-#include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "sim/volume/balloon.hpp"
 
 #include <cmath>
@@ -16,7 +16,7 @@ struct State {
 };
 
 // One Euler step of every token at once (tokens innermost, so the loop vectorises).
-LOCI_SIMD_CLONES void euler(State& x, std::size_t n, double h, double kappa, double gamma, double inv_tau,
+LOCI_CLONES void euler(State& x, std::size_t n, double h, double kappa, double gamma, double inv_tau,
                             double inv_alpha, double log_1_e0, double inv_e0) {
   double* s = x.s.data();
   double* lf = x.lf.data();

@@ -1,4 +1,4 @@
-#include "sim/dynamics/simd.hpp"  // first: it sets how the loops below are compiled
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "sim/volume/smooth_field.hpp"
 
 #include <omp.h>
@@ -36,7 +36,7 @@ inline void correlate_block(const float* in, std::size_t stride, std::size_t m, 
 
 // The same for i < n: with stride 1 it smooths along a row; with the size of a row or a plane it smooths whole rows
 // or planes at once, contiguous in memory either way.
-LOCI_SIMD_CLONES void correlate(const float* in, std::size_t stride, std::size_t n, const float* w, std::size_t taps,
+LOCI_CLONES void correlate(const float* in, std::size_t stride, std::size_t n, const float* w, std::size_t taps,
                                 float* out) {
   constexpr std::size_t kBlock = 64;
   std::size_t first = 0;
@@ -45,7 +45,7 @@ LOCI_SIMD_CLONES void correlate(const float* in, std::size_t stride, std::size_t
 }
 
 // field = a field + b s
-LOCI_SIMD_CLONES void mix(float* field, const float* s, std::size_t n, float a, float b) {
+LOCI_CLONES void mix(float* field, const float* s, std::size_t n, float a, float b) {
 #pragma omp simd
   for (std::size_t i = 0; i < n; ++i) field[i] = a * field[i] + b * s[i];
 }
