@@ -58,6 +58,7 @@ TEST_CASE("loci generate: network_dynamics shards hold windows - graph arrays an
   CHECK(std::get<std::int64_t>(attrs.at("edges")) == 32);
   CHECK(std::get<std::string>(attrs.at("topology")) == "lattice");
   CHECK(std::get<std::string>(attrs.at("model")) == "rate");
+  CHECK(std::get<std::string>(attrs.at("coupling")) == "in_degree");  // the typed choice's default, by its name
   CHECK(std::get<double>(attrs.at("model.g")) == 4.0);
   // A flag is stored as the integer it is (h5py shows 1, not 1.0).
   CHECK(std::get<std::int64_t>(attrs.at("topology.periodic")) == 1);
@@ -147,6 +148,9 @@ TEST_CASE("network_dynamics config errors name the key", "[network][plugin]") {
   CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("x") + " splits.val=3")), Catch::Contains("split 'val' has no entry in windows.runs"));
   CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("y") + " graph.nodes=15")), Catch::Contains("must be side^2"));
   CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("z") + " graph.waxman.alpah=0.3")), Catch::Contains("alpha"));
+  const auto coupling = refusal(run_loci("generate " + config + " out=" + dir.at("w") + " dynamics.coupling=rows"));
+  CHECK_THAT(coupling, Catch::Contains("dynamics.coupling"));
+  CHECK_THAT(coupling, Catch::Contains("in_degree"));  // the refusal lists the choices
   const auto schema = run_loci("config schema network_dynamics");
   CHECK(schema.exit_code == 0);
   CHECK(schema.output.find("graph.waxman.alpha") != std::string::npos);
