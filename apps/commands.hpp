@@ -4,7 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
-namespace loci::app {
+namespace loci::apps {
 
 void add_generate_command(CLI::App& app);
 void add_train_command(CLI::App& app);
@@ -16,4 +16,4 @@ void add_plugins_command(CLI::App& app);
 void add_config_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 
-}  // namespace loci::app
+}  // namespace loci::apps

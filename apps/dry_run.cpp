@@ -8,15 +8,15 @@
 
 #include "apps/generate_stage.hpp"
 #include "apps/resolve.hpp"
-#include "plugins/api/config/identity.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/error.hpp"
+#include "core/config/identity.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/error.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace fs = std::filesystem;
 
-std::string dry_run_generate(const config::Node& resolved, const PluginRecord& plugin, const PluginRegistry& registry) {
+std::string dry_run_generate(const config::Node& resolved, const plugins::PluginRecord& plugin, const plugins::PluginRegistry& registry) {
   const fs::path out = resolved.at("out").text();
   std::string made = "new (";
   for (const auto& [name, count] : resolved.at("splits").entries())
@@ -43,7 +43,7 @@ std::string dry_run_generate(const config::Node& resolved, const PluginRecord& p
 bool dry_run_refused(const std::string& line) { return line.find(": refused: ") != std::string::npos; }
 
 std::size_t dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep, const std::string& out,
-                          PluginRegistry& registry) {
+                          plugins::PluginRegistry& registry) {
   const std::size_t n = sweep.points.size();
   std::size_t refused = 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -53,7 +53,7 @@ std::size_t dry_run_sweep(const config::Node& stage, const std::string& where, c
     overrides.push_back("out=" + (fs::path(out) / p.name).string());
     const ResolvedConfig r = resolve_node(stage, overrides, registry, where);
     std::cout << "[" << i + 1 << "/" << n << "] " << std::flush;
-    TrainRequest req;
+    plugins::TrainRequest req;
     req.dry_run = true;
     req.resume = true;  // as a sweep starts its points: a finished or interrupted one is continued, not refused
     req.dry_run_refusals = &refused;
@@ -62,4 +62,4 @@ std::size_t dry_run_sweep(const config::Node& stage, const std::string& where, c
   return refused;
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

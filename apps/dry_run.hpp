@@ -7,13 +7,13 @@
 #include <vector>
 
 #include "apps/sweep.hpp"
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 // What `loci generate --resume` would do with the folder of a resolved generator config, as one line.
-std::string dry_run_generate(const config::Node& resolved, const PluginRecord& plugin, const PluginRegistry& registry);
+std::string dry_run_generate(const config::Node& resolved, const plugins::PluginRecord& plugin, const plugins::PluginRegistry& registry);
 
 // Whether a line of dry_run_generate says the stage would be refused.
 bool dry_run_refused(const std::string& line);
@@ -21,6 +21,6 @@ bool dry_run_refused(const std::string& line);
 // One line per point of a sweep of `stage` (a training config without `sweep:`): "[3/27] <folder>: <what>".
 // Returns how many points would be refused.
 std::size_t dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep, const std::string& out,
-                   PluginRegistry& registry);
+                   plugins::PluginRegistry& registry);
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -1,16 +1,16 @@
 #include "apps/generate_stage.hpp"
 
 #include "apps/invocation.hpp"
-#include "plugins/api/config/identity.hpp"
-#include "plugins/api/common_options.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/error.hpp"
-#include "plugins/api/provenance.hpp"
+#include "core/config/identity.hpp"
+#include "core/common_options.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/error.hpp"
+#include "core/provenance.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/checksum.hpp"
-#include "sim/memory_available.hpp"
+#include "cpu/memory_available.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace {
 
@@ -46,33 +46,33 @@ std::vector<datasets::InputFile> checksum_inputs(const std::vector<std::string>&
 // what memory holds is refused at its key before any plan is made (splits.train=1e12 was std::bad_alloc).
 void check_split_sizes(const config::Node& resolved) {
   constexpr double kPlanBytesPerSample = 16;
-  const double available = static_cast<double>(memory_available());
+  const double available = static_cast<double>(cpu::memory_available());
   for (const auto& [name, count] : resolved.at("splits").entries()) {
     const double needed = kPlanBytesPerSample * static_cast<double>(count.as_int());
     if (needed > available)
       throw UserError(count.mark().str() + ": splits." + name + " = " + count.text() + " samples; planning them alone " +
-                      "needs about " + gib_text(needed) + ", more than the " + gib_text(available) +
+                      "needs about " + cpu::gib_text(needed) + ", more than the " + cpu::gib_text(available) +
                       " this process may use");
   }
 }
 
 }  // namespace
 
-// What the generator vocabulary marks outside identity (plugins/api/common_options.cpp): where and how fast a
+// What the generator vocabulary marks outside identity (core/common_options.cpp): where and how fast a
 // dataset is written, and its card's licence, never its samples.
 const std::vector<std::string>& generator_identity_drop() {
   static const std::vector<std::string> keys = generator_common_schema().outside_identity();
   return keys;
 }
 
-std::string recorded_config(const config::Node& resolved, const Generator& generator) {
+std::string recorded_config(const config::Node& resolved, const plugins::Generator& generator) {
   std::vector<std::string> drop = generator_identity_drop();
   for (const auto& k : generator.unused_keys(resolved)) drop.push_back(k);
   return config::to_yaml(config::without(resolved, drop));
 }
 
-datasets::GenerateReport generate_from_config(const config::Node& resolved, const PluginRecord& plugin,
-                                          const PluginRegistry& registry, const GenerateFlags& flags) {
+datasets::GenerateReport generate_from_config(const config::Node& resolved, const plugins::PluginRecord& plugin,
+                                          const plugins::PluginRegistry& registry, const GenerateFlags& flags) {
   auto generator = registry.make_generator(plugin.name);
   check_split_sizes(resolved);
   generator->configure(resolved);
@@ -127,4 +127,4 @@ datasets::GenerateReport generate_from_config(const config::Node& resolved, cons
   return report;
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

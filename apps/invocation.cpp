@@ -1,6 +1,6 @@
 #include "apps/invocation.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace {
 
@@ -31,4 +31,4 @@ const std::string& invocation() { return stored(); }
 
 char** invocation_argv() { return stored_argv(); }
 
-}  // namespace loci::app
+}  // namespace loci::apps

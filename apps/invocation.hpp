@@ -3,9 +3,9 @@
 
 #include <string>
 
-namespace loci::app {
+namespace loci::apps {
 void set_invocation(int argc, char** argv);
 const std::string& invocation();
 // argv as main() received it: what the process restarts itself with (a BLAS kernel chosen by loci).
 char** invocation_argv();
-}  // namespace loci::app
+}  // namespace loci::apps

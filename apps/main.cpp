@@ -10,11 +10,11 @@
 #include "apps/invocation.hpp"
 #include "datasets/error.hpp"
 #include "cpu/blas_kernel.hpp"
-#include "plugins/api/error.hpp"
-#include "plugins/api/version.hpp"
+#include "core/error.hpp"
+#include "core/version.hpp"
 
 int main(int argc, char** argv) {
-  loci::app::set_invocation(argc, argv);
+  loci::apps::set_invocation(argc, argv);
   // Before any plugin loads LibTorch, and so OpenBLAS: the kernel is read once, when OpenBLAS loads.
   if (argc > 1 && (std::string(argv[1]) == "train" || std::string(argv[1]) == "run")) loci::cpu::settle(argv);
   CLI::App app{"loci: generate datasets whose tokens have known true positions, train transformers with any\n"
@@ -24,15 +24,15 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.fallthrough(false);
 
-  loci::app::add_generate_command(app);
-  loci::app::add_train_command(app);
-  loci::app::add_run_command(app);
-  loci::app::add_analyze_command(app);
-  loci::app::add_report_command(app);
-  loci::app::add_inspect_command(app);
-  loci::app::add_plugins_command(app);
-  loci::app::add_config_command(app);
-  loci::app::add_sweep_command(app);
+  loci::apps::add_generate_command(app);
+  loci::apps::add_train_command(app);
+  loci::apps::add_run_command(app);
+  loci::apps::add_analyze_command(app);
+  loci::apps::add_report_command(app);
+  loci::apps::add_inspect_command(app);
+  loci::apps::add_plugins_command(app);
+  loci::apps::add_config_command(app);
+  loci::apps::add_sweep_command(app);
 
   try {
     app.parse(argc, argv);

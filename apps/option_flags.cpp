@@ -2,7 +2,7 @@
 
 #include <limits>
 
-namespace loci::app {
+namespace loci::apps {
 namespace {
 
 std::string flag_name(const std::string& key) {
@@ -55,4 +55,4 @@ config::Node OptionFlags::given() const {
   return out;
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -1,4 +1,4 @@
-// A command's flags from an option table (plugins/api/config/options.hpp): one flag per declared key, `--mds-dims`
+// A command's flags from an option table (core/config/options.hpp): one flag per declared key, `--mds-dims`
 // for `mds_dims`, checked against the key's type, range and choices, with its default and doc in --help. What the
 // user gave is read through the table's own reader, so a flag and its YAML key cannot drift apart.
 #pragma once
@@ -10,10 +10,10 @@
 #include <memory>
 #include <string>
 
-#include "plugins/api/config/node.hpp"
-#include "plugins/api/config/options.hpp"
+#include "core/config/node.hpp"
+#include "core/config/options.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 class OptionFlags {
  public:
@@ -27,4 +27,4 @@ class OptionFlags {
   std::map<std::string, CLI::Option*> flags_;
 };
 
-}  // namespace loci::app
+}  // namespace loci::apps

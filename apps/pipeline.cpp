@@ -4,12 +4,12 @@
 #include "apps/stage_keys.hpp"
 #include "apps/stage_schemas.hpp"
 #include "apps/sweep_grids.hpp"
-#include "plugins/api/config/overrides.hpp"
-#include "plugins/api/config/schema.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/error.hpp"
+#include "core/config/overrides.hpp"
+#include "core/config/schema.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/error.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace {
 
@@ -54,7 +54,7 @@ config::Node resolve_small_stage(const config::Node& given, const config::Schema
 
 // Each stage the raw pipeline has, with its schema where one is found: where a misplaced key may belong.
 std::vector<std::pair<std::string, std::optional<config::Schema>>> stage_schemas(const config::Node& raw,
-                                                                                 PluginRegistry& registry,
+                                                                                 plugins::PluginRegistry& registry,
                                                                                  const std::filesystem::path& file) {
   std::vector<std::pair<std::string, std::optional<config::Schema>>> stages;
   for (const char* name : {"generate", "train"})
@@ -94,7 +94,7 @@ StageOverrides split_overrides(const std::vector<std::string>& overrides) {
 }
 
 struct PipelineContext {
-  PluginRegistry& registry;
+  plugins::PluginRegistry& registry;
   const std::filesystem::path& file;
   std::filesystem::path folder;  // the pipeline's `out`
 };
@@ -105,7 +105,7 @@ void refuse_overrides_without_stage(const std::vector<std::string>& given, const
     throw UserError("command line '" + given.front() + "': this pipeline has no '" + stage + "' stage");
 }
 
-config::Node resolve_pipeline_keys(const config::Node& raw, const std::vector<std::string>& top, PluginRegistry& registry,
+config::Node resolve_pipeline_keys(const config::Node& raw, const std::vector<std::string>& top, plugins::PluginRegistry& registry,
                                    const std::filesystem::path& file) {
   const config::Schema& schema = pipeline_schema();
   for (const auto& arg : top)
@@ -234,7 +234,7 @@ void resolve_report_stage(config::Node& out, const std::vector<std::string>& rep
 }  // namespace
 
 config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::string>& overrides,
-                              PluginRegistry& registry, const std::filesystem::path& file) {
+                              plugins::PluginRegistry& registry, const std::filesystem::path& file) {
   const StageOverrides o = split_overrides(overrides);
   config::Node out = resolve_pipeline_keys(raw, o.top, registry, file);
   const PipelineContext c{registry, file, out.at("out").text()};
@@ -245,4 +245,4 @@ config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::st
   return out;
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

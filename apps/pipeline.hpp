@@ -9,13 +9,13 @@
 #include <string>
 #include <vector>
 
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 // Every stage resolved against its plugin's schema; the result is what `loci config show` prints.
 config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::string>& overrides,
-                              PluginRegistry& registry, const std::filesystem::path& file);
+                              plugins::PluginRegistry& registry, const std::filesystem::path& file);
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -7,10 +7,10 @@
 #include "apps/invocation.hpp"
 #include "apps/stage_sweep.hpp"
 #include "datasets/atomic_file.hpp"
-#include "plugins/api/error.hpp"
-#include "plugins/api/shell_words.hpp"
+#include "core/error.hpp"
+#include "core/shell_words.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace fs = std::filesystem;
 
@@ -90,4 +90,4 @@ std::string emit_pipeline_slurm(const config::Node& resolved, const PipelineEmit
   return o.str();
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 struct PipelineEmit {
   std::string file;                    // the pipeline config as given
@@ -18,4 +18,4 @@ struct PipelineEmit {
 
 std::string emit_pipeline_slurm(const config::Node& resolved, const PipelineEmit& request);
 
-}  // namespace loci::app
+}  // namespace loci::apps

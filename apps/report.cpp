@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace fs = std::filesystem;
 
@@ -76,4 +76,4 @@ void make_report(const fs::path& analysis, const fs::path& out) {
   throw UserError("report: " + (errors.empty() ? "the report script failed" : errors.substr(nl == std::string::npos ? 0 : nl + 1)));
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -4,10 +4,10 @@
 
 #include <filesystem>
 
-namespace loci::app {
+namespace loci::apps {
 
 // Writes out/report.html and out/figures/*.{svg,png} from the summary in `analysis`. UserError when Python,
 // matplotlib or the script is missing, or when the analysis folder is incomplete.
 void make_report(const std::filesystem::path& analysis, const std::filesystem::path& out);
 
-}  // namespace loci::app
+}  // namespace loci::apps

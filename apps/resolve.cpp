@@ -1,10 +1,10 @@
 #include "apps/resolve.hpp"
 
-#include "plugins/api/config/overrides.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/error.hpp"
+#include "core/config/overrides.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/error.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 namespace fs = std::filesystem;
 
 config::Node load_raw(const fs::path& file, const std::vector<std::string>& overrides) {
@@ -21,7 +21,7 @@ ConfigKind kind_of(const config::Node& raw, const std::string& where) {
   throw UserError(where + ": a config names a `generator:`, a `trainer:`, or pipeline stages (generate, train, ...)");
 }
 
-PluginRegistry load_plugins(const config::Node& raw_config, const fs::path& config_file,
+plugins::PluginRegistry load_plugins(const config::Node& raw_config, const fs::path& config_file,
                             const std::vector<std::string>& overrides) {
   config::Node raw = raw_config;
   std::vector<std::string> plugin_keys;
@@ -38,13 +38,13 @@ PluginRegistry load_plugins(const config::Node& raw_config, const fs::path& conf
   std::vector<std::string> override_names;
   if (const auto* po = raw.find("plugin_override"); po && po->is_sequence())
     for (const auto& item : po->items()) override_names.push_back(item.text());
-  PluginRegistry registry;
-  registry.scan(PluginRegistry::search_path(extra), override_names);
+  plugins::PluginRegistry registry;
+  registry.scan(plugins::PluginRegistry::search_path(extra), override_names);
   return registry;
 }
 
 ResolvedConfig resolve_node(const config::Node& raw, const std::vector<std::string>& overrides,
-                            PluginRegistry& registry, const std::string& where) {
+                            plugins::PluginRegistry& registry, const std::string& where) {
   config::Node with_overrides = raw;
   config::apply_overrides(with_overrides, overrides);
   ResolvedConfig out;
@@ -65,10 +65,10 @@ ResolvedConfig resolve_node(const config::Node& raw, const std::vector<std::stri
   return out;
 }
 
-ResolvedConfig resolve(const fs::path& file, const std::vector<std::string>& overrides, PluginRegistry& registry) {
+ResolvedConfig resolve(const fs::path& file, const std::vector<std::string>& overrides, plugins::PluginRegistry& registry) {
   const config::Node raw = config::load_file(file);
   registry = load_plugins(raw, file, overrides);
   return resolve_node(raw, overrides, registry, file.string());
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -5,17 +5,17 @@
 #include <string>
 #include <vector>
 
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 enum class ConfigKind { generator, trainer, pipeline };
 
 struct ResolvedConfig {
   ConfigKind kind = ConfigKind::generator;
   config::Node node;                 // defaults + file + overrides, validated
-  const PluginRecord* plugin = nullptr;  // null for a pipeline
+  const plugins::PluginRecord* plugin = nullptr;  // null for a pipeline
 };
 
 // Raw config (file + overrides applied, no defaults): enough to tell what kind it is and which plugin it names.
@@ -24,13 +24,13 @@ ConfigKind kind_of(const config::Node& raw, const std::string& where);
 
 // Loads plugins from the search path, including the config's own `plugin_path:` entries.
 // `overrides` may move `plugin_path` and `plugin_override` too; the others are not looked at here.
-PluginRegistry load_plugins(const config::Node& raw, const std::filesystem::path& config_file,
+plugins::PluginRegistry load_plugins(const config::Node& raw, const std::filesystem::path& config_file,
                             const std::vector<std::string>& overrides = {});
 
 ResolvedConfig resolve(const std::filesystem::path& file, const std::vector<std::string>& overrides,
-                       PluginRegistry& registry);
+                       plugins::PluginRegistry& registry);
 // Same for a config already in memory (one stage of a pipeline).
 ResolvedConfig resolve_node(const config::Node& file_node, const std::vector<std::string>& overrides,
-                            PluginRegistry& registry, const std::string& where);
+                            plugins::PluginRegistry& registry, const std::string& where);
 
-}  // namespace loci::app
+}  // namespace loci::apps

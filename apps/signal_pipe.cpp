@@ -8,9 +8,9 @@
 #include <cstddef>
 #include <iterator>
 
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 namespace {
 
 constexpr int kSweepSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGCHLD};
@@ -52,4 +52,4 @@ int SignalPipe::next() const {
   }
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

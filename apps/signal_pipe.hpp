@@ -8,7 +8,7 @@
 
 #include <boost/core/noncopyable.hpp>
 
-namespace loci::app {
+namespace loci::apps {
 
 class SignalPipe : boost::noncopyable {
  public:
@@ -23,4 +23,4 @@ class SignalPipe : boost::noncopyable {
   struct sigaction before_[4] {};
 };
 
-}  // namespace loci::app
+}  // namespace loci::apps

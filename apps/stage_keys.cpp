@@ -1,10 +1,10 @@
 #include "apps/stage_keys.hpp"
 
-#include "plugins/api/config/identity.hpp"
-#include "plugins/api/config/overrides.hpp"
-#include "plugins/api/error.hpp"
+#include "core/config/identity.hpp"
+#include "core/config/overrides.hpp"
+#include "core/error.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace {
 
@@ -24,7 +24,7 @@ std::string alternatives(const std::vector<std::string>& keys) {
 }  // namespace
 
 std::optional<config::Schema> stage_plugin_schema(const config::Node& stage, const std::vector<std::string>& args,
-                                                  PluginRegistry& registry) {
+                                                  plugins::PluginRegistry& registry) {
   try {
     config::Node named = stage;
     config::apply_overrides(named, args);
@@ -74,4 +74,4 @@ std::string pipeline_key_hint(const std::string& arg,
          alternatives(full) + "?";
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

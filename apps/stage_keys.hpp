@@ -7,16 +7,16 @@
 #include <string>
 #include <vector>
 
-#include "plugins/api/config/node.hpp"
-#include "plugins/api/config/schema.hpp"
+#include "core/config/node.hpp"
+#include "core/config/schema.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 // The schema of a generate or train stage's plugin (named in the stage after `args`), or null when none is found
 // (its resolution then says why).
 std::optional<config::Schema> stage_plugin_schema(const config::Node& stage, const std::vector<std::string>& args,
-                                          PluginRegistry& registry);
+                                          plugins::PluginRegistry& registry);
 
 // Every key of `schema` whose dotted path ends with `path` as whole parts ("epochs" -> "train.epochs").
 std::vector<std::string> keys_ending_with(const config::Schema& schema, const std::string& path);
@@ -30,4 +30,4 @@ void check_stage_keys(const std::vector<std::string>& args, const std::string& s
 std::string pipeline_key_hint(const std::string& arg,
                               const std::vector<std::pair<std::string, std::optional<config::Schema>>>& stages);
 
-}  // namespace loci::app
+}  // namespace loci::apps

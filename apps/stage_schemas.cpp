@@ -4,9 +4,9 @@
 #include <vector>
 
 #include "apps/analysis/analyze_options.hpp"
-#include "plugins/api/config/options.hpp"
+#include "core/config/options.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace {
 
@@ -94,4 +94,4 @@ const config::Schema& report_stage_schema() {
   return s;
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -2,12 +2,12 @@
 // other part's; a generate or train stage is its plugin's own schema.
 #pragma once
 
-#include "plugins/api/config/schema.hpp"
+#include "core/config/schema.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 const config::Schema& pipeline_schema();
 const config::Schema& analyze_stage_schema();
 const config::Schema& report_stage_schema();
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -2,9 +2,9 @@
 
 #include "apps/sweep_grids.hpp"
 #include "datasets/atomic_file.hpp"
-#include "plugins/api/config/yaml_io.hpp"
+#include "core/config/yaml_io.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 std::pair<config::Node, Sweep> stage_sweep(const config::Node& train) {
   config::Node stage = train;
@@ -29,4 +29,4 @@ SweepRequest sweep_request(const config::Node& stage, const Sweep& sweep, const 
   return req;
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -5,9 +5,9 @@
 #include <utility>
 
 #include "apps/sweep.hpp"
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 // The resolved train stage without its `sweep:` key, and that sweep's points (the union of its grids).
 std::pair<config::Node, Sweep> stage_sweep(const config::Node& train);
@@ -16,4 +16,4 @@ std::pair<config::Node, Sweep> stage_sweep(const config::Node& train);
 // from it, `jobs` at a time.
 SweepRequest sweep_request(const config::Node& stage, const Sweep& sweep, const std::filesystem::path& folder);
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -20,11 +20,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "plugins/api/config/overrides.hpp"
-#include "plugins/api/error.hpp"
-#include "plugins/api/provenance.hpp"
+#include "core/config/overrides.hpp"
+#include "core/error.hpp"
+#include "core/provenance.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace fs = std::filesystem;
 
@@ -288,4 +288,4 @@ int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
   return SweepRunner(r, points).run();
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace loci::app {
+namespace loci::apps {
 
 struct SweepPoint {
   std::vector<std::string> overrides;  // the point's `key=value`s
@@ -48,4 +48,4 @@ std::vector<std::string> point_arguments(const SweepRequest& request, const Swee
 std::string emit_sweep(const std::string& format, const SweepRequest& request, const std::vector<SweepPoint>& points);
 std::vector<std::string> sweep_emitters();
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -10,10 +10,10 @@
 #include "apps/invocation.hpp"
 #include "apps/sweep.hpp"
 #include "apps/sweep_manifest.hpp"
-#include "plugins/api/error.hpp"
-#include "plugins/api/shell_words.hpp"
+#include "core/error.hpp"
+#include "core/shell_words.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace fs = std::filesystem;
 
@@ -150,4 +150,4 @@ std::string emit_sweep(const std::string& format, const SweepRequest& request, c
   return it->second(c, points);
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

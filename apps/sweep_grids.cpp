@@ -2,9 +2,9 @@
 
 #include <set>
 
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 Sweep plan_sweep_grids(const std::vector<std::vector<std::string>>& grids) {
   if (grids.size() == 1) return plan_sweep(grids.front());
@@ -29,4 +29,4 @@ Sweep plan_sweep_grids(const std::vector<std::vector<std::string>>& grids) {
   return all;
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -8,9 +8,9 @@
 
 #include "apps/sweep.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 // One grid: exactly plan_sweep. Several: the union, names unique across grids (UserError if two points coincide).
 Sweep plan_sweep_grids(const std::vector<std::vector<std::string>>& grids);
 
-}  // namespace loci::app
+}  // namespace loci::apps

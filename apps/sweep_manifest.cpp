@@ -12,9 +12,9 @@
 
 #include "apps/invocation.hpp"
 #include "datasets/atomic_file.hpp"
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace fs = std::filesystem;
 
@@ -110,4 +110,4 @@ std::vector<PointState> sweep_status(const fs::path& folder) {
   return out;
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

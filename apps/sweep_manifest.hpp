@@ -8,7 +8,7 @@
 
 #include "apps/sweep.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 void write_sweep_manifest(const SweepRequest& request, const std::vector<SweepPoint>& points);
 
@@ -22,4 +22,4 @@ struct PointState {
 // Every point of the sweep in `folder` (its sweep.json; without one, every run folder below it), in sweep order.
 std::vector<PointState> sweep_status(const std::filesystem::path& folder);
 
-}  // namespace loci::app
+}  // namespace loci::apps

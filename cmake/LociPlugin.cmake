@@ -7,10 +7,10 @@ function(loci_add_plugin name)
     message(FATAL_ERROR "loci_add_plugin(${name}): SOURCES is required")
   endif()
   add_library(${name} MODULE ${ARG_SOURCES})
-  if(TARGET loci_core)
-    target_link_libraries(${name} PRIVATE loci_core ${ARG_LINK})
+  if(TARGET loci_plugins)
+    target_link_libraries(${name} PRIVATE loci_plugins ${ARG_LINK})
   else()
-    target_link_libraries(${name} PRIVATE loci::loci_core ${ARG_LINK})
+    target_link_libraries(${name} PRIVATE loci::loci_plugins ${ARG_LINK})
   endif()
   set_target_properties(${name} PROPERTIES
     PREFIX ""

@@ -39,7 +39,7 @@ struct ProbeInfo {
 
 // Every analysis runs the probes in the order registered (ProbeRegistry::instance().in_order()).
 LOCI_DECLARE_REGISTRY(ProbeInfo)
-using ProbeRegistry = Registry<ProbeInfo>;
+using ProbeRegistry = sim::Registry<ProbeInfo>;
 
 }  // namespace loci::probe
 
@@ -47,5 +47,5 @@ using ProbeRegistry = Registry<ProbeInfo>;
 #define LOCI_PROBE_CONCAT(a, b) LOCI_PROBE_CONCAT_INNER(a, b)
 // LOCI_REGISTER_PROBE({"name", "doc", {"output"}, fn}) in any file of a library loci loads.
 #define LOCI_REGISTER_PROBE(...)                                                             \
-  static const ::loci::Registration<::loci::probe::ProbeInfo> LOCI_PROBE_CONCAT(loci_probe_registered_, \
+  static const ::loci::sim::Registration<::loci::probe::ProbeInfo> LOCI_PROBE_CONCAT(loci_probe_registered_, \
                                                                                 __COUNTER__)(__VA_ARGS__)

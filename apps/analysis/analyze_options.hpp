@@ -4,7 +4,7 @@
 #pragma once
 
 #include "apps/analysis/analyze_run.hpp"
-#include "plugins/api/config/options.hpp"
+#include "core/config/options.hpp"
 
 namespace loci::analysis {
 

@@ -6,8 +6,8 @@
 #include <sstream>
 
 #include "datasets/error.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/error.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/error.hpp"
 
 namespace loci::analysis {
 

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "datasets/array_file.hpp"
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 
 namespace loci::analysis {
 

@@ -15,10 +15,10 @@
 #include "probe/bootstrap.hpp"
 #include "probe/correlation.hpp"
 #include "probe/registry.hpp"
-#include "plugins/api/config/identity.hpp"
-#include "plugins/api/config/options.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/plugin_loader.hpp"
+#include "core/config/identity.hpp"
+#include "core/config/options.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/common_options.hpp"
 
 namespace loci::analysis {
 
@@ -157,7 +157,7 @@ nlohmann::json identity_record(const ordered_json& run) {
 }
 
 // The keys no identity holds, as the runs' own identity.json records them (the trainer's option table marks them);
-// where none records it, those the shared trainer vocabulary marks (plugins/api/common_options.cpp).
+// where none records it, those the shared trainer vocabulary marks (core/common_options.cpp).
 std::vector<std::string> keys_outside_identity(const std::vector<nlohmann::json>& identities) {
   for (const auto& id : identities)
     if (id.is_object() && id.contains("outside_identity") && id["outside_identity"].is_array())

@@ -6,10 +6,10 @@
 #include "apps/analysis/analyze_options.hpp"
 #include "apps/commands.hpp"
 #include "apps/option_flags.hpp"
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace fs = std::filesystem;
 
@@ -46,9 +46,9 @@ void add_analyze_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
     // Extensions on the plugin path may register probes of their own (probe/registry.hpp).
-    static PluginRegistry plugins;
-    plugins.scan(PluginRegistry::search_path());
-    plugins.load_extensions();
+    static plugins::PluginRegistry registry;
+    registry.scan(plugins::PluginRegistry::search_path());
+    registry.load_extensions();
     analysis::AnalyzeOptions options;
     analysis::analyze_options().read(a->options->given(), options);
     std::vector<fs::path> roots(a->runs.begin(), a->runs.end());
@@ -59,4 +59,4 @@ void add_analyze_command(CLI::App& app) {
   });
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

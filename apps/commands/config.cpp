@@ -5,10 +5,10 @@
 #include "apps/commands.hpp"
 #include "apps/resolve.hpp"
 #include "apps/pipeline.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/error.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/error.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 void add_config_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("config", "Show a resolved config, or a plugin's schema");
@@ -23,7 +23,7 @@ void add_config_command(CLI::App& app) {
   show->add_option("file", show_args->file, "Config file (YAML)")->required();
   show->add_option("overrides", show_args->overrides, "key.path=value overrides, applied after the file");
   show->callback([show_args] {
-    PluginRegistry registry;
+    plugins::PluginRegistry registry;
     const config::Node raw = config::load_file(show_args->file);
     if (kind_of(raw, show_args->file) == ConfigKind::pipeline) {
       registry = load_plugins(raw, show_args->file, show_args->overrides);
@@ -38,8 +38,8 @@ void add_config_command(CLI::App& app) {
                                                "(without PLUGIN: the plugins there are)");
   schema->add_option("plugin", *name, "Plugin name; left out, the plugins found are listed");
   schema->callback([name] {
-    PluginRegistry registry;
-    registry.scan(PluginRegistry::search_path());
+    plugins::PluginRegistry registry;
+    registry.scan(plugins::PluginRegistry::search_path());
     if (name->empty()) {
       std::cout << "loci config schema PLUGIN, where PLUGIN is one of:\n";
       for (const auto& p : registry.plugins())
@@ -48,7 +48,7 @@ void add_config_command(CLI::App& app) {
       if (registry.plugins().empty()) std::cout << "  (none found: see `loci plugins` for the search path)\n";
       return;
     }
-    const PluginRecord* rec = nullptr;
+    const plugins::PluginRecord* rec = nullptr;
     for (const auto& p : registry.plugins())
       if (p.name == *name) rec = &registry.find(p.name, p.kind);  // loads it (and, for a trainer, the extensions)
     if (!rec) registry.find(*name, LOCI_PLUGIN_GENERATOR);  // throws with the nearest name
@@ -58,4 +58,4 @@ void add_config_command(CLI::App& app) {
   });
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -1,14 +1,14 @@
 // `loci generate CONFIG [overrides] [--resume] [--force] [--merge]`. Under a multi-process launcher (torchrun, mpirun,
-// srun) each process makes its own shards of one dataset; see plugins/api/launch.hpp.
+// srun) each process makes its own shards of one dataset; see core/launch.hpp.
 #include <iostream>
 
 #include "apps/commands.hpp"
 #include "apps/generate_stage.hpp"
 #include "apps/resolve.hpp"
-#include "plugins/api/error.hpp"
-#include "plugins/api/launch.hpp"
+#include "core/error.hpp"
+#include "core/launch.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 void add_generate_command(CLI::App& app) {
   struct Args {
@@ -29,7 +29,7 @@ void add_generate_command(CLI::App& app) {
       ->excludes(force);
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
-    PluginRegistry registry;
+    plugins::PluginRegistry registry;
     const ResolvedConfig r = resolve(a->file, a->overrides, registry);
     if (r.kind != ConfigKind::generator)
       throw UserError(a->file + ": not a generator config (it has no `generator:` key)");
@@ -56,4 +56,4 @@ void add_generate_command(CLI::App& app) {
   });
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

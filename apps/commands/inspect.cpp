@@ -5,20 +5,20 @@
 #include "apps/commands.hpp"
 #include "datasets/inspect.hpp"
 #include "datasets/reader.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/error.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/error.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace {
 
 // The generator that made the dataset, configured as it was, so it can draw its own samples; null when its plugin
 // is not found or no longer accepts the stored config (raw values are printed then).
-std::unique_ptr<Generator> renderer_for(const datasets::Dataset& ds, PluginRegistry& registry) {
+std::unique_ptr<plugins::Generator> renderer_for(const datasets::Dataset& ds, plugins::PluginRegistry& registry) {
   const auto& index = ds.index();
   if (index.generator.empty() || index.config_yaml.empty()) return nullptr;
-  registry.scan(PluginRegistry::search_path());
+  registry.scan(plugins::PluginRegistry::search_path());
   try {
     const auto& rec = registry.find(index.generator, LOCI_PLUGIN_GENERATOR);
     auto gen = registry.make_generator(rec.name);
@@ -50,8 +50,8 @@ void add_inspect_command(CLI::App& app) {
     datasets::InspectOptions opt;
     opt.verify = a->verify;
     opt.show = a->show;
-    PluginRegistry registry;
-    std::unique_ptr<Generator> renderer;
+    plugins::PluginRegistry registry;
+    std::unique_ptr<plugins::Generator> renderer;
     if (a->show > 0) {
       renderer = renderer_for(datasets::Dataset::open(a->path), registry);
       if (renderer)
@@ -61,4 +61,4 @@ void add_inspect_command(CLI::App& app) {
   });
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -5,7 +5,7 @@
 #include "apps/commands.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 void add_plugins_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("plugins", "List the plugins found (kind, name, version, file) and refused libraries");
@@ -13,8 +13,8 @@ void add_plugins_command(CLI::App& app) {
   cmd->add_option("--path", *paths, "Extra folders to search first (also: LOCI_PLUGIN_PATH)");
   cmd->callback([paths] {
     std::vector<std::filesystem::path> extra(paths->begin(), paths->end());
-    PluginRegistry registry;
-    const auto dirs = PluginRegistry::search_path(extra);
+    plugins::PluginRegistry registry;
+    const auto dirs = plugins::PluginRegistry::search_path(extra);
     registry.scan(dirs);
     std::cout << "search path:\n";
     for (const auto& d : dirs) std::cout << "  " << d.string() << "\n";
@@ -30,4 +30,4 @@ void add_plugins_command(CLI::App& app) {
   });
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

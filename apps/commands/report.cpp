@@ -5,7 +5,7 @@
 #include "apps/commands.hpp"
 #include "apps/report.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 void add_report_command(CLI::App& app) {
   struct Args {
@@ -22,4 +22,4 @@ void add_report_command(CLI::App& app) {
   });
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -18,11 +18,11 @@
 #include "apps/stage_sweep.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/checksum.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/error.hpp"
-#include "plugins/api/launch.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/error.hpp"
+#include "core/launch.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace {
 
@@ -39,7 +39,7 @@ struct RunFlags {
   std::size_t refused = 0;  // with dry_run: stages and runs that would be refused
 };
 
-void generate_stage(const config::Node& gen, PluginRegistry& registry, RunFlags& f) {
+void generate_stage(const config::Node& gen, plugins::PluginRegistry& registry, RunFlags& f) {
   const auto& plugin = registry.find(gen.at("generator").text(), LOCI_PLUGIN_GENERATOR);
   if (f.dry_run) {
     const std::string line = dry_run_generate(gen, plugin, registry);
@@ -55,7 +55,7 @@ void generate_stage(const config::Node& gen, PluginRegistry& registry, RunFlags&
             << report.shards_written << " written\n";
 }
 
-void train_stage(const config::Node& train, const fs::path& folder, PluginRegistry& registry, RunFlags& f) {
+void train_stage(const config::Node& train, const fs::path& folder, plugins::PluginRegistry& registry, RunFlags& f) {
   const auto [stage, sweep] = stage_sweep(train);
   if (f.dry_run) {
     const std::string out = stage.at("out").text();
@@ -157,7 +157,7 @@ void add_run_command(CLI::App& app) {
     const config::Node raw = config::load_file(f.file);
     if (kind_of(raw, f.file) != ConfigKind::pipeline)
       throw UserError(f.file + ": not a pipeline config (it has no stages: generate, train, ...)");
-    PluginRegistry registry = load_plugins(raw, f.file, a->overrides);
+    plugins::PluginRegistry registry = load_plugins(raw, f.file, a->overrides);
     if (!f.sbatch.empty() && f.emit.empty()) throw UserError("--sbatch " + f.sbatch.front() + ": --sbatch options are for --emit slurm");
     const config::Node resolved = resolve_pipeline(raw, a->overrides, registry, f.file);
     if (!f.emit.empty()) {
@@ -191,4 +191,4 @@ void add_run_command(CLI::App& app) {
   });
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

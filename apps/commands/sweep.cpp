@@ -7,7 +7,7 @@
 #include "apps/commands.hpp"
 #include "apps/sweep_manifest.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 void add_sweep_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("sweep", "Inspect a sweep's runs");
@@ -33,4 +33,4 @@ void add_sweep_command(CLI::App& app) {
   });
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

@@ -9,10 +9,10 @@
 #include "apps/resolve.hpp"
 #include "apps/sweep.hpp"
 #include "cpu/blas_kernel.hpp"
-#include "plugins/api/error.hpp"
-#include "plugins/api/launch.hpp"
+#include "core/error.hpp"
+#include "core/launch.hpp"
 
-namespace loci::app {
+namespace loci::apps {
 
 namespace {
 
@@ -41,7 +41,7 @@ void check_flag_combinations(const TrainArgs& a) {
 
 // -m: resolve one point first, so that a bad key or value stops the sweep before any process starts; then print,
 // dry-run or run the whole sweep.
-void train_sweep(const TrainArgs& a, PluginRegistry& registry) {
+void train_sweep(const TrainArgs& a, plugins::PluginRegistry& registry) {
   const Sweep sweep = plan_sweep(a.overrides);
   const auto& points = sweep.points;
   auto with_fixed = [&](const SweepPoint& p) {
@@ -79,13 +79,13 @@ void train_sweep(const TrainArgs& a, PluginRegistry& registry) {
   if (failed) throw UserError(std::to_string(failed) + " of " + std::to_string(points.size()) + " sweep runs failed");
 }
 
-void train_one(const TrainArgs& a, PluginRegistry& registry) {
+void train_one(const TrainArgs& a, plugins::PluginRegistry& registry) {
   const ResolvedConfig r = resolve(a.file, a.overrides, registry);
   if (r.kind != ConfigKind::trainer) throw UserError(a.file + ": not a training config (no `trainer:` key)");
   if (const auto* kernel = r.node.find_path("train.blas_kernel"); kernel && kernel->is_scalar())
     cpu::require(invocation_argv(), kernel->text());
   auto trainer = registry.make_trainer(r.plugin->name);
-  TrainRequest req;
+  plugins::TrainRequest req;
   req.resume = a.resume;
   req.progress = !a.quiet;
   req.until_epoch = a.until_epoch;
@@ -127,10 +127,10 @@ void add_train_command(CLI::App& app) {
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
     check_flag_combinations(*a);
-    PluginRegistry registry;
+    plugins::PluginRegistry registry;
     if (a->multirun) train_sweep(*a, registry);
     else train_one(*a, registry);
   });
 }
 
-}  // namespace loci::app
+}  // namespace loci::apps

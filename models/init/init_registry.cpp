@@ -21,7 +21,7 @@ struct Registered {
 
 LOCI_DEFINE_REGISTRY(Registered, "initialiser")
 
-Registry<Registered>& inits() { return Registry<Registered>::instance(); }
+sim::Registry<Registered>& inits() { return sim::Registry<Registered>::instance(); }
 
 // Each scale field of InitOptions, read by its name.
 const std::map<std::string, double (*)(const InitOptions&)>& scale_fields() {

@@ -2,7 +2,7 @@
 #include "models/kernels/attention_core.hpp"
 
 #include "models/kernels/eligible.hpp"
-#include "models/kernels/exp_kernel.hpp"
+#include "cpu/fast_math.hpp"
 #include "models/kernels/jit_gemm.hpp"
 #include "models/kernels/lane_sums.hpp"
 #include "models/kernels/row_kernels.hpp"
@@ -38,21 +38,18 @@ Shape shape_of(const torch::Tensor& qkv, Dim heads, const torch::Tensor& rows) {
 }
 
 // softmax(scale S) over each row of the unscaled scores S, in place (scale > 0, so the top of S is the top of scale S).
-LOCI_CLONES void softmax_rows(float* p, Dim rows, Dim n,
-                                                                                float scale) {
+LOCI_CLONES void softmax_rows(float* p, Dim rows, Dim n, float scale) {
   for (Dim r = 0; r < rows; ++r) {
     float* row = p + r * n;
     const float top = lanes::max(row, n);
-    for (Dim j = 0; j < n; ++j) row[j] = exp_nonpositive((row[j] - top) * scale);
+    for (Dim j = 0; j < n; ++j) row[j] = cpu::exp_nonpositive((row[j] - top) * scale);
     const float inv = 1.0f / lanes::sum(n, [&](Dim j) { return row[j]; });
     for (Dim j = 0; j < n; ++j) row[j] *= inv;
   }
 }
 
 // The softmax's backward from dL/dP to dL/dS for unscaled scores S, in place: scale P (dP - rowsum(dP P)).
-LOCI_CLONES void softmax_backward_rows(const float* p, float* dp,
-                                                                                         Dim rows, Dim n,
-                                                                                         float scale) {
+LOCI_CLONES void softmax_backward_rows(const float* p, float* dp, Dim rows, Dim n, float scale) {
   for (Dim r = 0; r < rows; ++r) {
     const float* pr = p + r * n;
     float* gr = dp + r * n;

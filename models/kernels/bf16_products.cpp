@@ -1,12 +1,11 @@
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/bf16_products.hpp"
 
-#include "cpu/features.hpp"
 #include "cpu/onednn.hpp"
-#include "models/kernels/bfloat16_bits.hpp"
+#include "cpu/bfloat16_bits.hpp"
+#include "models/kernels/jit_gemm.hpp"
 
 #include <algorithm>
-#include <immintrin.h>
 #include <stdexcept>
 #include <vector>
 
@@ -34,8 +33,8 @@ struct OneDnn {
 
   // One small product against its known value: a library that refuses or miscomputes is not used.
   bool trial_agrees() const {
-    const std::uint16_t a[4] = {float_to_bf16(1.0f), float_to_bf16(2.0f), float_to_bf16(3.0f), float_to_bf16(4.0f)};
-    const std::uint16_t b[4] = {float_to_bf16(0.5f), float_to_bf16(-1.0f), float_to_bf16(2.0f), float_to_bf16(1.5f)};
+    const std::uint16_t a[4] = {cpu::float_to_bf16(1.0f), cpu::float_to_bf16(2.0f), cpu::float_to_bf16(3.0f), cpu::float_to_bf16(4.0f)};
+    const std::uint16_t b[4] = {cpu::float_to_bf16(0.5f), cpu::float_to_bf16(-1.0f), cpu::float_to_bf16(2.0f), cpu::float_to_bf16(1.5f)};
     float c[4] = {};
     if (gemm('N', 'N', 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 2) != 0) return false;
     return c[0] == 4.5f && c[1] == 2.0f && c[2] == 9.5f && c[3] == 3.0f;
@@ -66,53 +65,21 @@ namespace rows {
 
 namespace {
 
-LOCI_CLONES void round_rows(std::int64_t rows, std::int64_t cols,
-                                                                              const float* in, std::int64_t ld,
-                                                                              std::uint16_t* out) {
+LOCI_CLONES void round_rows(std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ld,
+                            std::uint16_t* out) {
   for (std::int64_t r = 0; r < rows; ++r) {
     const float* from = in + r * ld;
     std::uint16_t* to = out + r * cols;
-    for (std::int64_t j = 0; j < cols; ++j) to[j] = float_to_bf16(from[j]);
+    for (std::int64_t j = 0; j < cols; ++j) to[j] = cpu::float_to_bf16(from[j]);
   }
 }
-
-// AVX512_BF16's own conversion, 32 floats an instruction: the loop above took a fifth of a bf16 step's products.
-// It rounds to nearest even as float_to_bf16 does, but treats float32 denormals as zero.
-__attribute__((target("avx512f,avx512bw,avx512vl,avx512bf16"))) void round_rows_avx512_bf16(std::int64_t rows,
-                                                                                   std::int64_t cols, const float* in,
-                                                                                   std::int64_t ld,
-                                                                                   std::uint16_t* out) {
-  for (std::int64_t r = 0; r < rows; ++r) {
-    const float* from = in + r * ld;
-    std::uint16_t* to = out + r * cols;
-    std::int64_t j = 0;
-    for (; j + 32 <= cols; j += 32) {
-      const __m512bh pair = _mm512_cvtne2ps_pbh(_mm512_loadu_ps(from + j + 16), _mm512_loadu_ps(from + j));
-      _mm512_storeu_si512(to + j, reinterpret_cast<__m512i>(pair));
-    }
-    if (j < cols) {
-      const auto tail = static_cast<__mmask16>((1u << std::min<std::int64_t>(16, cols - j)) - 1u);
-      const __m256bh low = _mm512_cvtneps_pbh(_mm512_maskz_loadu_ps(tail, from + j));
-      _mm256_mask_storeu_epi16(to + j, tail, reinterpret_cast<__m256i>(low));
-      j += 16;
-      if (j < cols) {
-        const auto rest = static_cast<__mmask16>((1u << (cols - j)) - 1u);
-        const __m256bh high = _mm512_cvtneps_pbh(_mm512_maskz_loadu_ps(rest, from + j));
-        _mm256_mask_storeu_epi16(to + j, rest, reinterpret_cast<__m256i>(high));
-      }
-    }
-  }
-}
-
-const bool has_avx512_bf16 = cpu::features().avx512_bf16 && cpu::features().avx512vl;
 
 }  // namespace
 
 void round_to_bf16(std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ld, std::uint16_t* out) {
-  if (has_avx512_bf16)
-    round_rows_avx512_bf16(rows, cols, in, ld, out);
-  else
-    round_rows(rows, cols, in, ld, out);
+  // libxsmm's generated conversion runs 32 floats an instruction where the CPU has AVX512_BF16; the loop above took
+  // a fifth of a bf16 step's products there.
+  if (!jit_round_to_bf16(rows, cols, in, ld, out)) round_rows(rows, cols, in, ld, out);
 }
 
 void bf16_gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::int64_t k, float alpha, const float* a,

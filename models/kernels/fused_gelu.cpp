@@ -1,8 +1,8 @@
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/fused_gelu.hpp"
 
-#include "models/kernels/bfloat16_bits.hpp"
-#include "models/kernels/exp_kernel.hpp"
+#include "cpu/bfloat16_bits.hpp"
+#include "cpu/fast_math.hpp"
 
 #include <ATen/Parallel.h>
 #include <torch/csrc/autograd/custom_function.h>
@@ -15,9 +15,9 @@ namespace loci::models {
 namespace {
 
 inline float load(float v) { return v; }
-inline float load(std::uint16_t v) { return bf16_to_float(v); }
+inline float load(std::uint16_t v) { return cpu::bf16_to_float(v); }
 inline void store(float v, float& to) { to = v; }
-inline void store(float v, std::uint16_t& to) { to = float_to_bf16(v); }
+inline void store(float v, std::uint16_t& to) { to = cpu::float_to_bf16(v); }
 
 }  // namespace
 
@@ -35,7 +35,7 @@ __attribute__((always_inline)) inline void gelu_loop(const In* x, Out* y, float*
     const float az = z < 0.0f ? -z : z;
     const float t = 1.0f / (1.0f + p * az);
     const float poly = t * (a1 + t * (a2 + t * (a3 + t * (a4 + t * a5))));
-    const float e = exp_nonpositive(-z * z);  // exp(-x^2/2)
+    const float e = cpu::exp_nonpositive(-z * z);  // exp(-x^2/2)
     const float erf_abs = 1.0f - poly * e;
     const float erf = z < 0.0f ? -erf_abs : erf_abs;
     const float cdf = 0.5f + 0.5f * erf;
@@ -44,29 +44,21 @@ __attribute__((always_inline)) inline void gelu_loop(const In* x, Out* y, float*
   }
 }
 
-LOCI_CLONES void gelu_values_and_slopes(const float* x, float* y,
-                                                                                         float* slope,
-                                                                                         std::int64_t n) {
+LOCI_CLONES void gelu_values_and_slopes(const float* x, float* y, float* slope, std::int64_t n) {
   gelu_loop<true>(x, y, slope, n);
 }
 
-LOCI_CLONES void gelu_values(const float* x, float* y,
-                                                                              std::int64_t n) {
-  gelu_loop<false>(x, y, nullptr, n);
-}
+LOCI_CLONES void gelu_values(const float* x, float* y, std::int64_t n) { gelu_loop<false>(x, y, nullptr, n); }
 
 namespace {
 
-LOCI_CLONES void gelu_values_and_slopes_bf16(
-    const std::uint16_t* x, std::uint16_t* y, float* slope, std::int64_t n) {
+LOCI_CLONES void gelu_values_and_slopes_bf16(const std::uint16_t* x, std::uint16_t* y, float* slope, std::int64_t n) {
   gelu_loop<true>(x, y, slope, n);
 }
 
 // out = bf16(float(grad) * slope), as ATen's bf16 gelu_backward rounds.
-LOCI_CLONES void scale_bf16(const std::uint16_t* grad,
-                                                                             const float* slope, std::uint16_t* out,
-                                                                             std::int64_t n) {
-  for (std::int64_t i = 0; i < n; ++i) out[i] = float_to_bf16(bf16_to_float(grad[i]) * slope[i]);
+LOCI_CLONES void scale_bf16(const std::uint16_t* grad, const float* slope, std::uint16_t* out, std::int64_t n) {
+  for (std::int64_t i = 0; i < n; ++i) out[i] = cpu::float_to_bf16(cpu::bf16_to_float(grad[i]) * slope[i]);
 }
 
 template <class T>

@@ -46,6 +46,21 @@ bool jit_gemm(bool trans_a, std::int64_t m, std::int64_t n, std::int64_t k, cons
   return true;
 }
 
+bool jit_round_to_bf16(std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ld, std::uint16_t* out) {
+  if (rows == 0 || cols == 0) return true;
+  if (!fits_int(rows) || !fits_int(cols) || !fits_int(ld) || !library().has_kernels()) return false;
+  // Column-major again: the [rows, cols] block is cols x rows there, leading dimensions ld and cols.
+  const libxsmm_blasint m = cols, n = rows, ldi = ld, ldo = cols;
+  const libxsmm_meltwfunction_cvtfp32bf16 kernel =
+      libxsmm_dispatch_meltw_cvtfp32bf16(m, n, &ldi, &ldo, LIBXSMM_DATATYPE_F32, LIBXSMM_DATATYPE_BF16);
+  if (kernel == nullptr) return false;
+  libxsmm_meltw_cvtfp32bf16_param param;
+  param.in_ptr = in;
+  param.out_ptr = out;
+  kernel(&param);
+  return true;
+}
+
 void jit_transpose(std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ldi, float* out,
                    std::int64_t ldo) {
   if (rows == 0 || cols == 0) return;

@@ -21,6 +21,11 @@ bool jit_gemm(bool trans_a, std::int64_t m, std::int64_t n, std::int64_t k, cons
 void jit_transpose(std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ldi, float* out,
                    std::int64_t ldo);
 
+// out[r * cols + j] = bf16(in[r * ld + j]), rounded to nearest even, through libxsmm's generated conversion: on a
+// CPU with AVX512_BF16 that is its own instruction, which reads float32 denormals as zero; on other AVX-512 CPUs an
+// exact emulation. Returns false, writing nothing, where libxsmm generates no conversion (AVX2 and older CPUs).
+bool jit_round_to_bf16(std::int64_t rows, std::int64_t cols, const float* in, std::int64_t ld, std::uint16_t* out);
+
 // What the generated kernels run on, for run records: "libxsmm 1.17 (cpx)", or "none (...)" with the reason.
 std::string jit_gemm_description();
 

@@ -53,7 +53,7 @@ LOCI_CLONES void add_column_sums(const float* rows, Dim m, Dim n, double* sums) 
 }
 
 LOCI_CLONES void norm_rows(float* rows, const float* residual, Dim m, Dim n, const float* gamma, const float* beta,
-                         float eps, float* xhat, float* rstd) {
+                           float eps, float* xhat, float* rstd) {
   for (Dim r = 0; r < m; ++r) {
     float* row = rows + r * n;
     const float* res = residual + r * n;
@@ -71,7 +71,7 @@ LOCI_CLONES void norm_rows(float* rows, const float* residual, Dim m, Dim n, con
 }
 
 LOCI_CLONES void norm_backward_rows(const float* grad, const float* xhat, const float* rstd, const float* gamma, Dim m,
-                                  Dim n, float* out, double* sum_gamma, double* sum_beta) {
+                                    Dim n, float* out, double* sum_gamma, double* sum_beta) {
   for (Dim r = 0; r < m; ++r) {
     const float* g = grad + r * n;
     const float* xh = xhat + r * n;
@@ -93,6 +93,5 @@ LOCI_CLONES void norm_backward_rows(const float* grad, const float* xhat, const 
     for (Dim j = 0; j < n; ++j) o[j] = rstd[r] * (g[j] * gamma[j] - mean_g - xh[j] * mean_gx);
   }
 }
-
 
 }  // namespace loci::models::rows

@@ -84,7 +84,7 @@ struct PEEntry {
 
 LOCI_DEFINE_REGISTRY(PEEntry, "positional encoding")
 
-Registry<PEEntry>& pes() { return Registry<PEEntry>::instance(); }
+sim::Registry<PEEntry>& pes() { return sim::Registry<PEEntry>::instance(); }
 
 }  // namespace
 

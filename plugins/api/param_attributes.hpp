@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "datasets/spec.hpp"
-#include "sim/graph/params.hpp"
+#include "sim/registry/params.hpp"
 
-namespace loci {
+namespace loci::plugins {
 
 inline void add_param_attributes(datasets::Attributes& attributes, const std::string& prefix,
                                  const std::vector<sim::ParamSpec>& specs, const std::map<std::string, double>& values) {
@@ -23,4 +23,4 @@ inline void add_param_attributes(datasets::Attributes& attributes, const std::st
   }
 }
 
-}  // namespace loci
+}  // namespace loci::plugins

@@ -1,10 +1,10 @@
 #include "plugins/api/plugin.hpp"
 
-namespace loci {
+namespace loci::plugins {
 
 // Out-of-line destructors: the key functions that pin each interface's type information to libloci_core.
 Plugin::~Plugin() = default;
 Generator::~Generator() = default;
 Trainer::~Trainer() = default;
 
-}  // namespace loci
+}  // namespace loci::plugins

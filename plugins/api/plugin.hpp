@@ -10,9 +10,9 @@
 
 #include "datasets/generate.hpp"
 #include "datasets/spec.hpp"
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 #include "plugins/api/plugin_note.hpp"
-#include "plugins/api/version.hpp"
+#include "core/version.hpp"
 
 extern "C" {
 
@@ -27,7 +27,7 @@ struct loci_plugin_info {
   const char* name;         // unique among loaded plugins: what `generator:` / `trainer:` names
   const char* version;
   const char* description;  // one line
-  const char* schema_yaml;  // the plugin's own config keys, see plugins/api/config/schema.hpp
+  const char* schema_yaml;  // the plugin's own config keys, see core/config/schema.hpp
   void* (*create)(void);    // a new loci::Plugin, owned by the caller; null for an extension
 };
 
@@ -36,7 +36,7 @@ typedef const loci_plugin_info* (*loci_plugin_entry_fn)(void);
 
 #define LOCI_PLUGIN_ENTRY_SYMBOL "loci_plugin_entry"
 
-namespace loci {
+namespace loci::plugins {
 
 class Plugin {
  public:
@@ -96,13 +96,13 @@ class Trainer : public Plugin {
   virtual void train(const config::Node& resolved, const TrainRequest& request) = 0;
 };
 
-}  // namespace loci
+}  // namespace loci::plugins
 
 // The note the host reads before loading anything (plugin_note.hpp). NAME, VERSION and DESCRIPTION are string
 // literals (at most 63, 31 and 255 characters: a longer one does not compile).
 #define LOCI_PLUGIN_NOTE(KIND, NAME, VERSION, DESCRIPTION)                                                 \
   extern "C" __attribute__((section(".loci_plugin"), used, visibility("default")))                       \
-  const loci::PluginNote loci_plugin_note = {"LOCIPLG", loci::kPluginAbi, KIND, NAME, VERSION, DESCRIPTION};
+  const loci::plugins::PluginNote loci_plugin_note = {"LOCIPLG", loci::kPluginAbi, KIND, NAME, VERSION, DESCRIPTION};
 
 // Defines the entry point. Use once per plugin library:
 //   LOCI_PLUGIN(LOCI_PLUGIN_GENERATOR, "lst_grid", "0.1.0", "Latin Square Task puzzles", kSchema, LstGrid)
@@ -111,7 +111,7 @@ class Trainer : public Plugin {
   extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {      \
     static const loci_plugin_info info = {loci::kPluginAbi, loci::kPluginApi, KIND,          NAME,         \
                                           VERSION,          DESCRIPTION,      SCHEMA_YAML,  +[]() -> void* { \
-                                            return static_cast<loci::Plugin*>(new CLASS());                \
+                                            return static_cast<loci::plugins::Plugin*>(new CLASS());                \
                                           }};                                                              \
     return &info;                                                                                          \
   }

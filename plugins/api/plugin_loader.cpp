@@ -14,10 +14,10 @@
 #include <set>
 #include <system_error>
 
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 #include "plugins/api/plugin_note.hpp"
 
-namespace loci {
+namespace loci::plugins {
 namespace fs = std::filesystem;
 
 const char* PluginRecord::kind_name() const {
@@ -205,4 +205,4 @@ std::unique_ptr<Trainer> PluginRegistry::make_trainer(const std::string& name) c
   return create<Trainer>(find(name, LOCI_PLUGIN_TRAINER));
 }
 
-}  // namespace loci
+}  // namespace loci::plugins

@@ -11,11 +11,11 @@
 #include <string>
 #include <vector>
 
-#include "plugins/api/common_options.hpp"
-#include "plugins/api/config/schema.hpp"
+#include "core/common_options.hpp"
+#include "core/config/schema.hpp"
 #include "plugins/api/plugin.hpp"
 
-namespace loci {
+namespace loci::plugins {
 
 struct PluginRecord {
   std::string name, version, description;
@@ -73,4 +73,4 @@ class PluginRegistry {
 // other than the owner's own, or everyone), or owned by a user other than root and this process's.
 std::string untrusted_reason(const std::filesystem::path& path);
 
-}  // namespace loci
+}  // namespace loci::plugins

@@ -6,7 +6,7 @@
 #include <fstream>
 #include <vector>
 
-namespace loci {
+namespace loci::plugins {
 
 namespace {
 
@@ -59,4 +59,4 @@ std::optional<PluginNote> read_plugin_note(const std::filesystem::path& file, st
   return std::nullopt;
 }
 
-}  // namespace loci
+}  // namespace loci::plugins

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-namespace loci {
+namespace loci::plugins {
 
 struct PluginNote {
   char magic[8];  // "LOCIPLG"
@@ -25,4 +25,4 @@ constexpr const char kPluginNoteMagic[8] = "LOCIPLG";
 // a readable 64-bit ELF file or its note is malformed (then also std::nullopt).
 std::optional<PluginNote> read_plugin_note(const std::filesystem::path& file, std::string& why);
 
-}  // namespace loci
+}  // namespace loci::plugins

@@ -6,7 +6,7 @@
 #include "human_puzzles.hpp"
 #include "lst_options.hpp"
 #include "lst_render.hpp"
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/lst/solver.hpp"
 #include "sim/lst/symbols.hpp"
@@ -22,7 +22,7 @@ using sim::lst::Item;
 // Indices into the per-sample arrays, in layout order.
 enum Slot : std::size_t { kTokens, kLabel, kCondition, kStrategy, kTargetCell, kGivens, kSolution, kDistance, kVerified };
 
-class LstGrid final : public Generator {
+class LstGrid final : public plugins::Generator {
  public:
   void configure(const config::Node& resolved) override {
     opt_ = read_options(resolved);

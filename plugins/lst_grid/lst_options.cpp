@@ -5,8 +5,8 @@
 #include <sstream>
 
 #include "human_puzzles.hpp"
-#include "plugins/api/config/options.hpp"
-#include "plugins/api/error.hpp"
+#include "core/config/options.hpp"
+#include "core/error.hpp"
 
 namespace loci::lst_grid {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "human_puzzles.hpp"
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 #include "sim/lst/csv.hpp"
 #include "sim/lst/generate.hpp"
 

@@ -14,7 +14,7 @@
 
 #include "network_card.hpp"
 #include "network_options.hpp"
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 #include "plugins/api/param_attributes.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/dynamics/integrator.hpp"
@@ -29,7 +29,7 @@ using datasets::DType;
 
 enum Slot : std::size_t { kActivity, kRun, kStart };
 
-class NetworkDynamics final : public Generator {
+class NetworkDynamics final : public plugins::Generator {
  public:
   void configure(const config::Node& resolved) override {
     opt_ = read_options(resolved);
@@ -151,7 +151,7 @@ class NetworkDynamics final : public Generator {
     }
     auto& a = layout_.attributes;
     a["topology"] = opt_.topology;
-    add_param_attributes(a, "topology.", sim::graph::topology(opt_.topology).params, opt_.topology_params);
+    plugins::add_param_attributes(a, "topology.", sim::graph::topology(opt_.topology).params, opt_.topology_params);
     a["nodes"] = n;
     a["dims"] = static_cast<std::int64_t>(graph_.dims());
     a["periodic"] = static_cast<std::int64_t>(graph_.periodic);
@@ -159,7 +159,7 @@ class NetworkDynamics final : public Generator {
     a["mean_degree"] = facts_.mean_degree;
     a["components"] = static_cast<std::int64_t>(facts_.components);
     a["model"] = opt_.model;
-    add_param_attributes(a, "model.", sim::dynamics::model_info(opt_.model).params, opt_.model_params);
+    plugins::add_param_attributes(a, "model.", sim::dynamics::model_info(opt_.model).params, opt_.model_params);
     a["observed_variable"] = model_->variable_names().at(static_cast<std::size_t>(model_->observed()));
     a["integrator"] = opt_.integrator;
     a["coupling"] = coupling_name(opt_.coupling);

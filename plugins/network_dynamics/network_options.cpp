@@ -6,11 +6,11 @@
 #include <cstdlib>
 #include <sstream>
 
-#include "plugins/api/common_options.hpp"
-#include "plugins/api/config/options.hpp"
-#include "plugins/api/config/schema.hpp"
-#include "plugins/api/config/split_keys.hpp"
-#include "plugins/api/error.hpp"
+#include "core/common_options.hpp"
+#include "core/config/options.hpp"
+#include "core/config/schema.hpp"
+#include "core/config/split_keys.hpp"
+#include "core/error.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
 

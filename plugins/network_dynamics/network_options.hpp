@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "datasets/windows.hpp"
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 #include "sim/dynamics/coupling.hpp"
 #include "sim/dynamics/simulate.hpp"
 #include "sim/graph/topology.hpp"

@@ -5,7 +5,7 @@
 
 #include "datasets/atomic_file.hpp"
 #include "models/checkpoint.hpp"
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 
 namespace loci::torch_trainer {
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 
 namespace loci::torch_trainer {
 

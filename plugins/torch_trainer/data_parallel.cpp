@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 
 #ifdef LOCI_HAVE_GLOO
 #include <torch/csrc/distributed/c10d/PrefixStore.hpp>

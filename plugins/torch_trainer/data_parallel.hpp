@@ -1,5 +1,5 @@
 // Data-parallel training over LibTorch's c10d, in the environment torchrun sets: RANK and WORLD_SIZE (or the
-// mpirun / srun equivalents, plugins/api/launch.hpp), MASTER_ADDR and MASTER_PORT. Rank 0 serves a TCPStore there
+// mpirun / srun equivalents, core/launch.hpp), MASTER_ADDR and MASTER_PORT. Rank 0 serves a TCPStore there
 // for the rendezvous; the collectives run on ProcessGroupGloo (CPU tensors; Debian's LibTorch has no NCCL).
 // Every call names this rank and the step in its error, and every wait is bounded by `timeout`, so a rank that died
 // or hangs stops the others with one line instead of a hang.
@@ -13,8 +13,8 @@
 
 #include <torch/torch.h>
 
-#include "plugins/api/config/identity.hpp"
-#include "plugins/api/launch.hpp"
+#include "core/config/identity.hpp"
+#include "core/launch.hpp"
 
 namespace loci::torch_trainer {
 

@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <string>
 
-#include "plugins/api/error.hpp"
-#include "sim/memory_available.hpp"
+#include "core/error.hpp"
+#include "cpu/memory_available.hpp"
 
 namespace loci::torch_trainer {
 
@@ -30,15 +30,15 @@ TrainingMemory training_memory(const TrainOptions& opt, const FeedPlan& plan, st
 void check_training_memory(const TrainOptions& opt, const FeedPlan& plan, std::int64_t train_samples,
                            const config::Node& resolved) {
   const TrainingMemory m = training_memory(opt, plan, train_samples);
-  const double available = static_cast<double>(memory_available());
+  const double available = static_cast<double>(cpu::memory_available());
   if (m.bytes <= available) return;
   const auto& e = opt.model.encoder();
   char params[32];
   std::snprintf(params, sizeof params, "%.3g", m.parameters);
   throw UserError(resolved.at("model.d_model").mark().str() + ": model.d_model " + std::to_string(e.d_model()) +
                   ", model.blocks " + std::to_string(e.blocks()) + " and train.batch_size " +
-                  std::to_string(opt.batch_size) + " need about " + gib_text(m.bytes) + " to train (" + params +
-                  " parameters), more than the " + gib_text(available) +
+                  std::to_string(opt.batch_size) + " need about " + cpu::gib_text(m.bytes) + " to train (" + params +
+                  " parameters), more than the " + cpu::gib_text(available) +
                   " this process may use; make the model or the batch smaller");
 }
 

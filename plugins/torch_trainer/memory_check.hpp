@@ -7,7 +7,7 @@
 #include <cstdint>
 
 #include "data_feed.hpp"
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 #include "train_options.hpp"
 
 namespace loci::torch_trainer {

@@ -9,10 +9,10 @@
 #include "datasets/atomic_file.hpp"
 #include "datasets/checksum.hpp"
 #include "numerics_summary.hpp"
-#include "plugins/api/config/options.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/error.hpp"
-#include "plugins/api/provenance.hpp"
+#include "core/config/options.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/error.hpp"
+#include "core/provenance.hpp"
 #include "run_outputs.hpp"
 
 namespace loci::torch_trainer {
@@ -31,7 +31,7 @@ void write_record(Session& s, const config::Identity& identity, const ResumePlan
 
 }  // namespace
 
-std::string describe_plan(const config::Node& resolved, TrainOptions opt, const TrainRequest& request) {
+std::string describe_plan(const config::Node& resolved, TrainOptions opt, const plugins::TrainRequest& request) {
   fs::path run = opt.out;
   if (!fs::exists(fs::path(opt.data) / "index.json"))
     return run.string() + ": " +
@@ -74,7 +74,7 @@ void claim_run_folder(Session& s) {
   }
 }
 
-ResumePlan check_identity(Session& s, const config::Node& resolved, const TrainRequest& request) {
+ResumePlan check_identity(Session& s, const config::Node& resolved, const plugins::TrainRequest& request) {
   s.recorded = recorded_config(resolved, s.opt);
   const config::Identity identity = run_identity(s.recorded, *s.ds);
   if (s.dp) s.dp->agree(identity);  // before any rank reads or writes the folder under its own settings

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 #include "plugins/api/plugin.hpp"
 #include "run_identity.hpp"
 #include "session.hpp"
@@ -16,14 +16,14 @@ namespace loci::torch_trainer {
 inline constexpr const char* kRefused = "refused: ";
 
 // `--dry-run`: "<run folder>: <what training would do>", decided as a real start decides it.
-std::string describe_plan(const config::Node& resolved, TrainOptions opt, const TrainRequest& request);
+std::string describe_plan(const config::Node& resolved, TrainOptions opt, const plugins::TrainRequest& request);
 
 // One writer per run folder; temporary files a killed writer left are removed under the claim.
 void claim_run_folder(Session& s);
 
 // The run in the folder must be the one asked for (or, asked for, goes to a folder of its own); a new or continued
 // run records what it is made from.
-ResumePlan check_identity(Session& s, const config::Node& resolved, const TrainRequest& request);
+ResumePlan check_identity(Session& s, const config::Node& resolved, const plugins::TrainRequest& request);
 
 // `--from FILE`: that checkpoint, not last.pt, is where the run goes on; a finished run runs again from it.
 void use_checkpoint(Session& s, const std::string& from);

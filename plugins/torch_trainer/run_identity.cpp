@@ -11,11 +11,11 @@
 
 #include "datasets/atomic_file.hpp"
 #include "datasets/checksum.hpp"
-#include "plugins/api/common_options.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/error.hpp"
-#include "plugins/api/plugin_loader.hpp"
-#include "plugins/api/version.hpp"
+#include "core/common_options.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/error.hpp"
+#include "core/common_options.hpp"
+#include "core/version.hpp"
 
 namespace loci::torch_trainer {
 

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "datasets/reader.hpp"
-#include "plugins/api/config/identity.hpp"
+#include "core/config/identity.hpp"
 #include "train_options.hpp"
 
 namespace loci::torch_trainer {

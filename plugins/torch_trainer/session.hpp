@@ -16,7 +16,7 @@
 #include "evaluate.hpp"
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 #include "train_options.hpp"
 
 namespace loci::torch_trainer {

@@ -17,10 +17,10 @@
 #include "onednn_state.hpp"
 #include "optimizer.hpp"
 #include "pause_signal.hpp"
-#include "plugins/api/error.hpp"
-#include "plugins/api/launch.hpp"
+#include "core/error.hpp"
+#include "core/launch.hpp"
 #include "plugins/api/plugin.hpp"
-#include "plugins/api/provenance.hpp"
+#include "core/provenance.hpp"
 #include "run_folder.hpp"
 #include "training_loop.hpp"
 
@@ -64,9 +64,9 @@ std::string attention_split_of(const TrainOptions& opt, const datasets::Dataset&
 
 // One training run as a list of named steps over its Session: the process, the run folder and its data, the model,
 // where it starts, then the epochs and what the run ends with.
-class TorchTrainer final : public Trainer {
+class TorchTrainer final : public plugins::Trainer {
  public:
-  void train(const config::Node& resolved, const TrainRequest& request) override {
+  void train(const config::Node& resolved, const plugins::TrainRequest& request) override {
     Session s;
     s.opt = read_options(resolved);
     if (request.dry_run) {
@@ -197,7 +197,7 @@ class TorchTrainer final : public Trainer {
     pe.erase(std::remove_if(pe.begin(), pe.end(), [e](const PeSnapshot& p) { return p.epoch == e; }), pe.end());
   }
 
-  static void plan_epochs(Session& s, const config::Node& resolved, const TrainRequest& request) {
+  static void plan_epochs(Session& s, const config::Node& resolved, const plugins::TrainRequest& request) {
     s.eval_splits = s.opt.eval_splits.empty() ? s.ds->splits() : s.opt.eval_splits;
     for (const auto& split : s.eval_splits) s.ds->samples(split);  // an unknown split is an error now, not at the first eval
     if (!s.opt.checkpoint_best.empty() &&

@@ -8,8 +8,8 @@
 #include "models/choices.hpp"
 #include "models/init/init_registry.hpp"
 #include "models/pe/positional_encoding.hpp"
-#include "plugins/api/common_options.hpp"
-#include "plugins/api/config/options.hpp"
+#include "core/common_options.hpp"
+#include "core/config/options.hpp"
 
 namespace loci::torch_trainer {
 

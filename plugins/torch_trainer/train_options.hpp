@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "models/model.hpp"
-#include "plugins/api/config/node.hpp"
-#include "plugins/api/config/options.hpp"
+#include "core/config/node.hpp"
+#include "core/config/options.hpp"
 
 namespace loci::torch_trainer {
 
@@ -65,7 +65,7 @@ struct TrainOptions {
   InitKeys init;               // composed into model.encoder().pe().init() by read_options
 };
 
-// The trainer's schema (YAML text, plugins/api/config/schema.hpp), generated from the declaration.
+// The trainer's schema (YAML text, core/config/schema.hpp), generated from the declaration.
 const char* schema_text();
 
 // The trainer's keys declared outside a run's identity (OptionSpec::identity), in declaration order.

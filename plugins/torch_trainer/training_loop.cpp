@@ -12,8 +12,8 @@
 #include "models/precision_scope.hpp"
 #include "optimizer.hpp"
 #include "pause_signal.hpp"
-#include "plugins/api/config/options.hpp"
-#include "plugins/api/error.hpp"
+#include "core/config/options.hpp"
+#include "core/error.hpp"
 #include "run_outputs.hpp"
 #include "sim/random/stream.hpp"
 
@@ -241,7 +241,7 @@ void record_initial_pe(Session& s) {
   s.state.pe_history.push_back(snapshot(s.model, *s.ds, s.plan, s.opt, s.attention_split, s.state));
 }
 
-std::string run_epochs(Session& s, const TrainRequest& request) {
+std::string run_epochs(Session& s, const plugins::TrainRequest& request) {
   datasets::Progress progress(datasets::ProgressOptions("training", s.total_epochs).unit("epochs").enabled(s.progress_shown));
   progress.advance(s.state.epoch);
   bool stop = s.state.step >= s.total_steps;

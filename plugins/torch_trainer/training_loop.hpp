@@ -15,6 +15,6 @@ namespace loci::torch_trainer {
 void record_initial_pe(Session& s);
 
 // The epochs still to go; returns the run's status: finished, early_stopped or paused.
-std::string run_epochs(Session& s, const TrainRequest& request);
+std::string run_epochs(Session& s, const plugins::TrainRequest& request);
 
 }  // namespace loci::torch_trainer

@@ -5,7 +5,7 @@
 
 #include "datasets/error.hpp"
 #include "datasets/matrix_file.hpp"
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 #include "sim/volume/nifti.hpp"
 
 namespace loci::volumetric_parcels {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "datasets/windows.hpp"
-#include "plugins/api/config/node.hpp"
+#include "core/config/node.hpp"
 #include "sim/volume/activity.hpp"
 #include "sim/volume/mask.hpp"
 #include "sim/volume/parcellate.hpp"

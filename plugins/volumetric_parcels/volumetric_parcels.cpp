@@ -18,11 +18,11 @@
 #include "parcels_card.hpp"
 #include "parcels_import.hpp"
 #include "parcels_options.hpp"
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 #include "plugins/api/param_attributes.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/dynamics/model.hpp"
-#include "sim/memory_available.hpp"
+#include "cpu/memory_available.hpp"
 #include "sim/volume/activity.hpp"
 #include "sim/volume/label_names.hpp"
 #include "sim/volume/mask.hpp"
@@ -67,7 +67,7 @@ template <class F> void outside_team(F&& work) {
   if (error) std::rethrow_exception(error);
 }
 
-class VolumetricParcels final : public Generator {
+class VolumetricParcels final : public plugins::Generator {
  public:
   void configure(const config::Node& resolved) override {
     *this = VolumetricParcels();  // nothing of an earlier configuration survives
@@ -172,11 +172,11 @@ class VolumetricParcels final : public Generator {
   // covariance, so the count is bounded by memory before any of it is built.
   void check_token_memory(std::int64_t tokens) const {
     const double needed = 3 * 8 * static_cast<double>(tokens) * static_cast<double>(tokens);
-    const double available = static_cast<double>(memory_available());
+    const double available = static_cast<double>(cpu::memory_available());
     if (needed > available)
       throw UserError(opt_.parcellation_mark.str() + ": " + std::to_string(tokens) + " parcels make " +
                       std::to_string(tokens) + " tokens, whose token x token distances and covariance need about " +
-                      gib_text(needed) + ", more than the " + gib_text(available) +
+                      cpu::gib_text(needed) + ", more than the " + cpu::gib_text(available) +
                       " this process may use; use fewer parcels (an atlas with fewer labels, or volume.atlas_labels: "
                       "mask)");
   }
@@ -211,7 +211,7 @@ class VolumetricParcels final : public Generator {
       throw;
     } catch (const std::bad_alloc&) {
       throw UserError(opt_.parcellation_mark.str() + ": ran out of memory building the parcels (" +
-                      gib_text(static_cast<double>(memory_available())) + " available); use fewer parcels or a "
+                      cpu::gib_text(static_cast<double>(cpu::memory_available())) + " available); use fewer parcels or a "
                       "coarser volume (volume.resample_mm)");
     } catch (const std::exception& e) {
       throw UserError(opt_.parcellation_mark.str() + ": " + e.what());
@@ -425,7 +425,7 @@ class VolumetricParcels final : public Generator {
     a["network.weight"] = act.network_weight;
     if (act.network_weight != 0) {
       a["network.model"] = act.network.model;
-      add_param_attributes(a, "network.", sim::dynamics::model_info(act.network.model).params, act.network.params);
+      plugins::add_param_attributes(a, "network.", sim::dynamics::model_info(act.network.model).params, act.network.params);
       a["network.integrator"] = act.network.integrator;
       a["network.coupling_mm"] = act.network.coupling_mm;
       a["network.dt"] = act.network.simulation.dt();

@@ -13,8 +13,7 @@ namespace {
 // The lane count as a compile-time constant lets the inner loops become a few full-width vector instructions;
 // other counts take the generic path, which does the same arithmetic in the same order.
 template <std::size_t L>
-LOCI_CLONES void sparse_product(const Coupling::Sparse& w, const double* x, double* y,
-                                     std::size_t lanes_at_run_time) {
+LOCI_CLONES void sparse_product(const Coupling::Sparse& w, const double* x, double* y, std::size_t lanes_at_run_time) {
   const std::size_t lanes = L ? L : lanes_at_run_time;
   const auto* outer = w.outerIndexPtr();
   const auto* inner = w.innerIndexPtr();
@@ -44,7 +43,7 @@ LOCI_CLONES void sparse_product(const Coupling::Sparse& w, const double* x, doub
 
 template <std::size_t L>
 LOCI_CLONES void dense_product(const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>& w,
-                                    const double* x, double* y, std::size_t lanes_at_run_time) {
+                               const double* x, double* y, std::size_t lanes_at_run_time) {
   const std::size_t lanes = L ? L : lanes_at_run_time;
   const auto n = static_cast<std::size_t>(w.cols());
   for (Eigen::Index i = 0; i < w.rows(); ++i) {

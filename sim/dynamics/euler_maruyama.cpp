@@ -16,7 +16,7 @@ LOCI_CLONES void advance(std::size_t n, double dt, const double* f, double* x) {
 }
 
 LOCI_CLONES void advance_noisy(std::size_t n, double dt, double root_dt, const double* f, const double* g,
-                                    const double* z, double* x) {
+                               const double* z, double* x) {
 #pragma omp simd
   for (std::size_t k = 0; k < n; ++k) x[k] += dt * f[k] + g[k] * (root_dt * z[k]);
 }

@@ -13,8 +13,8 @@ namespace loci::sim::dynamics {
 namespace {
 
 // predicted = x + dt f + noise; noise = g sqrt(dt) z (or nothing when g is null).
-LOCI_CLONES void predict(std::size_t n, double dt, double root_dt, const double* x, const double* f,
-                              const double* g, const double* z, double* predicted) {
+LOCI_CLONES void predict(std::size_t n, double dt, double root_dt, const double* x, const double* f, const double* g,
+                         const double* z, double* predicted) {
   if (!g) {
 #pragma omp simd
     for (std::size_t k = 0; k < n; ++k) predicted[k] = std::fma(dt, f[k], x[k]);
@@ -25,8 +25,8 @@ LOCI_CLONES void predict(std::size_t n, double dt, double root_dt, const double*
 }
 
 // x += dt/2 (f1 + f2) + (g1 + g2)/2 sqrt(dt) z, with g2 = g1 when g2 is null and no noise term when g1 is.
-LOCI_CLONES void correct(std::size_t n, double dt, double root_dt, const double* f1, const double* f2,
-                              const double* g1, const double* g2, const double* z, double* x) {
+LOCI_CLONES void correct(std::size_t n, double dt, double root_dt, const double* f1, const double* f2, const double* g1,
+                         const double* g2, const double* z, double* x) {
   const double half_dt = 0.5 * dt;
   if (!g1) {
 #pragma omp simd

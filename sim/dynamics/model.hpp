@@ -16,7 +16,7 @@
 
 #include "sim/dynamics/coupling.hpp"
 #include "sim/dynamics/history.hpp"
-#include "sim/graph/params.hpp"
+#include "sim/registry/params.hpp"
 #include "sim/random/stream.hpp"
 #include "sim/registry/registry.hpp"
 

@@ -1,7 +1,7 @@
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "sim/dynamics/normal_lanes.hpp"
 
-#include "sim/bit_cast.hpp"
+#include "cpu/bit_cast.hpp"
 
 #include <cmath>
 
@@ -14,8 +14,8 @@ namespace {
 
 inline std::uint64_t rotl(std::uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-inline double from_bits(std::uint64_t b) { return bit_cast<double>(b); }
-inline std::uint64_t to_bits(double d) { return bit_cast<std::uint64_t>(d); }
+inline double from_bits(std::uint64_t b) { return cpu::bit_cast<double>(b); }
+inline std::uint64_t to_bits(double d) { return cpu::bit_cast<std::uint64_t>(d); }
 
 // `count` draws of the G streams whose state words start at state[0] (word w of stream l at state[w * stride +
 // l]) into out[k * stride + l]. xoshiro256** as in Rng, with * 5 and * 9 as shifts and adds (vector units without
@@ -77,7 +77,7 @@ inline double log_positive(double x) {
 // r = sqrt(-2 ln u), u uniform in (0, 1] and v in [0, 1), 52 bits each (so |normal| <= 8.5).
 template <bool with_sine>
 LOCI_CLONES void box_muller(std::size_t n, const std::uint64_t* radius_bits, const std::uint64_t* angle_bits,
-                                 double* cos_out, double* sin_out) {
+                            double* cos_out, double* sin_out) {
   constexpr std::uint64_t one = 0x3FF0000000000000ull;
   constexpr double shifter = 0x1.8p52;  // adding it rounds to an integer held in the low mantissa bits
 #pragma omp simd

@@ -12,8 +12,7 @@ namespace loci::sim::dynamics {
 
 namespace {
 
-LOCI_CLONES void linear_field(std::size_t n, const double* wx, const double* x, double* f, double g,
-                                   double inv_tau) {
+LOCI_CLONES void linear_field(std::size_t n, const double* wx, const double* x, double* f, double g, double inv_tau) {
 #pragma omp simd
   for (std::size_t k = 0; k < n; ++k) f[k] = (g * wx[k] - x[k]) * inv_tau;
 }

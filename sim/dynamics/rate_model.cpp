@@ -11,7 +11,7 @@
 
 #include <cmath>
 
-#include "sim/dynamics/fast_math.hpp"
+#include "cpu/fast_math.hpp"
 #include "sim/dynamics/model.hpp"
 
 namespace loci::sim::dynamics {
@@ -19,11 +19,11 @@ namespace loci::sim::dynamics {
 namespace {
 
 LOCI_CLONES void rate_field(std::size_t n, const double* wx, const double* x, const double* z, double* f, double g,
-                                 double s, double noise, double theta, double inv_tau) {
+                            double s, double noise, double theta, double inv_tau) {
 #pragma omp simd
   for (std::size_t k = 0; k < n; ++k) {
     const double u = std::fma(g, wx[k], std::fma(s, x[k], noise * z[k]));
-    const float phi = logistic_float(static_cast<float>(u - theta));
+    const float phi = cpu::logistic_float(static_cast<float>(u - theta));
     f[k] = (static_cast<double>(phi) - x[k]) * inv_tau;
   }
 }

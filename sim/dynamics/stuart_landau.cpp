@@ -12,7 +12,7 @@ namespace loci::sim::dynamics {
 namespace {
 
 LOCI_CLONES void hopf_field(std::size_t n, const double* x, const double* y, const double* wx, const double* wy,
-                                 double* fx, double* fy, double a, double omega, double g) {
+                            double* fx, double* fy, double a, double omega, double g) {
 #pragma omp simd
   for (std::size_t k = 0; k < n; ++k) {
     const double r2 = x[k] * x[k] + y[k] * y[k];

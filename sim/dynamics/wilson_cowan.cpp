@@ -4,7 +4,7 @@
 // Defaults are the classic 1972 coupling constants; the recorded variable is E.
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
-#include "sim/dynamics/fast_math.hpp"
+#include "cpu/fast_math.hpp"
 #include "sim/dynamics/model.hpp"
 
 namespace loci::sim::dynamics {
@@ -16,14 +16,14 @@ struct Constants {
 };
 
 LOCI_CLONES void wilson_cowan_field(std::size_t n, const double* e, const double* i, const double* we, double* fe,
-                                         double* fi, const Constants& constants) {
+                                    double* fi, const Constants& constants) {
   const Constants c = constants;  // by value: the stores below cannot alias it, so nothing is reloaded
 #pragma omp simd
   for (std::size_t k = 0; k < n; ++k) {
     const double ue = c.w_ee * e[k] - c.w_ei * i[k] + c.g * we[k] + c.p_e;
     const double ui = c.w_ie * e[k] - c.w_ii * i[k] + c.p_i;
-    fe[k] = (logistic(c.a_e * (ue - c.theta_e)) - e[k]) * c.inv_te;
-    fi[k] = (logistic(c.a_i * (ui - c.theta_i)) - i[k]) * c.inv_ti;
+    fe[k] = (cpu::logistic(c.a_e * (ue - c.theta_e)) - e[k]) * c.inv_te;
+    fi[k] = (cpu::logistic(c.a_i * (ui - c.theta_i)) - i[k]) * c.inv_ti;
   }
 }
 

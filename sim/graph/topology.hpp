@@ -10,7 +10,7 @@
 
 #include "sim/graph/graph.hpp"
 #include "sim/option.hpp"
-#include "sim/graph/params.hpp"
+#include "sim/registry/params.hpp"
 #include "sim/random/stream.hpp"
 #include "sim/registry/registry.hpp"
 

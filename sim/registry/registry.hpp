@@ -16,7 +16,7 @@
 
 #include <boost/core/noncopyable.hpp>
 
-namespace loci {
+namespace loci::sim {
 
 template <class Info>
 class Registry : boost::noncopyable {
@@ -92,14 +92,14 @@ struct Registration {
   explicit Registration(Info info) { Registry<Info>::instance().add(std::move(info)); }
 };
 
-}  // namespace loci
+}  // namespace loci::sim
 
 // In the kind's header, in Info's namespace, after Info: the table is defined in one .cpp of the owning library.
-#define LOCI_DECLARE_REGISTRY(Info) ::loci::Registry<Info>& loci_registry_of(Info*);
+#define LOCI_DECLARE_REGISTRY(Info) ::loci::sim::Registry<Info>& loci_registry_of(Info*);
 
 // In one .cpp of the owning library, in Info's namespace.
 #define LOCI_DEFINE_REGISTRY(Info, kind_word)              \
-  ::loci::Registry<Info>& loci_registry_of(Info*) {        \
-    static ::loci::Registry<Info> table(kind_word);        \
+  ::loci::sim::Registry<Info>& loci_registry_of(Info*) {        \
+    static ::loci::sim::Registry<Info> table(kind_word);        \
     return table;                                          \
   }

@@ -5,7 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "sim/dynamics/fast_math.hpp"
+#include "cpu/fast_math.hpp"
 
 namespace loci::sim::volume {
 
@@ -16,8 +16,8 @@ struct State {
 };
 
 // One Euler step of every token at once (tokens innermost, so the loop vectorises).
-LOCI_CLONES void euler(State& x, std::size_t n, double h, double kappa, double gamma, double inv_tau,
-                            double inv_alpha, double log_1_e0, double inv_e0) {
+LOCI_CLONES void euler(State& x, std::size_t n, double h, double kappa, double gamma, double inv_tau, double inv_alpha,
+                       double log_1_e0, double inv_e0) {
   double* s = x.s.data();
   double* lf = x.lf.data();
   double* lv = x.lv.data();
@@ -25,9 +25,9 @@ LOCI_CLONES void euler(State& x, std::size_t n, double h, double kappa, double g
   const double* u = x.u.data();
 #pragma omp simd
   for (std::size_t i = 0; i < n; ++i) {
-    const double f = dynamics::exp_fast(lf[i]), v = dynamics::exp_fast(lv[i]), q = dynamics::exp_fast(lq[i]);
-    const double outflow = dynamics::exp_fast(lv[i] * inv_alpha);  // v^(1/alpha)
-    const double extraction = 1.0 - dynamics::exp_fast(log_1_e0 / f);
+    const double f = cpu::exp_fast(lf[i]), v = cpu::exp_fast(lv[i]), q = cpu::exp_fast(lq[i]);
+    const double outflow = cpu::exp_fast(lv[i] * inv_alpha);  // v^(1/alpha)
+    const double extraction = 1.0 - cpu::exp_fast(log_1_e0 / f);
     const double ds = u[i] - kappa * s[i] - gamma * (f - 1.0);
     const double dlf = s[i] / f;
     const double dlv = (f - outflow) * inv_tau / v;

@@ -8,7 +8,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "sim/memory_available.hpp"
+#include "cpu/memory_available.hpp"
 
 namespace loci::sim::volume {
 
@@ -61,10 +61,10 @@ void check_claimed_size(const nifti_image& nim, const std::string& path) {
   // voxels must also fit in memory, with room for what parcellation builds per voxel (grids, labels, distances).
   constexpr double kBytesPerVoxelDownstream = 64;
   const double needed = claimed + kBytesPerVoxelDownstream * static_cast<double>(nim.nvox);
-  const double available = static_cast<double>(memory_available());
+  const double available = static_cast<double>(cpu::memory_available());
   if (needed > available)
     fail(path, "its " + std::to_string(nim.nx) + " x " + std::to_string(nim.ny) + " x " + std::to_string(nim.nz) +
-                   " voxels need about " + gib_text(needed) + " to parcellate, more than the " + gib_text(available) +
+                   " voxels need about " + cpu::gib_text(needed) + " to parcellate, more than the " + cpu::gib_text(available) +
                    " this process may use; crop or downsample the volume first");
 }
 

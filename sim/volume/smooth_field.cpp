@@ -37,10 +37,11 @@ inline void correlate_block(const float* in, std::size_t stride, std::size_t m, 
 // The same for i < n: with stride 1 it smooths along a row; with the size of a row or a plane it smooths whole rows
 // or planes at once, contiguous in memory either way.
 LOCI_CLONES void correlate(const float* in, std::size_t stride, std::size_t n, const float* w, std::size_t taps,
-                                float* out) {
+                           float* out) {
   constexpr std::size_t kBlock = 64;
   std::size_t first = 0;
-  for (; first + kBlock <= n; first += kBlock) correlate_block<kBlock>(in + first, stride, kBlock, w, taps, out + first);
+  for (; first + kBlock <= n; first += kBlock)
+    correlate_block<kBlock>(in + first, stride, kBlock, w, taps, out + first);
   if (first < n) correlate_block<kBlock>(in + first, stride, n - first, w, taps, out + first);
 }
 

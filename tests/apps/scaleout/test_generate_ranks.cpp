@@ -2,7 +2,7 @@
 // half-way is rerun alone with --resume, and --merge writes (or confirms) the index from the ranks' records.
 #include <catch2/catch.hpp>
 
-#include "plugins/api/launch.hpp"
+#include "core/launch.hpp"
 
 #include <map>
 

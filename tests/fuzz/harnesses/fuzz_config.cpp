@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "plugins/api/config/identity.hpp"
-#include "plugins/api/config/overrides.hpp"
-#include "plugins/api/config/schema.hpp"
-#include "plugins/api/config/yaml_io.hpp"
-#include "plugins/api/plugin_loader.hpp"
+#include "core/config/identity.hpp"
+#include "core/config/overrides.hpp"
+#include "core/config/schema.hpp"
+#include "core/config/yaml_io.hpp"
+#include "core/common_options.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 // On a CPU whose oneDNN has no bfloat16 arithmetic there is nothing to run, and the tests say so.
 #include "tests/models/helpers.hpp"
 #include "models/kernels/bf16_products.hpp"
-#include "models/kernels/bfloat16_bits.hpp"
+#include "cpu/bfloat16_bits.hpp"
 #include "models/kernels/fused_linear_norm.hpp"
 #include "models/kernels/fused_mlp.hpp"
 #include "models/kernels/row_kernels.hpp"
@@ -19,6 +19,8 @@
 #include <vector>
 
 using namespace loci::models;
+using loci::cpu::bf16_to_float;
+using loci::cpu::float_to_bf16;
 namespace rows = loci::models::rows;
 
 namespace {

@@ -6,7 +6,7 @@
 
 namespace {
 
-class HelloGenerator final : public loci::Generator {
+class HelloGenerator final : public loci::plugins::Generator {
  public:
   void configure(const loci::config::Node& resolved) override {
     n_ = resolved.at("tokens").as_int();

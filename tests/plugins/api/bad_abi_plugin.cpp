@@ -6,7 +6,7 @@
 LOCI_TEST_CONSTRUCTOR_MARKER("bad_abi_plugin")
 
 extern "C" __attribute__((section(".loci_plugin"), used, visibility("default")))
-const loci::PluginNote loci_plugin_note = {"LOCIPLG", loci::kPluginAbi + 1, LOCI_PLUGIN_GENERATOR, "from_the_future",
+const loci::plugins::PluginNote loci_plugin_note = {"LOCIPLG", loci::kPluginAbi + 1, LOCI_PLUGIN_GENERATOR, "from_the_future",
                                            "9.9.9", "wrong ABI"};
 
 extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {

@@ -6,7 +6,7 @@
 
 namespace {
 
-class EchoGenerator final : public loci::Generator {
+class EchoGenerator final : public loci::plugins::Generator {
  public:
   void configure(const loci::config::Node& resolved) override {
     tokens_ = resolved.find("tokens") ? resolved.at("tokens").as_int() : 4;

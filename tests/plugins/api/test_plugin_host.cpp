@@ -5,13 +5,13 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "plugins/api/error.hpp"
+#include "core/error.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
-const loci::RefusedPlugin* refused(const loci::PluginRegistry& r, const std::string& file) {
+const loci::plugins::RefusedPlugin* refused(const loci::plugins::PluginRegistry& r, const std::string& file) {
   for (const auto& x : r.refused())
     if (x.file.filename() == file) return &x;
   return nullptr;
@@ -19,7 +19,7 @@ const loci::RefusedPlugin* refused(const loci::PluginRegistry& r, const std::str
 }  // namespace
 
 TEST_CASE("the host lists good plugins and refuses bad ones with a reason naming the file") {
-  loci::PluginRegistry registry;
+  loci::plugins::PluginRegistry registry;
   registry.scan({LOCI_FIXTURE_PLUGIN_DIR});
 
   REQUIRE(registry.plugins().size() == 2);
@@ -58,7 +58,7 @@ struct Markers {
 
 TEST_CASE("listing, refusing and loading another plugin run no library's code") {
   const Markers markers;
-  loci::PluginRegistry registry;
+  loci::plugins::PluginRegistry registry;
   registry.scan({LOCI_FIXTURE_PLUGIN_DIR});
   registry.find("echo_fixture", LOCI_PLUGIN_GENERATOR);  // a generator needs no extension
   CHECK_FALSE(markers.ran("bad_abi_plugin"));            // refused from its note, never loaded
@@ -76,7 +76,7 @@ TEST_CASE("a plugin file or folder that others may write is refused before it is
   fs::copy_file(fs::path(LOCI_FIXTURE_PLUGIN_DIR) / "marker_extension.so", dir / "marker_extension.so");
   fs::permissions(dir, fs::perms::all);  // 0777, as a shared scratch folder
   {
-    loci::PluginRegistry registry;
+    loci::plugins::PluginRegistry registry;
     registry.scan({dir});
     CHECK(registry.plugins().empty());
     const auto* r = refused(registry, "marker_extension.so");
@@ -89,7 +89,7 @@ TEST_CASE("a plugin file or folder that others may write is refused before it is
                            fs::perms::others_read | fs::perms::others_exec);
   fs::permissions(dir / "marker_extension.so", fs::perms::others_write, fs::perm_options::add);
   {
-    loci::PluginRegistry registry;
+    loci::plugins::PluginRegistry registry;
     registry.scan({dir});
     const auto* r = refused(registry, "marker_extension.so");
     REQUIRE(r);
@@ -100,13 +100,13 @@ TEST_CASE("a plugin file or folder that others may write is refused before it is
 }
 
 TEST_CASE("a plugin name two libraries provide is an error naming both, unless plugin_override picks the first") {
-  loci::PluginRegistry registry;
+  loci::plugins::PluginRegistry registry;
   registry.scan({LOCI_FIXTURE_PLUGIN_DIR, LOCI_FIXTURE_DUPLICATE_DIR});
   CHECK_THROWS_WITH(registry.find("echo_fixture", LOCI_PLUGIN_GENERATOR),
                     Catch::Contains("provided by both") && Catch::Contains("fixtures/echo_fixture.so") &&
                         Catch::Contains("fixtures_duplicate/echo_fixture_copy.so") &&
                         Catch::Contains("plugin_override"));
-  loci::PluginRegistry chosen;
+  loci::plugins::PluginRegistry chosen;
   chosen.scan({LOCI_FIXTURE_PLUGIN_DIR, LOCI_FIXTURE_DUPLICATE_DIR}, {"echo_fixture"});
   CHECK(chosen.find("echo_fixture", LOCI_PLUGIN_GENERATOR).file.filename() == "echo_fixture.so");
 }
@@ -115,7 +115,7 @@ TEST_CASE("a file that is not a shared library is refused - not a crash") {
   const fs::path dir = fs::temp_directory_path() / "loci-test-garbage-plugin";
   fs::create_directories(dir);
   std::ofstream(dir / "garbage.so") << "this is not ELF";
-  loci::PluginRegistry registry;
+  loci::plugins::PluginRegistry registry;
   registry.scan({dir});
   REQUIRE(registry.refused().size() == 1);
   CHECK(registry.refused()[0].reason.find("not a shared library") != std::string::npos);
@@ -123,7 +123,7 @@ TEST_CASE("a file that is not a shared library is refused - not a crash") {
 }
 
 TEST_CASE("a loaded generator is created - configured with its resolved schema - and fills samples") {
-  loci::PluginRegistry registry;
+  loci::plugins::PluginRegistry registry;
   registry.scan({LOCI_FIXTURE_PLUGIN_DIR});
   const auto& rec = registry.find("echo_fixture", LOCI_PLUGIN_GENERATOR);
   const auto schema = rec.schema();
@@ -145,7 +145,7 @@ TEST_CASE("a loaded generator is created - configured with its resolved schema -
 }
 
 TEST_CASE("asking for a plugin that is not there suggests the nearest name") {
-  loci::PluginRegistry registry;
+  loci::plugins::PluginRegistry registry;
   registry.scan({LOCI_FIXTURE_PLUGIN_DIR});
   CHECK_THROWS_WITH(registry.find("echo_fixtur", LOCI_PLUGIN_GENERATOR),
                     "no generator plugin named 'echo_fixtur' (did you mean 'echo_fixture'?)");

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "sim/dynamics/coupling.hpp"
-#include "sim/dynamics/fast_math.hpp"
+#include "cpu/fast_math.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
 #include "sim/dynamics/normal.hpp"
@@ -97,35 +97,6 @@ TEST_CASE("coupling: normalisations - and dense equals sparse bit for bit", "[ne
         REQUIRE(a[static_cast<std::size_t>(i) * lanes + l] == Approx(expected).margin(1e-12));
       }
   }
-}
-
-TEST_CASE("exp_fast and expf_fast agree with std::exp to about an ulp and saturate", "[network][dynamics]") {
-  double worst = 0;
-  for (double x = -708; x <= 708; x += 0.0137) {
-    const double e = std::exp(x);
-    worst = std::max(worst, std::abs(exp_fast(x) - e) / e);
-  }
-  CHECK(worst < 5e-16);
-  CHECK(exp_fast(0) == 1.0);
-  CHECK(std::isfinite(exp_fast(1e6)));
-  CHECK(exp_fast(-1e6) < 1e-300);
-  CHECK(std::isnan(exp_fast(std::numeric_limits<double>::quiet_NaN())));
-  CHECK(std::isnan(exp_fast(std::numeric_limits<double>::infinity())));
-  double worst_float = 0;
-  for (double x = -87; x <= 88; x += 0.0137) {
-    const double e = std::exp(static_cast<double>(static_cast<float>(x)));
-    worst_float = std::max(worst_float, std::abs(expf_fast(static_cast<float>(x)) - e) / e);
-  }
-  CHECK(worst_float < 2.5e-7);  // about 2 ulp of float
-  CHECK(expf_fast(0.0f) == 1.0f);
-  CHECK(std::isfinite(expf_fast(1e6f)));
-  CHECK(expf_fast(-1e6f) < 1e-37f);
-  CHECK(std::isnan(expf_fast(std::numeric_limits<float>::quiet_NaN())));
-  CHECK(logistic_float(0.0f) == 0.5f);
-  CHECK(logistic_float(1e6f) == 1.0f);
-  CHECK(logistic(1e6) == 1.0);
-  CHECK(logistic(-1e6) < 1e-300);
-  CHECK(logistic(0.0) == 0.5);
 }
 
 TEST_CASE("normal draws: the ziggurat's tables - normal_fill is ziggurat_normal in order", "[network][dynamics]") {

@@ -21,13 +21,13 @@ struct ToyInfo {
 
 LOCI_DEFINE_REGISTRY(ToyInfo, "toy")
 
-const loci::Registration<ToyInfo> zebra({"zebra", 1});
-const loci::Registration<ToyInfo> aardvark({"aardvark", 2});
+const loci::sim::Registration<ToyInfo> zebra({"zebra", 1});
+const loci::sim::Registration<ToyInfo> aardvark({"aardvark", 2});
 
 }  // namespace
 
 TEST_CASE("A registry names what is known when asked for an unknown name, and refuses a name twice") {
-  auto& r = loci::Registry<ToyInfo>::instance();
+  auto& r = loci::sim::Registry<ToyInfo>::instance();
   CHECK(r.at("zebra").value == 1);
   CHECK(r.contains("aardvark"));
   CHECK(r.find("okapi") == nullptr);
@@ -42,7 +42,7 @@ TEST_CASE("A registry names what is known when asked for an unknown name, and re
 }
 
 TEST_CASE("A registry lists names sorted and entries in the order registered") {
-  const auto& r = loci::Registry<ToyInfo>::instance();
+  const auto& r = loci::sim::Registry<ToyInfo>::instance();
   CHECK(r.names() == std::vector<std::string>{"aardvark", "zebra"});
   const auto order = r.in_order();
   REQUIRE(order.size() == 2);
