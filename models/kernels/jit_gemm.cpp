@@ -50,7 +50,8 @@ bool jit_round_to_bf16(std::int64_t rows, std::int64_t cols, const float* in, st
   if (rows == 0 || cols == 0) return true;
   if (!fits_int(rows) || !fits_int(cols) || !fits_int(ld) || !library().has_kernels()) return false;
   // Column-major again: the [rows, cols] block is cols x rows there, leading dimensions ld and cols.
-  const libxsmm_blasint m = cols, n = rows, ldi = ld, ldo = cols;
+  // A single row's leading dimension is never used (callers pass 0 there), but libxsmm refuses one below cols.
+  const libxsmm_blasint m = cols, n = rows, ldi = rows == 1 ? cols : ld, ldo = cols;
   const libxsmm_meltwfunction_cvtfp32bf16 kernel =
       libxsmm_dispatch_meltw_cvtfp32bf16(m, n, &ldi, &ldo, LIBXSMM_DATATYPE_F32, LIBXSMM_DATATYPE_BF16);
   if (kernel == nullptr) return false;

@@ -100,20 +100,20 @@ class Trainer : public Plugin {
 
 // The note the host reads before loading anything (plugin_note.hpp). NAME, VERSION and DESCRIPTION are string
 // literals (at most 63, 31 and 255 characters: a longer one does not compile).
-#define LOCI_PLUGIN_NOTE(KIND, NAME, VERSION, DESCRIPTION)                                                 \
-  extern "C" __attribute__((section(".loci_plugin"), used, visibility("default")))                       \
-  const loci::plugins::PluginNote loci_plugin_note = {"LOCIPLG", loci::kPluginAbi, KIND, NAME, VERSION, DESCRIPTION};
+#define LOCI_PLUGIN_NOTE(KIND, NAME, VERSION, DESCRIPTION)                                                     \
+  extern "C" __attribute__((section(".loci_plugin"), used, visibility("default")))                           \
+  const loci::plugins::PluginNote loci_plugin_note = {"LOCIPLG", loci::kPluginAbi, KIND,                      \
+                                                      NAME,      VERSION,          DESCRIPTION};
 
 // Defines the entry point. Use once per plugin library:
 //   LOCI_PLUGIN(LOCI_PLUGIN_GENERATOR, "lst_grid", "0.1.0", "Latin Square Task puzzles", kSchema, LstGrid)
-#define LOCI_PLUGIN(KIND, NAME, VERSION, DESCRIPTION, SCHEMA_YAML, CLASS)                                   \
-  LOCI_PLUGIN_NOTE(KIND, NAME, VERSION, DESCRIPTION)                                                       \
-  extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {      \
-    static const loci_plugin_info info = {loci::kPluginAbi, loci::kPluginApi, KIND,          NAME,         \
-                                          VERSION,          DESCRIPTION,      SCHEMA_YAML,  +[]() -> void* { \
-                                            return static_cast<loci::plugins::Plugin*>(new CLASS());                \
-                                          }};                                                              \
-    return &info;                                                                                          \
+#define LOCI_PLUGIN(KIND, NAME, VERSION, DESCRIPTION, SCHEMA_YAML, CLASS)                                      \
+  LOCI_PLUGIN_NOTE(KIND, NAME, VERSION, DESCRIPTION)                                                          \
+  extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {         \
+    static const loci_plugin_info info = {                                                                    \
+        loci::kPluginAbi, loci::kPluginApi, KIND, NAME, VERSION, DESCRIPTION, SCHEMA_YAML,                    \
+        +[]() -> void* { return static_cast<loci::plugins::Plugin*>(new CLASS()); }};                         \
+    return &info;                                                                                             \
   }
 
 // Defines the entry point of an extension: a library whose only work is the registrations it makes when loaded.

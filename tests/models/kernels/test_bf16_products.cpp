@@ -139,6 +139,19 @@ TEST_CASE("rounding to bfloat16 rounds to nearest even, keeps NaN and infinities
   CHECK(float_to_bf16(values[1]) == 0x3F82);
 }
 
+TEST_CASE("rounding to bfloat16 takes a float32 denormal to its rounded value or, on AVX512_BF16's instruction, to "
+          "zero of its sign",
+          "[models][bf16]") {
+  const std::vector<float> denormals{1e-39f, -1e-40f, std::numeric_limits<float>::denorm_min(), 1.1e-38f};
+  std::vector<std::uint16_t> got(denormals.size());
+  rows::round_to_bf16(1, static_cast<rows::Dim>(denormals.size()), denormals.data(), 0, got.data());
+  for (std::size_t i = 0; i < denormals.size(); ++i) {
+    INFO("value " << denormals[i]);
+    const std::uint16_t signed_zero = std::signbit(denormals[i]) ? 0x8000 : 0x0000;
+    CHECK((got[i] == float_to_bf16(denormals[i]) || got[i] == signed_zero));
+  }
+}
+
 TEST_CASE("the fused layers under bf16 products stay close to float32, keep the forward's choice in backward, and "
           "give the same bytes on one thread and on two",
           "[models][bf16]") {
