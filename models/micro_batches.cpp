@@ -3,7 +3,6 @@
 #include "models/dropout.hpp"
 
 #include <ATen/Parallel.h>
-#include <omp.h>
 
 #include <condition_variable>
 #include <exception>
@@ -11,15 +10,6 @@
 #include <thread>
 
 namespace loci::models {
-
-SingleThreadScope::SingleThreadScope() {
-  // LibTorch sets a thread's OpenMP thread count on its first parallel operation; let it, then override it.
-  at::internal::lazy_init_num_threads();
-  previous_ = omp_get_max_threads();
-  omp_set_num_threads(1);  // OpenBLAS follows the same per-thread setting
-}
-
-SingleThreadScope::~SingleThreadScope() { omp_set_num_threads(previous_); }
 
 // Threads that live as long as the MicroBatches: a step wakes them all, each computes its parts, the caller waits.
 struct MicroBatches::Workers {

@@ -7,6 +7,8 @@
 // (models/dropout.hpp). The bytes depend on `parts`, never on `threads`.
 #pragma once
 
+#include "models/kernels/single_thread_scope.hpp"
+
 #include <torch/torch.h>
 
 #include <cstdint>
@@ -18,17 +20,6 @@
 #include <boost/core/noncopyable.hpp>
 
 namespace loci::models {
-
-// While alive, this thread's LibTorch and OpenBLAS work runs on this thread alone. For reductions whose bytes must not
-// depend on the thread count (a gradient norm for clipping, say).
-class SingleThreadScope : boost::noncopyable {
- public:
-  SingleThreadScope();
-  ~SingleThreadScope();
-
- private:
-  int previous_ = 1;
-};
 
 struct MicroBatchOptions {
   MicroBatchOptions(int parts = 1, int threads = 1) : parts_(parts), threads_(threads) {}

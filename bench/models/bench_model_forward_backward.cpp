@@ -16,7 +16,7 @@
 #include "models/blas_info.hpp"
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"
-#include "models/pe/sinusoid.hpp"
+#include "models/positions/sinusoid.hpp"
 #include "models/precision_scope.hpp"
 #include "step_precision.hpp"
 #include "step_timing.hpp"

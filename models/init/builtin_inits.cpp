@@ -1,7 +1,7 @@
 // The initialisers loci ships. Each reads only the InitOptions keys its registration names.
 
 #include "models/init/init_registry.hpp"
-#include "models/pe/sinusoid.hpp"
+#include "models/positions/sinusoid.hpp"
 
 #include <cmath>
 #include <stdexcept>

@@ -6,7 +6,7 @@
 #include "models/kernels/jit_gemm.hpp"
 #include "models/kernels/lane_sums.hpp"
 #include "models/kernels/row_kernels.hpp"
-#include "models/micro_batches.hpp"
+#include "models/kernels/single_thread_scope.hpp"
 
 #include <ATen/Parallel.h>
 #include <torch/csrc/autograd/custom_function.h>

@@ -2,7 +2,7 @@
 
 #include "models/kernels/eligible.hpp"
 #include "models/kernels/row_kernels.hpp"
-#include "models/micro_batches.hpp"
+#include "models/kernels/single_thread_scope.hpp"
 
 #include <ATen/Parallel.h>
 #include <torch/csrc/autograd/custom_function.h>

@@ -2,7 +2,7 @@
 // [B, H, T, dh]; a rotation along the batch axis (a bug in the paper's code) is deliberately not offered.
 
 #include "models/pe/rotary.hpp"
-#include "models/pe/sinusoid.hpp"
+#include "models/positions/sinusoid.hpp"
 
 #include <stdexcept>
 

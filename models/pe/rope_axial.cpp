@@ -2,7 +2,7 @@
 // axes and each block rotates with its own coordinate; pairs left over are not rotated.
 
 #include "models/pe/rotary.hpp"
-#include "models/pe/sinusoid.hpp"
+#include "models/positions/sinusoid.hpp"
 
 #include <stdexcept>
 

@@ -1,7 +1,7 @@
 // The fixed sinusoid of the token index (Vaswani et al.), one table serving every placement.
 
 #include "models/pe/positional_encoding.hpp"
-#include "models/pe/sinusoid.hpp"
+#include "models/positions/sinusoid.hpp"
 
 namespace loci::models {
 namespace {

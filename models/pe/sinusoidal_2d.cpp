@@ -4,7 +4,7 @@
 // square grid in row-major order (token t at row t / side, column t % side), as in the Latin Square Task.
 
 #include "models/pe/positional_encoding.hpp"
-#include "models/pe/sinusoid.hpp"
+#include "models/positions/sinusoid.hpp"
 
 #include <cmath>
 #include <stdexcept>

@@ -2,7 +2,7 @@
 // coordinates) and parcels (centroids in mm; coordinate_scale converts units so that the lowest frequency spans them).
 
 #include "models/pe/positional_encoding.hpp"
-#include "models/pe/sinusoid.hpp"
+#include "models/positions/sinusoid.hpp"
 
 namespace loci::models {
 namespace {

@@ -3,7 +3,7 @@
 // rope, d divisible by 4 for the 2D sinusoid) and a forward/backward takes milliseconds.
 
 #include "models/model.hpp"
-#include "models/pe/sinusoid.hpp"
+#include "models/positions/sinusoid.hpp"
 
 #include <algorithm>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The init registry: each initialiser's distribution and its determinism under a caller's seed.
 
 #include "models/init/init_registry.hpp"
-#include "models/pe/sinusoid.hpp"
+#include "models/positions/sinusoid.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // The analyses score learned PEs against an oracle computed without LibTorch (probe/oracle); it must be the
 // very PE the trainer's sinusoidal_nd builds, and the paper's 2d-fixed PE up to a permutation of its columns.
 
-#include "models/pe/sinusoid.hpp"
+#include "models/positions/sinusoid.hpp"
 #include "probe/oracle.hpp"
 #include "probe/procrustes.hpp"
 

@@ -1,4 +1,4 @@
-#include "models/pe/sinusoid.hpp"
+#include "models/positions/sinusoid.hpp"
 
 #include <stdexcept>
 
