@@ -16,7 +16,8 @@ namespace loci::apps {
 
 namespace fs = std::filesystem;
 
-std::string dry_run_generate(const config::Node& resolved, const plugins::PluginRecord& plugin, const plugins::PluginRegistry& registry) {
+std::string dry_run_generate(const config::Node& resolved, const plugins::PluginRecord& plugin,
+                             const plugins::PluginRegistry& registry) {
   const fs::path out = resolved.at("out").text();
   std::string made = "new (";
   for (const auto& [name, count] : resolved.at("splits").entries())

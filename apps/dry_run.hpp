@@ -13,7 +13,8 @@
 namespace loci::apps {
 
 // What `loci generate --resume` would do with the folder of a resolved generator config, as one line.
-std::string dry_run_generate(const config::Node& resolved, const plugins::PluginRecord& plugin, const plugins::PluginRegistry& registry);
+std::string dry_run_generate(const config::Node& resolved, const plugins::PluginRecord& plugin,
+                             const plugins::PluginRegistry& registry);
 
 // Whether a line of dry_run_generate says the stage would be refused.
 bool dry_run_refused(const std::string& line);

@@ -105,8 +105,8 @@ void refuse_overrides_without_stage(const std::vector<std::string>& given, const
     throw UserError("command line '" + given.front() + "': this pipeline has no '" + stage + "' stage");
 }
 
-config::Node resolve_pipeline_keys(const config::Node& raw, const std::vector<std::string>& top, plugins::PluginRegistry& registry,
-                                   const std::filesystem::path& file) {
+config::Node resolve_pipeline_keys(const config::Node& raw, const std::vector<std::string>& top,
+                                   plugins::PluginRegistry& registry, const std::filesystem::path& file) {
   const config::Schema& schema = pipeline_schema();
   for (const auto& arg : top)
     if (!schema.has(config::parse_override(arg).path))

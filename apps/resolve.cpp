@@ -65,7 +65,8 @@ ResolvedConfig resolve_node(const config::Node& raw, const std::vector<std::stri
   return out;
 }
 
-ResolvedConfig resolve(const fs::path& file, const std::vector<std::string>& overrides, plugins::PluginRegistry& registry) {
+ResolvedConfig resolve(const fs::path& file, const std::vector<std::string>& overrides,
+                       plugins::PluginRegistry& registry) {
   const config::Node raw = config::load_file(file);
   registry = load_plugins(raw, file, overrides);
   return resolve_node(raw, overrides, registry, file.string());

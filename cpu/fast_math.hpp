@@ -1,8 +1,8 @@
-// exp and the logistic function written out for the inner loops of sim's models and of the fused kernels: branch-free so that GCC vectorises a
-// loop over nodes and lanes, and independent of the C library's libm, so the same inputs give the same bits on
-// every machine. exp_fast is accurate to about 1 ulp on [-708, 708]; beyond, up to |x| ~ 1e9, it saturates
-// at about 2^-1022 or 2^1023 (finite), and NaN or infinity give NaN. expf_fast is its single-precision twin
-// (about 2 ulp on [-87, 88], saturating at about 2^-126 and 2^127).
+// exp and the logistic function written out for the inner loops of sim's models and of the fused kernels:
+// branch-free so that GCC vectorises a loop over nodes, lanes or a row, and independent of the C library's libm, so
+// the same inputs give the same bits on every machine. exp_fast is accurate to about 1 ulp on [-708, 708]; beyond,
+// up to |x| ~ 1e9, it saturates at about 2^-1022 or 2^1023 (finite), and NaN or infinity give NaN. expf_fast is its
+// single-precision twin (about 2 ulp on [-87, 88], saturating at about 2^-126 and 2^127).
 #pragma once
 
 #include "cpu/bit_cast.hpp"

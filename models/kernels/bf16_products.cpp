@@ -33,8 +33,9 @@ struct OneDnn {
 
   // One small product against its known value: a library that refuses or miscomputes is not used.
   bool trial_agrees() const {
-    const std::uint16_t a[4] = {cpu::float_to_bf16(1.0f), cpu::float_to_bf16(2.0f), cpu::float_to_bf16(3.0f), cpu::float_to_bf16(4.0f)};
-    const std::uint16_t b[4] = {cpu::float_to_bf16(0.5f), cpu::float_to_bf16(-1.0f), cpu::float_to_bf16(2.0f), cpu::float_to_bf16(1.5f)};
+    using cpu::float_to_bf16;
+    const std::uint16_t a[4] = {float_to_bf16(1.0f), float_to_bf16(2.0f), float_to_bf16(3.0f), float_to_bf16(4.0f)};
+    const std::uint16_t b[4] = {float_to_bf16(0.5f), float_to_bf16(-1.0f), float_to_bf16(2.0f), float_to_bf16(1.5f)};
     float c[4] = {};
     if (gemm('N', 'N', 2, 2, 2, 1.0f, a, 2, b, 2, 0.0f, c, 2) != 0) return false;
     return c[0] == 4.5f && c[1] == 2.0f && c[2] == 9.5f && c[3] == 3.0f;
