@@ -2,15 +2,22 @@
 // run is written, never its bytes: the dataset card, run identity and summary grouping all read that one flag.
 #include "core/common_options.hpp"
 
-
 namespace loci {
 
 namespace {
 
-const char* const kPluginPathDoc = "extra folders searched for plugins, before the default ones";
-const char* const kPluginOverrideDoc =
-    "plugin names that more than one library may provide, the first found on the search path winning; any other "
-    "name found twice is an error";
+// Where a config's plugins are looked for: the same two keys in generator and trainer configs.
+template <class Common>
+void add_plugin_search_keys(config::OptionTable<Common>& t) {
+  t.add("plugin_path", [](Common& c) -> std::vector<std::string>& { return c.plugin_path; })
+      .path()
+      .outside_identity()
+      .doc("extra folders searched for plugins, before the default ones");
+  t.add("plugin_override", [](Common& c) -> std::vector<std::string>& { return c.plugin_override; })
+      .outside_identity()
+      .doc("plugin names that more than one library may provide, the first found on the search path winning; any "
+           "other name found twice is an error");
+}
 
 config::OptionTable<GeneratorCommon> make_generator_common() {
   config::OptionTable<GeneratorCommon> t;
@@ -34,13 +41,7 @@ config::OptionTable<GeneratorCommon> make_generator_common() {
       .within(0, 4096)
       .outside_identity()
       .doc("generation threads; 0 = all cores; more than the cores are used as the cores");
-  t.add("plugin_path", [](G& g) -> std::vector<std::string>& { return g.plugin_path; })
-      .path()
-      .outside_identity()
-      .doc(kPluginPathDoc);
-  t.add("plugin_override", [](G& g) -> std::vector<std::string>& { return g.plugin_override; })
-      .outside_identity()
-      .doc(kPluginOverrideDoc);
+  add_plugin_search_keys(t);
   // The card's licence, not the samples': changing it rewrites the card of a finished dataset, never its shards.
   t.add("license", [](G& g) -> std::string& { return g.license; })
       .outside_identity()
@@ -66,13 +67,7 @@ config::OptionTable<TrainerCommon> make_trainer_common() {
            "name)");
   t.add("out", [](C& c) -> std::string& { return c.out; }).path().required().outside_identity().doc("run folder to write");
   t.add("seed", [](C& c) -> std::int64_t& { return c.seed; }).min(0).doc("seed of initialisation and data order");
-  t.add("plugin_path", [](C& c) -> std::vector<std::string>& { return c.plugin_path; })
-      .path()
-      .outside_identity()
-      .doc(kPluginPathDoc);
-  t.add("plugin_override", [](C& c) -> std::vector<std::string>& { return c.plugin_override; })
-      .outside_identity()
-      .doc(kPluginOverrideDoc);
+  add_plugin_search_keys(t);
   return t;
 }
 

@@ -7,55 +7,48 @@
 #   Both need bench_model and bench_masked_model built (ninja -C DIR bench_model bench_masked_model); to build an
 #   older commit: git worktree add /tmp/before COMMIT && cmake -S /tmp/before -B /tmp/before/build -G Ninja &&
 #   ninja -C /tmp/before/build bench_model bench_masked_model
-# Environment: THREADS (default "1,2"), STEPS per round (default 20), REPS turns (default 7). OPENBLAS_CORETYPE is
+# Environment: THREADS (default "1,2"), STEPS per round (default 10), REPS turns (default 5). OPENBLAS_CORETYPE is
 # passed through unchanged to both builds; the kernel OpenBLAS runs is printed.
 set -euo pipefail
 [[ $# -eq 2 ]] || { echo "usage: $0 BEFORE_BUILD_DIR AFTER_BUILD_DIR" >&2; exit 1; }
-before="$1" after="$2"
-for dir in "$before" "$after"; do
-  for bin in bench_model bench_masked_model; do
-    [[ -x "$dir/bin/$bin" ]] || { echo "$0: $dir/bin/$bin is not built" >&2; exit 1; }
-  done
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../run_helpers.sh"  # root, bench_binary, model_bench_rounds
+source "$here/turns.sh"           # field, lines, median_of_ratios
+model_bench_rounds
+for dir in "$1" "$2"; do
+  bench_binary bench_model "$dir" >/dev/null || exit 1
+  bench_binary bench_masked_model "$dir" >/dev/null || exit 1
 done
-threads="${THREADS:-1,2}" steps="${STEPS:-20}" reps="${REPS:-7}"
 
-# name|program|arguments: the rows of the table.
+# name|program|extra argument: the rows of the table.
 benches=("paper model, float32|bench_model|" "paper model, --bf16|bench_model|--bf16"
          "masked model, float32|bench_masked_model|")
-declare -A results  # "build|bench|threads" -> one ms_per_step per turn, space-separated
+declare -A out  # "before|name" or "after|name" -> that build's RESULT lines, one per turn and thread count
 
-one_round() {  # build_dir program extra_args -> "threads ms" lines
-  local dir="$1" program="$2" extra="$3"
-  # shellcheck disable=SC2086  # extra is zero or one word
-  "$dir/bin/$program" --threads "$threads" --steps "$steps" --reps 1 $extra |
-    sed -n 's/^RESULT .*threads=\([0-9]*\) \(.* \)\?ms_per_step=\([0-9.]*\).*/\1 \3/p'
-}
-
-"$after/bin/bench_model" --threads 1 --steps 1 --reps 1 | grep '^blas:' || true
+"$2/bin/bench_model" --threads 1 --steps 1 --reps 1 | grep '^blas:' || true
 for ((turn = 1; turn <= reps; ++turn)); do
   for entry in "${benches[@]}"; do
     IFS='|' read -r name program extra <<<"$entry"
     for side in before after; do
-      dir="$before"; [[ $side == after ]] && dir="$after"
-      while read -r t ms; do results["$side|$name|$t"]+="$ms "; done < <(one_round "$dir" "$program" "$extra")
+      dir="$1"; [[ $side == after ]] && dir="$2"
+      # shellcheck disable=SC2086  # extra is zero or one word
+      out["$side|$name"]+="$("$dir/bin/$program" --threads "$threads" --steps "$steps" --reps 1 $extra | grep '^RESULT')"$'\n'
     done
   done
 done
 
-echo "$reps turns, $steps steps per round; before: $before, after: $after"
+echo "$reps turns, $steps steps per round; before: $1, after: $2"
 echo
 echo "| bench | threads | before ms/step (best) | after ms/step (best) | after / before (best) | after / before (median of turns) |"
 echo "|---|---|---|---|---|---|"
+fastest() { field ms_per_step "$(lines RESULT "$1" "$2")" | sort -g | head -1; }
 for entry in "${benches[@]}"; do
-  IFS='|' read -r name program extra <<<"$entry"
+  IFS='|' read -r name _ _ <<<"$entry"
   for t in ${threads//,/ }; do
-    python3 - "$name" "$t" "${results["before|$name|$t"]:-}" "${results["after|$name|$t"]:-}" <<'EOF'
-import statistics, sys
-name, t, b, a = sys.argv[1], sys.argv[2], [float(x) for x in sys.argv[3].split()], [float(x) for x in sys.argv[4].split()]
-if not b or not a:
-    sys.exit(f"compare_builds.sh: no RESULT line for {name} on {t} threads from the {'before' if not b else 'after'} build")
-ratios = [y / x for x, y in zip(b, a)]
-print(f"| {name} | {t} | {min(b):.2f} | {min(a):.2f} | {min(a) / min(b):.3f} | {statistics.median(ratios):.3f} |")
-EOF
+    b="$(fastest "$t" "${out["before|$name"]}")" a="$(fastest "$t" "${out["after|$name"]}")"
+    median="$(median_of_ratios "$(field ms_per_step "$(lines RESULT "$t" "${out["after|$name"]}")")" \
+                               "$(field ms_per_step "$(lines RESULT "$t" "${out["before|$name"]}")")")"
+    awk -v n="$name" -v t="$t" -v b="$b" -v a="$a" -v m="$median" \
+      'BEGIN { printf "| %s | %s | %.2f | %.2f | %.3f | %.3f |\n", n, t, b, a, a / b, m }'
   done
 done

@@ -2,6 +2,7 @@
 #include "sim/dynamics/normal_lanes.hpp"
 
 #include "cpu/bit_cast.hpp"
+#include "cpu/fast_math.hpp"
 
 #include <cmath>
 
@@ -47,32 +48,6 @@ LOCI_CLONES void draw_raw(std::uint64_t* state, std::size_t stride, std::size_t 
   }
 }
 
-// ln x for a normal (not subnormal) positive x, within about 2 ulp: x = m 2^e with m in [sqrt(1/2), sqrt(2)),
-// ln m = 2 atanh(f) with f = (m - 1) / (m + 1), |f| <= 0.172, by its series to f^17.
-inline double log_positive(double x) {
-  const std::uint64_t b = to_bits(x);
-  // Mantissas above sqrt(2)'s take the exponent of 1/2 instead of 1. Integer arithmetic throughout (and 32-bit
-  // for the conversion to double) so that the x86-64-v3 clone vectorises it too.
-  const auto mantissa = static_cast<std::int64_t>(b & 0x000FFFFFFFFFFFFFull);
-  const std::int64_t high = mantissa > 0x6A09E667F3BCDll ? 1 : 0;
-  const double m = from_bits(static_cast<std::uint64_t>(mantissa | ((0x3FFll - high) << 52)));
-  const double e = static_cast<double>(static_cast<std::int32_t>(static_cast<std::int64_t>(b >> 52) - 1023 + high));
-  const double f = (m - 1.0) / (m + 1.0);
-  const double s = f * f;
-  double p = 1.0 / 17;
-  p = std::fma(p, s, 1.0 / 15);
-  p = std::fma(p, s, 1.0 / 13);
-  p = std::fma(p, s, 1.0 / 11);
-  p = std::fma(p, s, 1.0 / 9);
-  p = std::fma(p, s, 1.0 / 7);
-  p = std::fma(p, s, 1.0 / 5);
-  p = std::fma(p, s, 1.0 / 3);
-  const double twice_f = 2.0 * f;
-  const double log_m = std::fma(twice_f, s * p, twice_f);
-  // ln 2 in two parts: e * ln2_hi is exact.
-  return std::fma(e, 6.93147180369123816490e-01, std::fma(e, 1.90821492927058770002e-10, log_m));
-}
-
 // One Box-Muller pair from a radius draw and an angle draw: cos_out = r cos(2 pi v), sin_out = r sin(2 pi v) with
 // r = sqrt(-2 ln u), u uniform in (0, 1] and v in [0, 1), 52 bits each (so |normal| <= 8.5).
 template <bool with_sine>
@@ -84,7 +59,7 @@ LOCI_CLONES void box_muller(std::size_t n, const std::uint64_t* radius_bits, con
   for (std::size_t j = 0; j < n; ++j) {
     const double u = 2.0 - from_bits((radius_bits[j] >> 12) | one);
     const double v = from_bits((angle_bits[j] >> 12) | one) - 1.0;
-    const double r = std::sqrt(-2.0 * log_positive(u));
+    const double r = std::sqrt(-2.0 * cpu::log_positive(u));
     // 2 pi v = q pi/2 + a with the quadrant q = round(4 v) and |a| <= pi/4; v - q/4 is exact.
     const double q_shifted = 4.0 * v + shifter;
     const double a = 6.283185307179586 * (v - 0.25 * (q_shifted - shifter));

@@ -1,9 +1,10 @@
 // The chunk products of the fused layers (models/kernels/jit_gemm.hpp, through rows::gemm): generated kernels against a
 // product in double, on the shapes the layers use and on awkward ones (tails, leading dimensions wider than the
 // rows, k of 1), both transposes of A, beta 0 and 1; the calls they do not cover falling back to BLAS; and the
-// slice transposes.
+// slice transposes; the generated bf16 conversion.
 #include "models/kernels/jit_gemm.hpp"
 #include "models/kernels/row_kernels.hpp"
+#include "cpu/bfloat16_bits.hpp"
 
 #include "tests/models/helpers.hpp"
 
@@ -11,6 +12,7 @@
 
 #include <array>
 #include <cmath>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -97,6 +99,26 @@ TEST_CASE("chunk products refuse what their kernels do not cover and say what th
     CHECK(rows::jit_gemm(true, 4, 4, 0, a.data(), 4, b.data(), 4, 0.0f, c.data(), 4));
     CHECK(c[5] == 0.0f);
   }
+}
+
+TEST_CASE("on an AVX-512 target libxsmm generates the bf16 conversion, and it rounds to nearest even as the bit "
+          "version does",
+          "[models][jit_gemm]") {
+  const std::string what = rows::jit_gemm_description();
+  bool avx512_target = false;
+  for (const char* arch : {"(skx)", "(clx)", "(cpx)", "(spr)", "(knl)", "(knm)"})
+    avx512_target = avx512_target || what.find(arch) != std::string::npos;
+  // 3 rows of 37 inside rows 40 apart: two full vectors and a tail per row, and values that round both ways.
+  std::vector<float> in(3 * 40);
+  for (std::size_t i = 0; i < in.size(); ++i)
+    in[i] = std::ldexp(1.0f + static_cast<float>(i % 97) / 97.0f, static_cast<int>(i % 9) - 4);
+  std::vector<std::uint16_t> out(3 * 37, 0xAAAA);
+  const bool generated = rows::jit_round_to_bf16(3, 37, in.data(), 40, out.data());
+  INFO("libxsmm: " << what);
+  CHECK(generated == avx512_target);  // where it has no kernel the caller's portable loop runs instead
+  if (generated)
+    for (Dim r = 0; r < 3; ++r)
+      for (Dim j = 0; j < 37; ++j) CHECK(out[r * 37 + j] == loci::cpu::float_to_bf16(in[r * 40 + j]));
 }
 
 TEST_CASE("slice transposes move every element and nothing else", "[models][jit_gemm]") {
