@@ -1,6 +1,7 @@
 #include "apps/generate_stage.hpp"
 
 #include "apps/invocation.hpp"
+#include "core/shell_words.hpp"
 #include "core/config/identity.hpp"
 #include "core/common_options.hpp"
 #include "core/config/yaml_io.hpp"
@@ -16,17 +17,11 @@ namespace {
 
 // The command as the dataset card shows it: flags that change how a run goes but not what it makes are dropped, so
 // the card of a resumed, merged or multi-process run reads (and hashes) the same as a single uninterrupted one.
-std::string regenerate_command(const std::string& command) {
-  std::string out;
-  std::size_t start = 0;
-  while (start < command.size()) {
-    std::size_t end = command.find(' ', start);
-    if (end == std::string::npos) end = command.size();
-    const std::string word = command.substr(start, end - start);
-    if (word != "--resume" && word != "--merge") out += (out.empty() ? "" : " ") + word;
-    start = end + 1;
-  }
-  return out;
+std::string regenerate_command(const std::vector<std::string>& words) {
+  std::vector<std::string> kept;
+  for (const auto& w : words)
+    if (w != "--resume" && w != "--merge") kept.push_back(w);
+  return shell_line(kept);
 }
 
 // The size and SHA-256 of each file the generator reads; a file that cannot be read was already named by
@@ -99,7 +94,7 @@ datasets::GenerateReport generate_from_config(const config::Node& resolved, cons
   opt.inputs = checksum_inputs(generator->input_files());
   opt.license = common.license == "auto" ? generator->default_license() : common.license;
   opt.card_prose = generator->card_prose();
-  opt.regenerate_command = regenerate_command(invocation());
+  opt.regenerate_command = regenerate_command(invocation_words());
   opt.plugin_abi = kPluginAbi;
   opt.loci_version = kVersion;
   opt.compression.gzip = common.compression == "gzip";

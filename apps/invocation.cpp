@@ -1,34 +1,43 @@
 #include "apps/invocation.hpp"
 
+#include "apps/script_values.hpp"
+#include "core/shell_words.hpp"
+
 namespace loci::apps {
 
 namespace {
 
-std::string& stored() {
-  static std::string s;
-  return s;
-}
+struct Invocation {
+  std::vector<std::string> words;
+  std::string line;
+  char** argv = nullptr;
+};
 
-char**& stored_argv() {
-  static char** argv = nullptr;
-  return argv;
+Invocation& stored() {
+  static Invocation s;
+  return s;
 }
 
 }  // namespace
 
 void set_invocation(int argc, char** argv) {
-  stored_argv() = argv;
-  std::string s = "loci";
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    const bool plain = !a.empty() && a.find_first_of(" \t'\"$`\\*?[](){};&|<>") == std::string::npos;
-    s += " " + (plain ? a : "'" + a + "'");
-  }
-  stored() = s;
+  Invocation& s = stored();
+  s.argv = argv;
+  s.words = {"loci"};
+  for (int i = 1; i < argc; ++i) s.words.emplace_back(argv[i]);
+  s.line = shell_line(s.words);
 }
 
-const std::string& invocation() { return stored(); }
+const std::vector<std::string>& invocation_words() { return stored().words; }
 
-char** invocation_argv() { return stored_argv(); }
+const std::string& invocation() { return stored().line; }
+
+std::string invocation_for_script() {
+  for (const auto& w : stored().words)
+    if (!fits_one_line(w)) return "";
+  return stored().line;
+}
+
+char** invocation_argv() { return stored().argv; }
 
 }  // namespace loci::apps

@@ -11,9 +11,11 @@
 #include "datasets/error.hpp"
 #include "cpu/blas_kernel.hpp"
 #include "core/error.hpp"
+#include "core/pause_request.hpp"
 #include "core/version.hpp"
 
 int main(int argc, char** argv) {
+  loci::catch_pause_requests();  // before anything: an early SIGUSR1 must not end the process
   loci::apps::set_invocation(argc, argv);
   // Before any plugin loads LibTorch, and so OpenBLAS: the kernel is read once, when OpenBLAS loads.
   if (argc > 1 && (std::string(argv[1]) == "train" || std::string(argv[1]) == "run")) loci::cpu::settle(argv);

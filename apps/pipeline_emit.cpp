@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "apps/invocation.hpp"
+#include "apps/script_values.hpp"
 #include "apps/stage_sweep.hpp"
 #include "datasets/atomic_file.hpp"
 #include "core/error.hpp"
@@ -43,6 +44,12 @@ std::string emit_pipeline_slurm(const config::Node& resolved, const PipelineEmit
   const fs::path out = fs::absolute(resolved.at("out").text()).lexically_normal();
   const std::string program = fs::read_symlink("/proc/self/exe").string();
   const std::string cwd = fs::current_path().string();
+  // Each value reaches the script as one shell word; a line break would still end a comment or #SBATCH line.
+  check_script_value("out", out.string());
+  check_script_value("the pipeline's path", r.file);
+  check_script_value("the current folder", cwd);
+  check_script_value("loci's own path", program);
+  check_script_overrides(r.overrides);
 
   // The train stage's array script, written where the pipeline's outputs go.
   const auto [stage, sweep] = stage_sweep(*train);
@@ -60,8 +67,8 @@ std::string emit_pipeline_slurm(const config::Node& resolved, const PipelineEmit
 
   std::ostringstream o;
   o << "#!/bin/bash\n"
-    << "# The pipeline " << r.file << " as Slurm jobs. Made by\n"
-    << "#   " << invocation() << "\n"
+    << "# The pipeline " << r.file << " as Slurm jobs."
+    << (invocation_for_script().empty() ? "" : " Made by\n#   " + invocation_for_script()) << "\n"
     << "# Submit it with sbatch (pipe the command into it). This job " << (generate ? "generates the data, then " : "")
     << "submits the train\n"
     << "# stage's job array (" << array_script.string() << ", one task per run)"
@@ -75,7 +82,8 @@ std::string emit_pipeline_slurm(const config::Node& resolved, const PipelineEmit
     << "cd " << shell_word(cwd) << "\n";
   if (generate) o << run_command(r, program, "generate") << "\n";
   o << "array=\"$(sbatch --parsable " << shell_word(array_script.string()) << " | cut -d';' -f1)\"\n"
-    << "echo \"loci: train stage: job array $array, " << sweep.points.size() << " runs under " << req.out << "\"\n";
+    << "echo \"loci: train stage: job array $array, " << sweep.points.size() << " runs under\" "
+    << shell_word(req.out) << "\n";
   if (!after.empty()) {
     std::string stages;
     for (const auto& s : after) stages += (stages.empty() ? "" : ",") + s;

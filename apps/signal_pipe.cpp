@@ -13,7 +13,7 @@
 namespace loci::apps {
 namespace {
 
-constexpr int kSweepSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGCHLD};
+constexpr int kSweepSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGCHLD, SIGUSR1};
 int signal_pipe[2] = {-1, -1};
 
 extern "C" void note_signal(int sig) {

@@ -1,4 +1,5 @@
-// What a sweep waits on: its runs ending (SIGCHLD) and the signals that stop it (SIGTERM, SIGINT, SIGHUP), each
+// What a sweep waits on: its runs ending (SIGCHLD), the signals that stop it (SIGTERM, SIGINT, SIGHUP) and the
+// one that pauses it (SIGUSR1, a scheduler's warning before its time limit), each
 // turned by a handler into a byte on a pipe. A handler, not a blocked mask: whichever thread the kernel picks takes
 // the signal (`loci run` keeps OpenMP threads from generation, which a mask set at the sweep would not cover), and a
 // signal that comes between checking and waiting stays in the pipe.
@@ -20,7 +21,7 @@ class SignalPipe : boost::noncopyable {
   int next() const;
 
  private:
-  struct sigaction before_[4] {};
+  struct sigaction before_[5] {};
 };
 
 }  // namespace loci::apps

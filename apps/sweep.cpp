@@ -181,8 +181,12 @@ class SweepRunner {
       if (running_.empty()) break;
       const int sig = signals.next();
       if (sig == SIGCHLD) reap_finished();
+      else if (sig == SIGUSR1) pause();
       else stop(sig);
     }
+    if (paused_)
+      std::cerr << "loci: SIGUSR1: the sweep paused, each running run at the end of its epoch with a checkpoint; "
+                << points_.size() - next_ << " not started; the same command resumes\n";
     if (stopped_by_) end_as_the_signal();
     if (made_ > 0) std::cerr << "loci: sweep done in " << clock_text(seconds_since(start_)) << "\n";
     return failed_;
@@ -193,7 +197,7 @@ class SweepRunner {
   static double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
   void start_while_slots_free() {
-    while (next_ < points_.size() && static_cast<int>(running_.size()) < r_.jobs) {
+    while (!paused_ && next_ < points_.size() && static_cast<int>(running_.size()) < r_.jobs) {
       const fs::path run = fs::path(r_.out) / points_[next_].name;
       finished_before_[next_] = finished_at(run);
       started_[next_] = Clock::now();
@@ -213,11 +217,15 @@ class SweepRunner {
     const auto before = finished_before_[index];
     const bool kept = ok && before && finished_at(run) == before;
     const bool interrupted = !ok && stopped_by_ && WIFSIGNALED(status) && WTERMSIG(status) == stopped_by_;
+    // A run that paused (SIGUSR1) ends well without a summary: it is not done.
+    std::error_code ec;
+    const bool paused = ok && paused_ && !fs::exists(run / "summary.json", ec);
     ++finished_;
     // The run's own number, as on its start line: runs of a parallel sweep end out of order.
     std::cerr << "loci: [" << index + 1 << "/" << points_.size() << "] "
-              << (kept ? "kept   " : ok ? "done   " : interrupted ? "stopped " : "FAILED ") << points_[index].name;
-    if (ok && !kept) report_made(run, seconds_since(started_[index]));
+              << (paused ? "paused " : kept ? "kept   " : ok ? "done   " : interrupted ? "stopped " : "FAILED ")
+              << points_[index].name;
+    if (ok && !kept && !paused) report_made(run, seconds_since(started_[index]));
     if (!ok && !interrupted) report_failed(run);
     std::cerr << "\n";
     running_.erase(it);
@@ -243,6 +251,13 @@ class SweepRunner {
   void reap_finished() {
     int status = 0;
     for (pid_t pid; (pid = waitpid(-1, &status, WNOHANG)) > 0;) finish(pid, status);
+  }
+
+  // A pause asked of the sweep is asked of every run in it; none starts after.
+  void pause() {
+    if (paused_) return;
+    paused_ = true;
+    for (const auto& [pid, index] : running_) kill(pid, SIGUSR1);
   }
 
   void stop(int sig) {
@@ -278,6 +293,7 @@ class SweepRunner {
   std::size_t next_ = 0, finished_ = 0, made_ = 0;
   double made_seconds_ = 0;  // wall time of the runs that trained, for the ETA
   int failed_ = 0, stopped_by_ = 0;
+  bool paused_ = false;  // SIGUSR1: the running runs pause, no new one starts
 };
 
 }  // namespace

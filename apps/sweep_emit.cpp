@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "apps/invocation.hpp"
+#include "apps/script_values.hpp"
 #include "apps/sweep.hpp"
 #include "apps/sweep_manifest.hpp"
 #include "core/error.hpp"
@@ -64,8 +65,8 @@ std::string emit_slurm(const Context& c, const std::vector<SweepPoint>& points) 
   const std::string log = shell_word((fs::path(out) / "sweep.log").string());
   std::ostringstream o;
   o << "#!/bin/bash\n"
-    << "# A Slurm job array: one task per point of the sweep, " << points.size() << " in all. Made by\n"
-    << "#   " << invocation() << "\n"
+    << "# A Slurm job array: one task per point of the sweep, " << points.size() << " in all."
+    << (invocation_for_script().empty() ? "" : " Made by\n#   " + invocation_for_script()) << "\n"
     << "# Submit it with `sbatch THIS_FILE`, or pipe the command into sbatch. Set scheduler options on the loci command\n"
     << "# (--sbatch partition=NAME --sbatch time=4:00:00 --sbatch cpus-per-task=8 --sbatch array=0-" << last << "%4),\n"
     << "# not here. Every task runs its point with --resume: submitting again skips finished points and continues\n"
@@ -111,6 +112,19 @@ std::string emit_slurm(const Context& c, const std::vector<SweepPoint>& points) 
   return o.str();
 }
 
+// Every value the script will hold, at its key: each reaches the script as one shell word, but a line break
+// would still end a comment, an #SBATCH line or `--emit list`'s one line per point.
+void refuse_multiline_values(const Context& c, const std::vector<SweepPoint>& points) {
+  check_script_value("out", c.request.out);
+  check_script_value("the config's path", c.request.config);
+  check_script_value("the current folder", c.cwd);
+  check_script_value("loci's own path", c.program);
+  for (const auto& p : points) {
+    check_script_overrides(point_arguments(c.request, p));
+    check_script_value("the sweep point's name", p.name);
+  }
+}
+
 using Emitter = std::string (*)(const Context&, const std::vector<SweepPoint>&);
 
 const std::map<std::string, Emitter>& emitters() {
@@ -145,6 +159,7 @@ std::string emit_sweep(const std::string& format, const SweepRequest& request, c
   Context c{request, fs::read_symlink("/proc/self/exe").string(), fs::current_path().string()};
   c.request.config = fs::absolute(request.config).lexically_normal().string();
   c.request.out = fs::absolute(request.out).lexically_normal().string();
+  refuse_multiline_values(c, points);
   // The point list beside the runs, for `loci sweep status` (the scheduler never tells loci which points it ran).
   write_sweep_manifest(c.request, points);
   return it->second(c, points);

@@ -106,4 +106,12 @@ void make_folder(const fs::path& dir) {
   if (!fs::is_directory(dir)) throw DataError(dir, "not a folder");
 }
 
+void make_own_subfolder(const fs::path& dir) {
+  std::error_code ec;
+  if (fs::is_symlink(dir, ec))
+    throw DataError(dir, "is a symbolic link; loci writes this folder's own files only into a plain folder inside it "
+                         "(remove the link)");
+  make_folder(dir);
+}
+
 }  // namespace loci::datasets

@@ -41,4 +41,8 @@ void sync_folder(const std::filesystem::path& dir);
 // Creates `dir` (and parents) or throws a DataError naming it.
 void make_folder(const std::filesystem::path& dir);
 
+// make_folder for a subfolder loci keeps inside a run or dataset folder (checkpoints/, .loci-journal/): refused when
+// it is a symbolic link, so that nothing loci writes there lands outside the folder through a planted link.
+void make_own_subfolder(const std::filesystem::path& dir);
+
 }  // namespace loci::datasets

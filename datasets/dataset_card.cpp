@@ -3,34 +3,52 @@
 #include <algorithm>
 #include <sstream>
 
+#include <yaml-cpp/yaml.h>
+
 namespace loci::datasets {
 
 namespace {
 
-// A JSON string is a valid YAML double-quoted scalar, so quoting through JSON is safe for any text.
-std::string quoted(const std::string& s) { return nlohmann::json(s).dump(); }
-
-std::string flow_list(const std::vector<std::string>& items) {
-  std::string s = "[";
-  for (std::size_t i = 0; i < items.size(); ++i) s += (i ? ", " : "") + items[i];
-  return s + "]";
-}
-
-std::string flow_list(const std::vector<std::int64_t>& items) {
-  std::vector<std::string> t;
-  for (auto v : items) t.push_back(std::to_string(v));
-  return flow_list(t);
-}
-
 // Shapes and dims are per example, as Hugging Face's features are; `per_sample` says the file adds a leading
 // "sample" axis.
-void feature_yaml(std::ostringstream& o, const ArraySpec& s, bool per_sample, const char* dtype = nullptr) {
-  const std::vector<std::string>& dims = s.dims;
-  o << "  - name: " << s.name << "\n"
-    << "    dtype: " << (dtype ? dtype : dtype_name(s.dtype)) << "\n"
-    << "    shape: " << flow_list(s.shape) << "\n"
-    << "    dims: " << flow_list(dims) << "\n"
-    << "    per_sample: " << (per_sample ? "true" : "false") << "\n";
+void feature_yaml(YAML::Emitter& y, const ArraySpec& s, bool per_sample, const char* dtype = nullptr) {
+  y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << s.name << YAML::Key << "dtype" << YAML::Value
+    << (dtype ? dtype : dtype_name(s.dtype)) << YAML::Key << "shape" << YAML::Value << YAML::Flow << s.shape
+    << YAML::Key << "dims" << YAML::Value << YAML::Flow << s.dims << YAML::Key << "per_sample" << YAML::Value
+    << per_sample << YAML::EndMap;
+}
+
+// The card's front matter through yaml-cpp's emitter, so that every value (a licence, a name) stays one scalar
+// whatever it holds: a line break or "---" in it is quoted, never the end of the header.
+std::string front_matter(const Index& x, const CardText& text, const std::string& pretty, std::int64_t total) {
+  YAML::Emitter y;
+  y << YAML::BeginMap;
+  y << YAML::Key << "pretty_name" << YAML::Value << YAML::DoubleQuoted << pretty;
+  y << YAML::Key << "license" << YAML::Value << text.license;
+  y << YAML::Key << "size_categories" << YAML::Value << YAML::BeginSeq << size_category(total) << YAML::EndSeq;
+  std::vector<std::string> tags{"synthetic", "loci"};
+  if (x.generator != "synthetic" && x.generator != "loci") tags.push_back(x.generator);
+  y << YAML::Key << "tags" << YAML::Value << tags;
+  y << YAML::Key << "dataset_info" << YAML::Value << YAML::BeginMap << YAML::Key << "features" << YAML::Value
+    << YAML::BeginSeq;
+  for (const auto& f : x.features) feature_yaml(y, f, true);
+  for (const auto& f : x.dataset_arrays) feature_yaml(y, f, false);
+  for (const auto& f : x.text_arrays) feature_yaml(y, f, false, "string");
+  y << YAML::EndSeq << YAML::Key << "splits" << YAML::Value << YAML::BeginSeq;
+  for (const auto& s : x.splits) {
+    std::int64_t bytes = 0;
+    for (const auto& sh : x.shards)
+      if (sh.split == s.name) bytes += sh.bytes;
+    y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << s.name << YAML::Key << "num_examples"
+      << YAML::Value << s.samples << YAML::Key << "num_bytes" << YAML::Value << bytes << YAML::EndMap;
+  }
+  y << YAML::EndSeq << YAML::EndMap;
+  y << YAML::Key << "loci" << YAML::Value << YAML::BeginMap << YAML::Key << "generator" << YAML::Value
+    << YAML::DoubleQuoted << x.generator << YAML::Key << "generator_version" << YAML::Value << YAML::DoubleQuoted
+    << x.generator_version << YAML::Key << "seed" << YAML::Value << x.seed << YAML::Key << "schema_version"
+    << YAML::Value << x.schema_version << YAML::EndMap;
+  y << YAML::EndMap;
+  return "---\n" + std::string(y.c_str()) + "\n---\n\n";
 }
 
 std::string dims_text(const ArraySpec& s, bool per_sample) {
@@ -58,29 +76,7 @@ std::string dataset_card(const Index& x, const CardText& text) {
   const std::string pretty = text.pretty_name.empty() ? x.generator : text.pretty_name;
 
   std::ostringstream o;
-  o << "---\n"
-    << "pretty_name: " << quoted(pretty) << "\n"
-    << "license: " << text.license << "\n"
-    << "size_categories:\n- " << size_category(total) << "\n"
-    << "tags:\n- synthetic\n- loci\n" << (x.generator == "synthetic" || x.generator == "loci" ? "" : "- " + x.generator + "\n")
-    << "dataset_info:\n"
-    << "  features:\n";
-  for (const auto& f : x.features) feature_yaml(o, f, true);
-  for (const auto& f : x.dataset_arrays) feature_yaml(o, f, false);
-  for (const auto& f : x.text_arrays) feature_yaml(o, f, false, "string");
-  o << "  splits:\n";
-  for (const auto& s : x.splits) {
-    std::int64_t bytes = 0;
-    for (const auto& sh : x.shards)
-      if (sh.split == s.name) bytes += sh.bytes;
-    o << "  - name: " << s.name << "\n    num_examples: " << s.samples << "\n    num_bytes: " << bytes << "\n";
-  }
-  o << "loci:\n"
-    << "  generator: " << quoted(x.generator) << "\n"
-    << "  generator_version: " << quoted(x.generator_version) << "\n"
-    << "  seed: " << x.seed << "\n"
-    << "  schema_version: " << x.schema_version << "\n"
-    << "---\n\n";
+  o << front_matter(x, text, pretty, total);
 
   o << "# " << pretty << "\n\n";
   if (!text.prose.empty()) o << text.prose << (text.prose.back() == '\n' ? "" : "\n") << "\n";

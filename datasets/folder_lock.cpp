@@ -70,6 +70,20 @@ FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& n
   }
 }
 
+std::string folder_writer(const std::filesystem::path& folder, const std::string& name) {
+  const auto file = folder / name;
+  const int fd = ::open(file.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return "";
+  struct stat st {};
+  std::string holder;
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (flock(fd, LOCK_SH | LOCK_NB) == 0) flock(fd, LOCK_UN);
+    else if (errno == EWOULDBLOCK) holder = holder_of(fd);
+  }
+  ::close(fd);
+  return holder;
+}
+
 FolderLock::~FolderLock() {
   if (fd_ >= 0) ::close(fd_);  // closing releases the lock; the file stays (removing it would race a new writer)
 }

@@ -21,4 +21,8 @@ class FolderLock : boost::noncopyable {
   int fd_ = -1;
 };
 
+// Who is writing `folder` now: the holder's line ("pid N on host") when a live process holds its claim, "" when
+// none does. Only looks: never claims, never blocks, and a claim file that is not a plain file counts as no writer.
+std::string folder_writer(const std::filesystem::path& folder, const std::string& name = ".loci-lock");
+
 }  // namespace loci::datasets

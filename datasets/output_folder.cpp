@@ -105,7 +105,7 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
 }
 
 std::string OutputFolder::begin(const Index& wanted, const std::map<std::string, ShardEntry>& kept, bool shared) {
-  make_folder(journal());
+  make_own_subfolder(journal());
   Index identity = wanted;
   identity.shards.clear();
   const fs::path identity_file = journal() / "dataset.json";

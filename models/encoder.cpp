@@ -1,5 +1,6 @@
 #include "models/encoder.hpp"
 
+#include "models/init/init_registry.hpp"
 #include "models/init/linear_init.hpp"
 #include "models/linear.hpp"
 
@@ -27,7 +28,7 @@ EncoderImpl::EncoderImpl(const EncoderOptions& options, const torch::Tensor& pos
   context.heads = options.heads();
   context.placements = placement == "per_block" ? options.blocks() : 1;
   context.positions = positions;
-  context.generator = generator;
+  context.generator = options.pe().draw_seed() ? make_generator(*options.pe().draw_seed()) : generator;
   pe_ = register_module("pe", PERegistry::create(options.pe(), context));
 
   const auto hidden = static_cast<int64_t>(std::llround(options.mlp_ratio() * static_cast<double>(options.d_model())));

@@ -10,6 +10,7 @@
 #include "apps/analysis/attention_term.hpp"
 #include "apps/analysis/dataset_truth.hpp"
 #include "apps/analysis/onset.hpp"
+#include "apps/analysis/task_structure.hpp"
 #include "datasets/checksum.hpp"
 #include "datasets/error.hpp"
 #include "probe/communities.hpp"
@@ -189,6 +190,7 @@ struct ProbeSetup {
   probe::ProbeContext context;
   DatasetTruth truth;
   std::string partition_name;
+  TaskStructure structure;  // the readout token and target frequencies, for the probes that see through them
 };
 
 ProbeSetup probe_setup(const RunFolder& run, const Eigen::MatrixXd& positions, const AnalyzeOptions& options) {
@@ -220,6 +222,7 @@ ProbeSetup probe_setup(const RunFolder& run, const Eigen::MatrixXd& positions, c
   c.hops = s.truth.hops;
   c.fc = s.truth.fc;
   c.pe_metric = probe::parse_metric(options.metric);
+  s.structure = task_structure(run, s.truth, c.true_distance);
   return s;
 }
 
@@ -302,6 +305,19 @@ ordered_json task_json(const RunFolder& run, const DatasetTruth& truth) {
   return j;
 }
 
+// Which random draw the run's PE tables came from, so that the summary can pair runs sharing one: summary.json's
+// pe_draw (the trainer's effective draw seed), else what model.pe.draw says (absent or "seed": the run's seed; a
+// number: that seed's draw; "run": a draw of its own).
+ordered_json pe_draw_of(const RunFolder& run) {
+  if (run.summary.is_object() && run.summary.contains("pe_draw") && run.summary["pe_draw"].is_number_unsigned())
+    return run.summary["pe_draw"];
+  const auto* draw = run.config.find_path("model.pe.draw");
+  const std::string mode = draw ? draw->text() : "seed";
+  if (mode == "seed") return run.identity.seed;
+  if (mode == "run") return "own draw of " + run.folder.string();
+  return mode;
+}
+
 // What the analysis is of: the run, its final metrics and curves, and the truths it was scored against.
 ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, const ProbeSetup& s) {
   ordered_json out;
@@ -313,7 +329,8 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
   const RunIdentity& id = run.identity;
   out["run"] = {{"folder", run.folder.string()}, {"group", id.group()}, {"pe_type", id.pe_type},
                 {"placement", id.placement},     {"init", id.init},    {"sigma", id.sigma},
-                {"drawn", id.drawn},             {"seed", id.seed}};
+                {"drawn", id.drawn},             {"seed", id.seed},  {"pe_draw", pe_draw_of(run)},
+                {"data", run.config.at("data").text()}};
   out["metrics"] = final_metrics(run);
   out["curves"] = metric_history(run);
   out["robustness"] = robustness_of(run);
@@ -327,6 +344,8 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
                                                               : "euclidean distance between the positions";
   if (!s.truth.note.empty()) out["dataset_note"] = s.truth.note;
   if (s.truth.fc.size() > 0) out["functional_connectivity"] = fc_summary(s);
+  if (!s.structure.readout.empty()) out["readout_tokens"] = s.structure.readout;
+  out["partial_rsa_covariates"] = s.structure.covariate_names;
   out["oracle"] = "sinusoids of the true positions, d_model columns split over the axes (probe/oracle.hpp)";
   return out;
 }
@@ -407,17 +426,29 @@ ordered_json probe_evaluations(const RunFolder& run, const std::vector<std::pair
 }
 
 // The first evaluation where `statistic` of `section` (mean, attention_term) leaves its epoch-0 value (onset.hpp).
-ordered_json onset_of(const ordered_json& evaluations, const char* section, const std::string& statistic) {
+// Each evaluation's point of `statistic` in `section` ("mean" or "attention_term"); empty when one lacks it.
+std::vector<OnsetPoint> onset_points(const ordered_json& evaluations, const char* section, const std::string& statistic) {
   std::vector<OnsetPoint> points;
   for (const auto& row : evaluations) {
-    if (!row.contains(section)) return nullptr;
+    if (!row.contains(section)) return {};
     const auto& r = row[section];
     auto get = [&](const std::string& k) { return r.contains(k) && r[k].is_number() ? r[k].get<double>() : std::nan(""); };
     points.push_back({row["epoch"].get<std::int64_t>(), get(statistic + "_spearman"), get(statistic + "_p_value"),
                       get(statistic + "_null_mean"), get(statistic + "_null_q95")});
   }
-  const auto onset = onset_epoch(points);
+  return points;
+}
+
+ordered_json onset_of(const ordered_json& evaluations, const char* section, const std::string& statistic) {
+  const auto onset = onset_epoch(onset_points(evaluations, section, statistic));
   return onset ? ordered_json(*onset) : ordered_json(nullptr);
+}
+
+// Whether the last evaluation took the shape (onset.hpp's one definition); null without an epoch-0 baseline.
+ordered_json took_shape_at_end(const ordered_json& evaluations, const char* section, const std::string& statistic) {
+  const auto points = onset_points(evaluations, section, statistic);
+  if (points.size() < 2 || points.front().epoch != 0) return nullptr;
+  return took_shape(points.back(), points.front().value);
 }
 
 // The PE's mean row norm over the mean norm of the embedded tokens it is added to (metrics' embedding_norm) at the
@@ -452,7 +483,15 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
     distances.push_back(probe::pairwise_distance(slice(*array, last, run.folder / "pe.h5", "placement"), s.context.pe_metric));
   const probe::MantelResult m = probe::mantel_test(distances, s.context.true_distance, 1000, 0);
   f["rsa_p_value"] = number(m.p_value);
+  // The task's structure taken out, at the end and at initialisation.
+  f.update(structure_probes(distances, s.context.true_distance, s.structure));
+  if (has_initial) {
+    const ordered_json initial =
+        structure_probes(pe_distances(tables, 0, run.folder / "pe.h5", s), s.context.true_distance, s.structure);
+    for (const auto& [key, value] : initial.items()) f["init_" + key] = value;
+  }
   f["rsa_onset_epoch"] = onset_of(evaluations, "mean", "rsa");
+  f["rsa_took_shape"] = took_shape_at_end(evaluations, "mean", "rsa");
   f["pe_to_embedding_norm"] = relative_scale(run, f, s);
   if (evaluations.back().contains("attention_term")) {
     const auto& term = evaluations.back()["attention_term"];
@@ -462,6 +501,7 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
         has_initial && evaluations.front().contains("attention_term") ? evaluations.front()["attention_term"]["rsa_spearman"]
                                                                       : ordered_json(nullptr);
     f["qk_rsa_onset_epoch"] = onset_of(evaluations, "attention_term", "rsa");
+    f["qk_rsa_took_shape"] = took_shape_at_end(evaluations, "attention_term", "rsa");
   }
   if (s.truth.fc.size() > 0) {
     const ordered_json data = identifiability(s);

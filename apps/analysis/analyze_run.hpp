@@ -23,10 +23,13 @@ struct AnalyzeOptions {
   // Across runs, not part of a run's analysis.json: the PE type whose runs' attention maps the others are compared
   // with (attention_similarity.hpp).
   std::string attention_reference = "sinusoidal_2d";
+  // Also score runs that have not finished (still training, paused, killed), each marked partial with the epoch
+  // it reached; by default they are left out and named, so that no unfinished run is averaged in unawares.
+  bool include_partial = false;
 };
 
 // Version of analysis.json's layout; bump when fields change meaning so stale files are recomputed.
-constexpr int kAnalysisVersion = 8;
+constexpr int kAnalysisVersion = 9;
 
 // The probes analysis.json also gives at initialisation (final.init_<name>) and on the displacement PE(t) - PE(0)
 // (final.disp_<name>, evaluations[].displacement).

@@ -70,6 +70,24 @@ void read_partition(const datasets::Dataset& ds, Eigen::Index tokens, DatasetTru
   }
 }
 
+// The share of the split's samples whose target is each token: a task's own structure a PE could mirror.
+void read_target_frequency(const datasets::Dataset& ds, const std::string& split, Eigen::Index tokens, DatasetTruth& t) {
+  const auto splits = ds.splits();
+  if (std::find(splits.begin(), splits.end(), split) == splits.end()) return;
+  for (const auto& info : ds.arrays())
+    if (info.name == "target_cell" && info.per_sample && info.elements() == 1 && info.dtype == datasets::DType::u8) {
+      const std::int64_t samples = ds.samples(split);
+      if (samples == 0) return;
+      const std::vector<std::uint8_t> cells = ds.read<std::uint8_t>(split, "target_cell", 0, samples);
+      Eigen::VectorXd counts = Eigen::VectorXd::Zero(tokens);
+      for (std::uint8_t c : cells)
+        if (c < tokens) counts(c) += 1;
+      t.target_frequency = counts / static_cast<double>(samples);
+      t.target_split = split;
+      return;
+    }
+}
+
 }  // namespace
 
 DatasetTruth dataset_truth(const TruthRequest& r) {
@@ -92,6 +110,7 @@ DatasetTruth dataset_truth(const TruthRequest& r) {
       t.hops = (t.hops.array() < 0).select(far, t.hops);
     }
     read_partition(ds, r.tokens, t);
+    read_target_frequency(ds, r.train_split, r.tokens, t);
   } catch (const std::exception& e) {
     t.note = std::string("the dataset could not be read (") + e.what() + "); distances from pe.h5's positions";
     return t;

@@ -24,6 +24,10 @@ struct DatasetTruth {
   std::string note;             // why nothing was read, or ""
   std::string generator;        // the generator that made the dataset (index.json), "" when unreadable
   std::int64_t grid_n = 0;      // the LST grid's N (the root attribute grid_n the trainer reads), 0 when none
+  // How often each token is the target (/target_cell, per sample) in target_split, as a share of its samples;
+  // empty when the dataset has no such array.
+  Eigen::VectorXd target_frequency;
+  std::string target_split;
 };
 
 // Where and what to read: the run's `data:` folder, its training split and its `task.input`.

@@ -15,6 +15,11 @@ struct OnsetPoint {
   double value = 0, p_value = 1, null_mean = 0, null_q95 = 0;
 };
 
+// loci's one definition of "took the shape" (the onset, the summary and the report's reading all use it): at this
+// evaluation the statistic is permutation-significant and above `baseline` (its epoch-0 value) by more than the
+// null's spread.
+bool took_shape(const OnsetPoint& point, double baseline);
+
 // `points` in evaluation order, the first at epoch 0 (else no onset can be measured: nullopt).
 std::optional<std::int64_t> onset_epoch(const std::vector<OnsetPoint>& points);
 

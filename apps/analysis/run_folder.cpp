@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "datasets/error.hpp"
+#include "datasets/folder_lock.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
 
@@ -94,6 +95,30 @@ std::vector<fs::path> find_run_folders(const std::vector<fs::path>& roots) {
       throw UserError(root.string() + ": holds no training run (a folder with config.yaml and pe.h5)");
   }
   return {found.begin(), found.end()};
+}
+
+RunProgress run_progress(const fs::path& folder) {
+  RunProgress p;
+  if (const std::string writer = datasets::folder_writer(folder); !writer.empty()) {
+    p.why = "being written by " + writer;
+    return p;
+  }
+  const fs::path summary = folder / "summary.json";
+  std::error_code ec;
+  if (!fs::is_regular_file(summary, ec)) {
+    p.why = "no summary.json: stopped before it finished";
+    return p;
+  }
+  std::ifstream in(summary);
+  try {
+    const auto j = nlohmann::json::parse(in);
+    const std::string status = j.is_object() && j.contains("status") && j["status"].is_string() ? j["status"].get<std::string>() : "";
+    p.finished = status == "finished" || status == "early_stopped";
+    if (!p.finished) p.why = "summary.json says " + (status.empty() ? std::string("no status") : "'" + status + "'");
+  } catch (const nlohmann::json::exception&) {
+    p.why = "summary.json is not JSON";
+  }
+  return p;
 }
 
 RunFolder load_run_folder(const fs::path& folder) {

@@ -42,4 +42,12 @@ std::vector<std::filesystem::path> find_run_folders(const std::vector<std::files
 // DataError / UserError naming the file when one is missing or unreadable.
 RunFolder load_run_folder(const std::filesystem::path& folder);
 
+// Whether a run folder holds a result: finished (summary.json says finished or early_stopped) and not being
+// written. A run still training, paused, killed or crashed is not one, and `why` says which.
+struct RunProgress {
+  bool finished = false;
+  std::string why;  // "" when finished, else e.g. "being written by pid 12 on host", "no summary.json"
+};
+RunProgress run_progress(const std::filesystem::path& folder);
+
 }  // namespace loci::analysis

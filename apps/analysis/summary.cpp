@@ -12,6 +12,8 @@
 
 #include "datasets/atomic_file.hpp"
 #include "apps/analysis/analyze_run.hpp"
+#include "apps/analysis/csv_cells.hpp"
+#include "apps/analysis/statistics.hpp"
 #include "probe/bootstrap.hpp"
 #include "probe/correlation.hpp"
 #include "probe/registry.hpp"
@@ -42,6 +44,10 @@ const std::vector<std::string>& probe_columns() {
         if (std::find(c.begin(), c.end(), o) == c.end()) c.push_back(o);
     // Each probe's controls: its permutation p-value, its value at initialisation, and on the displacement.
     c.push_back("rsa_p_value");
+    // RSA with the task's own structure taken out (task_structure.hpp), and at initialisation.
+    for (const char* k : {"rsa_no_readout_spearman", "rsa_no_readout_p_value", "partial_rsa_spearman",
+                          "partial_rsa_p_value"})
+      c.push_back(k), c.push_back(std::string("init_") + k);
     // Where the geometry lives (attention_term.hpp) and when it appears (onset.hpp).
     for (const char* k : {"qk_rsa_spearman", "init_qk_rsa_spearman", "qk_rsa_p_value", "rsa_onset_epoch",
                           "qk_rsa_onset_epoch", "pe_to_embedding_norm"})
@@ -51,6 +57,12 @@ const std::vector<std::string>& probe_columns() {
     return c;
   }();
   return columns;
+}
+
+// The probes the summary also gives block by block ("<probe>_block<k>").
+const std::vector<std::string>& block_probes() {
+  static const std::vector<std::string> names{"rsa_spearman", "procrustes_oracle_disparity", "decode_r2"};
+  return names;
 }
 
 double value_or_nan(const ordered_json& j, const std::string& key) {
@@ -64,6 +76,12 @@ std::map<std::string, double> values_of(const ordered_json& a) {
     for (const char* key : {"accuracy", "mse", "loss", "r2_token_mean", "r2_global_mean", "mse_token_mean", "mse_global_mean"})
       if (m.contains(key) && m[key].is_number()) v[split + "_" + key] = m[key].get<double>();
   for (const auto& p : probe_columns()) v[p] = value_or_nan(a["final"], p);
+  // Every block's own probes beside their mean: a geometry in one block can hide in the mean of four.
+  if (a.contains("evaluations") && a["evaluations"].is_array() && !a["evaluations"].empty() &&
+      a["evaluations"].back().contains("placements"))
+    for (const auto& p : a["evaluations"].back()["placements"])
+      for (const auto& name : block_probes())
+        v[name + "_block" + std::to_string(p["placement"].get<int>())] = value_or_nan(p, name);
   // The robustness test: "<split>_accuracy_noise<sd>" (or _mse_noise<sd>) for each noise sd.
   if (a.contains("robustness"))
     for (const auto& r : a["robustness"])
@@ -98,34 +116,24 @@ Stat stat_of(const std::vector<double>& xs) {
   return s;
 }
 
-std::string csv_number(double v) {
-  if (!std::isfinite(v)) return "";
-  std::ostringstream s;
-  s << std::setprecision(9) << v;
-  return s.str();
-}
-
-std::string csv_text(const std::string& t) {
-  if (t.find_first_of(",\"\n") == std::string::npos) return t;
-  std::string q = "\"";
-  for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
-
 // Metric columns: accuracies and MSEs of every split first (sorted by split), then losses, then the probes.
 std::vector<std::string> columns_of(const std::vector<std::map<std::string, double>>& runs) {
-  std::vector<std::string> task, loss;
+  std::vector<std::string> task, loss, blocks;
   for (const auto& r : runs)
     for (const auto& [k, v] : r) {
       if (std::find(probe_columns().begin(), probe_columns().end(), k) != probe_columns().end()) continue;
-      auto& list = k.size() > 5 && k.compare(k.size() - 5, 5, "_loss") == 0 ? loss : task;
+      auto& list = k.find("_block") != std::string::npos                       ? blocks
+                   : k.size() > 5 && k.compare(k.size() - 5, 5, "_loss") == 0 ? loss
+                                                                              : task;
       if (std::find(list.begin(), list.end(), k) == list.end()) list.push_back(k);
     }
   std::sort(task.begin(), task.end());
   std::sort(loss.begin(), loss.end());
+  std::sort(blocks.begin(), blocks.end());
   std::vector<std::string> cols = task;
   cols.insert(cols.end(), loss.begin(), loss.end());
   cols.insert(cols.end(), probe_columns().begin(), probe_columns().end());
+  cols.insert(cols.end(), blocks.begin(), blocks.end());
   return cols;
 }
 
@@ -226,6 +234,7 @@ struct Table {
   std::vector<config::FlatConfig> settings;
   std::vector<std::string> columns, varying;
   std::vector<std::string> names;                   // each run's group name
+  std::vector<RunRecord> records;                   // for the statistics, once named
 };
 
 Table gather(const std::vector<ordered_json>& analyses) {
@@ -272,7 +281,7 @@ void name_groups(Table& t) {
 // runs.csv: one row per run, with a column for every setting that varies.
 void write_runs_csv(const Table& t, const fs::path& folder) {
   std::ostringstream runs;
-  runs << "folder,group,pe_type,placement,init,sigma,seed";
+  runs << "folder,group,pe_type,placement,init,sigma,seed,partial,last_epoch";
   for (const auto& k : t.varying) runs << "," << csv_text(k);
   for (const auto& c : t.columns) runs << "," << c;
   runs << "\n";
@@ -281,7 +290,9 @@ void write_runs_csv(const Table& t, const fs::path& folder) {
     runs << csv_text(r["folder"].get<std::string>()) << "," << csv_text(t.names[i]) << ","
          << r["pe_type"].get<std::string>() << "," << r["placement"].get<std::string>() << ","
          << csv_text(r["init"].get<std::string>()) << "," << csv_number(r["sigma"].get<double>()) << ","
-         << r["seed"].get<std::int64_t>();
+         << r["seed"].get<std::int64_t>() << ","
+         << csv_text(r.contains("partial") && r["partial"].is_string() ? r["partial"].get<std::string>() : "") << ","
+         << csv_number(t.records[i].last_epoch);
     for (const auto& k : t.varying) runs << "," << csv_text(setting(t.settings[i], k));
     for (const auto& c : t.columns) runs << "," << csv_number(t.values[i].count(c) ? t.values[i].at(c) : kNaN);
     runs << "\n";
@@ -355,20 +366,6 @@ const std::vector<std::string>& correlated_statistics() {
   return s;
 }
 
-using GroupMeans = std::map<std::string, std::vector<double>>;  // column -> its mean in each group of drawn PEs
-
-// Spearman over the groups where both are defined (a fixed random PE has no displacement), and how many those
-// are; NaN below 3.
-std::pair<double, std::size_t> spearman_of(const std::vector<double>& x, const std::vector<double>& y) {
-  std::vector<double> a, b;
-  for (std::size_t i = 0; i < x.size() && i < y.size(); ++i)
-    if (std::isfinite(x[i]) && std::isfinite(y[i])) a.push_back(x[i]), b.push_back(y[i]);
-  if (a.size() < 3) return {kNaN, a.size()};
-  return {probe::spearman(Eigen::Map<const Eigen::VectorXd>(a.data(), static_cast<Eigen::Index>(a.size())),
-                          Eigen::Map<const Eigen::VectorXd>(b.data(), static_cast<Eigen::Index>(b.size()))),
-          a.size()};
-}
-
 bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
@@ -385,37 +382,60 @@ std::vector<std::string> task_metrics(const std::vector<std::string>& columns) {
   return task;
 }
 
-// correlations.csv (statistic, task column, groups, rho) and the same as a table for summary.md.
-std::string write_correlations(const GroupMeans& means, const std::vector<std::string>& columns, const fs::path& folder) {
-  const std::vector<std::string> task = task_metrics(columns);
-  const bool accuracy = !task.empty() && is_percentage(task.front());
-  const std::size_t groups = means.count(columns.front()) ? means.at(columns.front()).size() : 0;
-  std::ostringstream csv, md;
-  csv << "statistic,against,groups,spearman\n";
-  if (groups >= 3 && !task.empty()) {
-    md << "\nAcross the " << groups
-       << " groups of drawn PEs (learned / random, one per init scale), Spearman ρ of each statistic's group mean "
-       << (accuracy ? "with accuracy (the paper: Procrustes disparity −0.98, attention cosine 0.96"
-                    : "with held-out MSE (lower is better, so a PE whose shape helps gives ρ > 0 for Procrustes "
-                      "disparity and ρ < 0 for RSA")
-       << "; `control_` is a random PE of the same norm, `disp_` the displacement PE(t) − PE(0)):\n\n| statistic |";
-    for (const auto& t : task) md << " " << t << " |";
-    md << "\n|---|";
-    for (std::size_t i = 0; i < task.size(); ++i) md << "---|";
-    md << "\n";
-  }
-  for (const auto& stat : correlated_statistics()) {
-    if (!means.count(stat)) continue;
-    if (groups >= 3 && !task.empty()) md << "| " << stat << " |";
-    for (const auto& t : task) {
-      const auto [rho, used] = spearman_of(means.at(stat), means.at(t));
-      csv << stat << "," << t << "," << used << "," << csv_number(rho) << "\n";
-      if (groups >= 3) md << " " << (std::isfinite(rho) ? csv_number(std::round(rho * 1000) / 1000) : "n/a") << " |";
+// Unfinished runs scored on purpose (analyze.include_partial): named with the epoch each reached, below the table
+// they are averaged into.
+std::string partial_note(const Table& t) {
+  std::string list;
+  for (std::size_t i = 0; i < t.runs.size(); ++i)
+    if (t.runs[i].contains("partial") && t.runs[i]["partial"].is_string())
+      list += std::string(list.empty() ? "" : "; ") + t.runs[i]["folder"].get<std::string>() + " at epoch " +
+              csv_number(t.records[i].last_epoch) + " (" + t.runs[i]["partial"].get<std::string>() + ")";
+  return list.empty() ? "" : "\n**Partial runs, not finished, scored at their last evaluation:** " + list + ".\n";
+}
+
+// Each run as the statistics see it: its group, what pairs it with runs of other groups (its dataset and PE
+// draw), its numbers and its onsets.
+std::vector<RunRecord> records_of(const Table& t, const std::vector<ordered_json>& analyses) {
+  std::vector<RunRecord> records;
+  for (std::size_t i = 0; i < t.runs.size(); ++i) {
+    const ordered_json& run = t.runs[i];
+    RunRecord r;
+    r.group = t.names[i];
+    const ordered_json draw = run.contains("pe_draw") ? run["pe_draw"] : run["seed"];
+    r.pairing = (run.contains("data") ? run["data"].get<std::string>() : std::string()) + "|" +
+                (draw.is_string() ? draw.get<std::string>() : draw.dump());
+    r.drawn = run["drawn"].get<bool>();
+    r.values = t.values[i];
+    const ordered_json& a = analyses[i];
+    const ordered_json& evaluations = a.contains("evaluations") ? a["evaluations"] : ordered_json();
+    if (!evaluations.is_array() || evaluations.empty()) {
+      records.push_back(r);
+      continue;
     }
-    if (groups >= 3 && !task.empty()) md << "\n";
+    r.last_epoch = evaluations.back()["epoch"].get<double>();
+    // Onsets are measured only against an evaluation at epoch 0; where one was, a run without an onset is censored.
+    const bool measurable = evaluations.front()["epoch"].get<double>() == 0;
+    for (const auto& [stat, key] : {std::pair<std::string, std::string>{"rsa", "rsa_onset_epoch"},
+                                    {"qk_rsa", "qk_rsa_onset_epoch"}}) {
+      const ordered_json& f = a["final"];
+      if (!measurable || !f.is_object() || !f.contains(key)) continue;
+      r.onset[stat] = f[key].is_number() ? f[key].get<double>() : kNaN;
+    }
+    records.push_back(r);
   }
-  datasets::write_file_atomically(folder / "correlations.csv", csv.str());
-  return md.str();
+  return records;
+}
+
+// summary.md's statistics: comparisons between groups, correlations with the task over runs, onsets.
+std::string statistics_sections(const Table& t, const std::vector<std::string>& groups, const fs::path& folder) {
+  if (t.columns.empty()) return "";
+  std::vector<std::string> compared = task_metrics(t.columns);
+  const bool accuracy = !compared.empty() && is_percentage(compared.front());
+  const std::vector<std::string> task = compared;
+  compared.push_back("rsa_spearman");
+  return write_comparisons(groups, t.records, compared, folder) +
+         write_correlations(t.records, correlated_statistics(), task, accuracy, folder) +
+         write_onsets(groups, t.records, folder);
 }
 
 // summary.csv (every column, mean and sd per group) and summary.md (the main columns, and the correlation).
@@ -426,8 +446,9 @@ void write_group_tables(const Table& t, const fs::path& folder) {
   for (const auto& c : t.columns) csv << "," << c << "_mean," << c << "_sd," << c << "_ci_low," << c << "_ci_high";
   csv << "\n";
   md << md_header(t.runs.size(), t.columns, shown);
-  GroupMeans drawn;
+  std::vector<std::string> order;
   for (const auto& [key, g] : groups_of(t)) {
+    order.push_back(g.run["group"].get<std::string>());
     std::string seeds;
     for (std::size_t i = 0; i < g.seeds.size(); ++i) seeds += (i ? " " : "") + std::to_string(g.seeds[i]);
     const auto stats = stats_of(g, t.columns);
@@ -448,10 +469,8 @@ void write_group_tables(const Table& t, const fs::path& folder) {
       md << " " << pm(s, is_percentage(c) ? 1 : 3) << " |";
     }
     md << "\n";
-    if (g.run["drawn"].get<bool>())
-      for (const auto& c : t.columns) drawn[c].push_back(stats.at(c).mean);
   }
-  if (!t.columns.empty()) md << write_correlations(drawn, t.columns, folder);
+  md << partial_note(t) << statistics_sections(t, order, folder);
   datasets::write_file_atomically(folder / "summary.csv", csv.str());
   datasets::write_file_atomically(folder / "summary.md", md.str());
 }
@@ -461,6 +480,7 @@ void write_group_tables(const Table& t, const fs::path& folder) {
 void write_summary(const std::vector<ordered_json>& analyses, const fs::path& folder) {
   Table t = gather(analyses);
   name_groups(t);
+  t.records = records_of(t, analyses);
   write_runs_csv(t, folder);
   write_group_tables(t, folder);
 }

@@ -54,7 +54,7 @@ void add_analyze_command(CLI::App& app) {
     std::vector<fs::path> roots(a->runs.begin(), a->runs.end());
     const fs::path out = a->out.empty() ? common_folder(roots) : fs::path(a->out);
     const auto report = analysis::analyze_all(roots, out, options, !a->quiet);
-    std::cerr << "loci: analysed " << report.analysed << " runs, kept " << report.kept << " current analyses; summary in "
+    std::cerr << analysis::unfinished_lines(report) << "loci: analysed " << report.analysed << " runs, kept " << report.kept << " current analyses; summary in "
               << (out / "summary.md").string() << "\n";
   });
 }

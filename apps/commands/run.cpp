@@ -89,7 +89,7 @@ void analyze_stage(const config::Node& an, const RunFlags& f) {
     return;
   }
   const auto report = analysis::analyze_all(roots, an.at("out").text(), options, !f.quiet);
-  std::cerr << "loci: [analyze] " << report.analysed << " runs analysed, " << report.kept << " kept; "
+  std::cerr << analysis::unfinished_lines(report) << "loci: [analyze] " << report.analysed << " runs analysed, " << report.kept << " kept; "
             << (fs::path(an.at("out").text()) / "summary.md").string() << "\n";
 }
 

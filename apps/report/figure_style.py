@@ -27,6 +27,10 @@ class Figures:
 
     def __init__(self, out):
         self.folder = os.path.join(out, "figures")
+        # A planted link would send every figure outside the report's folder.
+        if os.path.islink(self.folder):
+            raise SystemExit(f"loci: error: {self.folder}: is a symbolic link; the report writes its figures only "
+                             "into a plain folder of its own (remove the link)")
         os.makedirs(self.folder, exist_ok=True)
         self.items = []
 

@@ -13,6 +13,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from reading import reading_html  # noqa: E402  (beside this script, in the build tree and the install)
+from statistics_tables import statistics_html  # noqa: E402
 
 
 def fail(message):
@@ -594,6 +595,7 @@ p.reading {{ margin: 0.3em 0; }}
 <p>{runs} runs from <code>{source}</code>, grouped by PE type and init scale; mean ± sd over seeds at the last
 evaluation.{units} Figures are also in <code>figures/</code> as SVG and PNG.</p>
 {table}
+{statistics}
 {figures}
 </body></html>
 """
@@ -668,7 +670,7 @@ def write_page(out, figs, d):
                        source=html.escape(os.path.abspath(d.source)), intro=intro_html(d.analyses, d.columns, d.classes),
                        reading=reading_html(d.analyses, d.columns, d.chance),
                        units=" Accuracies in %." if d.accuracy else "", table=table_html(d.summary, d.columns),
-                       figures=body)
+                       statistics=statistics_html(d.source), figures=body)
     target = os.path.join(out, "report.html")
     with open(target + ".tmp", "w") as f:
         f.write(page)

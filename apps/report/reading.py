@@ -12,9 +12,6 @@ import html
 import math
 import statistics
 
-# A PE "took the shape" when its RSA is permutation-significant and above its epoch-0 value by more than this: the
-# spread of the permutation null on 16-token grids (its 95th percentile minus its mean is about 0.12-0.15).
-MIN_RISE = 0.1
 
 
 def _finite(values):
@@ -95,25 +92,31 @@ def _task_differs(groups, task_col):
 
 
 def _shape_sentence(name, runs, key, what):
-    """One PE group's RSA (key 'rsa' for the PE, 'qk_rsa' for its attention term) beside epoch 0 and p."""
+    """One PE group's RSA (key 'rsa' for the PE, 'qk_rsa' for its attention term) beside epoch 0 and p. Whether a
+    run took the shape is analysis.json's <key>_took_shape: loci's one definition (apps/analysis/onset.hpp), which
+    the onset and the summary use too: permutation p < 0.05 and a rise over epoch 0 beyond the null's spread."""
     now = _mean(_final(runs, f"{key}_spearman"))
     start = _mean(_final(runs, f"init_{key}_spearman"))
     p = _median(_final(runs, f"{key}_p_value"))
     onset = _finite(_final(runs, f"{key}_onset_epoch"))
     if not math.isfinite(now):
         return None, False
-    took = math.isfinite(p) and p < 0.05 and (not math.isfinite(start) or now - start > MIN_RISE)
+    verdicts = [v for v in _final(runs, f"{key}_took_shape") if isinstance(v, bool)]
+    took_runs = sum(verdicts)
+    took = bool(verdicts) and took_runs * 2 > len(verdicts)
     base = f"epoch 0: {start:+.3f}, " if math.isfinite(start) else ""
     text = f"{name}: {what} RSA {now:+.3f} ({base}permutation p {_p(p)}"
     text += f", median over {len(runs)} seeds)" if len(runs) > 1 else ")"
     if took:
-        text += " — took the shape of the positions"
+        text += f" — took the shape of the positions in {took_runs} of {len(verdicts)} runs"
         if onset:
-            text += f" (first at epoch {min(onset):g} in {len(onset)} of {len(runs)} runs)"
-    elif math.isfinite(start) and abs(now - start) <= MIN_RISE:
-        text += " — kept the shape it started with"
+            text += f" (first at epoch {min(onset):g})"
+    elif took_runs:
+        text += f" — took the shape in only {took_runs} of {len(verdicts)} runs"
+    elif verdicts:
+        text += " — did not take the shape of the positions (no run rose beyond its permutation null's spread)"
     else:
-        text += " — no significant shape of the positions"
+        text += " — no epoch-0 PE to tell a learned shape from the draw's"
     return text + ".", took
 
 

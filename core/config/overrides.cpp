@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <regex>
+#include <cctype>
 
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
@@ -13,12 +13,35 @@ namespace loci::config {
 
 namespace {
 
+// A dotted key path: parts of letters, digits, '_' and '-', the first starting with a letter or '_', none empty.
+// Scanned by hand in one pass: std::regex recurses per character and overflows the stack on a long key.
 bool valid_key_path(std::string_view path) {
-  static const std::regex re(R"([A-Za-z_][A-Za-z0-9_\-]*(\.[A-Za-z_0-9][A-Za-z0-9_\-]*)*)");
-  return std::regex_match(path.begin(), path.end(), re);
+  auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-'; };
+  bool part_start = true, first_part = true;
+  for (char c : path) {
+    if (c == '.') {
+      if (part_start) return false;
+      part_start = true;
+      first_part = false;
+      continue;
+    }
+    if (!word(c)) return false;
+    if (part_start && first_part && !(std::isalpha(static_cast<unsigned char>(c)) || c == '_')) return false;
+    if (part_start && !first_part && c == '-') return false;
+    part_start = false;
+  }
+  return !path.empty() && !part_start;
 }
 
-std::string where(std::string_view arg) { return "command line '" + std::string(arg) + "'"; }
+// Longer keys name nothing any schema holds; the bound keeps every message about one short and its checks cheap.
+constexpr std::size_t kMaxKeyPath = 256;
+
+// The argument as an error shows it: whole when short, else its start and its length, so the line stays one line.
+std::string where(std::string_view arg) {
+  constexpr std::size_t shown = 100;
+  if (arg.size() <= shown + 20) return "command line '" + std::string(arg) + "'";
+  return "command line '" + std::string(arg.substr(0, shown)) + "...' (" + std::to_string(arg.size()) + " characters)";
+}
 
 void restamp(Node& n, const Mark& m) {
   n.set_mark(m);
@@ -102,6 +125,9 @@ Override parse_override(std::string_view arg) {
     throw UserError(where(arg) + ": an override is written key.path=value");
   std::string_view path = arg.substr(0, eq);
   if (!path.empty() && path.front() == '+') path.remove_prefix(1);  // Hydra's "add a key" spelling
+  if (path.size() > kMaxKeyPath)
+    throw UserError(where(arg) + ": a key path of " + std::to_string(path.size()) + " characters; keys are at most " +
+                    std::to_string(kMaxKeyPath));
   if (!valid_key_path(path))
     throw UserError(where(arg) + ": '" + std::string(path) + "' is not a key path (names joined by dots)");
   const std::string value_text(arg.substr(eq + 1));

@@ -5,10 +5,12 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <unordered_set>
@@ -135,10 +137,22 @@ std::string read_text(const fs::path& path, const std::string& who) {
   return text;
 }
 
-Node load_recursive(const fs::path& path, std::vector<fs::path>& stack, const std::string& who);
+// What one load has read: the chain of files including each other (for cycles), every file already resolved (an
+// include met again is merged from here, not read and resolved again: 31 files each including the next twice cost
+// 31 loads, not 2^31), and how many includes were followed, bounded so that no config makes loading unbounded work.
+struct LoadState {
+  std::vector<fs::path> stack;
+  std::map<fs::path, Node> resolved;
+  std::size_t includes = 0;
+};
 
-// Merges the files named by `own`'s `include:` key (relative to `base_dir`) under `own`'s other keys.
-Node merge_includes(Node own, const fs::path& base_dir, std::vector<fs::path>& stack) {
+constexpr std::size_t kMaxIncludes = 1000;
+
+Node load_recursive(const fs::path& path, LoadState& state, const std::string& who);
+
+// Merges the files named by `own`'s `include:` key (relative to `base_dir`) under `own`'s other keys. A file named
+// twice in one list is merged once: a second merge of the same keys changes nothing.
+Node merge_includes(Node own, const fs::path& base_dir, LoadState& state) {
   Node result = Node::map(own.mark());
   if (const Node* inc = own.find("include")) {
     std::vector<const Node*> paths;
@@ -147,11 +161,19 @@ Node merge_includes(Node own, const fs::path& base_dir, std::vector<fs::path>& s
       for (const auto& item : inc->items()) paths.push_back(&item);
     else
       throw UserError(inc->mark().str() + ": 'include' takes a file name or a list of file names");
+    std::vector<fs::path> merged;
     for (const Node* p : paths) {
       if (!p->is_scalar()) throw UserError(p->mark().str() + ": 'include' entries must be file names");
       fs::path target = p->text();
       if (target.is_relative()) target = base_dir / target;
-      merge(result, load_recursive(target, stack, p->mark().str() + ": "));
+      std::error_code ec;
+      const fs::path canonical = fs::weakly_canonical(target, ec);
+      if (!ec && std::find(merged.begin(), merged.end(), canonical) != merged.end()) continue;
+      if (++state.includes > kMaxIncludes)
+        throw UserError(p->mark().str() + ": more than " + std::to_string(kMaxIncludes) +
+                        " includes in one config; a config's includes must be a short list");
+      merge(result, load_recursive(target, state, p->mark().str() + ": "));
+      if (!ec) merged.push_back(canonical);
     }
     own.erase("include");
   }
@@ -159,19 +181,21 @@ Node merge_includes(Node own, const fs::path& base_dir, std::vector<fs::path>& s
   return result;
 }
 
-Node load_recursive(const fs::path& path, std::vector<fs::path>& stack, const std::string& who) {
+Node load_recursive(const fs::path& path, LoadState& state, const std::string& who) {
   std::error_code ec;
   fs::path canonical = fs::weakly_canonical(path, ec);
   if (ec) canonical = path;  // a name the system cannot resolve (too long, say) fails below with its own line
-  for (const auto& p : stack)
+  for (const auto& p : state.stack)
     if (p == canonical) throw UserError(who + "include cycle: " + path.string() + " includes itself");
-  stack.push_back(canonical);
+  if (const auto done = state.resolved.find(canonical); done != state.resolved.end()) return done->second;
+  state.stack.push_back(canonical);
 
   Node own = parse_yaml(read_text(path, who), path.string());
   if (own.is_null()) own = Node::map(Mark{path.string(), 1, 1});
   if (!own.is_map()) throw UserError(own.mark().str() + ": a config file must be a mapping of keys to values");
-  Node result = merge_includes(std::move(own), path.parent_path(), stack);
-  stack.pop_back();
+  Node result = merge_includes(std::move(own), path.parent_path(), state);
+  state.stack.pop_back();
+  state.resolved.emplace(canonical, result);
   return result;
 }
 
@@ -222,14 +246,14 @@ Node parse_yaml(const std::string& text, const std::string& origin) {
 }
 
 Node load_file(const fs::path& path) {
-  std::vector<fs::path> stack;
-  return load_recursive(path, stack, "");
+  LoadState state;
+  return load_recursive(path, state, "");
 }
 
 Node resolve_includes(const Node& node, const fs::path& base_dir) {
   if (!node.is_map() || !node.find("include")) return node;
-  std::vector<fs::path> stack;
-  return merge_includes(node, base_dir, stack);
+  LoadState state;
+  return merge_includes(node, base_dir, state);
 }
 
 void merge(Node& base, const Node& over) {

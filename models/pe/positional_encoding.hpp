@@ -51,6 +51,11 @@ struct PEOptions {
   TORCH_ARG(std::string, offsets) = "index";
   // relative: offsets beyond this are clipped to it (per axis for coordinates); 0 keeps every offset distinct.
   TORCH_ARG(int64_t, max_distance) = 0;
+  // Seed of a generator of the PE's own for its random tables. Unset: the model's generator, drawn first, so that
+  // models of one seed share one draw (rescaled by the init's scale). Set, the PE's draw no longer follows the
+  // training seed: cells of a sweep can draw independently, or runs of different seeds share a draw on purpose.
+  // make_generator(s) here draws the same tables as a model of seed s without it.
+  TORCH_ARG(c10::optional<uint64_t>, draw_seed) = c10::nullopt;
 };
 
 // What a PE is built for. Positions are the dataset's true coordinates [T, dims]; T = positions.size(0).

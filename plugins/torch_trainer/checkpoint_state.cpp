@@ -10,7 +10,7 @@
 namespace loci::torch_trainer {
 
 void save_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
-                     const RunState& state, const std::vector<std::string>& condition_names) {
+                     const RunState& state, const std::vector<std::string>& condition_names, const std::string& run) {
   torch::serialize::OutputArchive archive;
   models::save_module(*model, archive, "model");
   torch::serialize::OutputArchive opt_archive;
@@ -18,6 +18,7 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
   archive.write("optimizer", opt_archive);
 
   nlohmann::ordered_json j;
+  j["run_identity"] = run;
   j["epoch"] = state.epoch;
   j["step"] = state.step;
   j["seconds"] = state.seconds;
@@ -60,7 +61,8 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
   datasets::write_file_atomically(file, bytes.str());
 }
 
-RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer) {
+RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
+                         const std::string& run) {
   torch::serialize::InputArchive archive;
   try {
     archive.load_from(file.string());
@@ -80,6 +82,12 @@ RunState load_checkpoint(const std::filesystem::path& file, models::Model& model
   c10::IValue json_value;
   archive.read("state_json", json_value);
   const auto j = nlohmann::ordered_json::parse(json_value.toStringRef());
+  // Another run's checkpoint of the same shape loads without complaint; only its record tells it apart.
+  const std::string recorded = j.value("run_identity", std::string());
+  if (!recorded.empty() && recorded != run)
+    throw UserError(file.string() + ": a checkpoint of another run (its identity " + recorded.substr(0, 12) +
+                    ", this run's " + run.substr(0, 12) + "); it was copied or swapped in: put back this run's own, "
+                    "or remove it to start the run afresh");
   RunState s;
   s.epoch = j.at("epoch").get<std::int64_t>();
   s.step = j.at("step").get<std::int64_t>();

@@ -22,9 +22,13 @@ struct RunState {
   std::vector<PeSnapshot> pe_history;
 };
 
-// Written under a temporary name and renamed, so a crash mid-save leaves the previous checkpoint intact.
+// Written under a temporary name and renamed, so a crash mid-save leaves the previous checkpoint intact. `run` is
+// the run's lasting identity (run_identity.hpp), recorded so that the checkpoint cannot continue another run.
 void save_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
-                     const RunState& state, const std::vector<std::string>& condition_names);
-RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer);
+                     const RunState& state, const std::vector<std::string>& condition_names, const std::string& run);
+// UserError naming the file when it is unreadable, does not fit the model, or records another run than `run` (a
+// checkpoint from before identities were recorded carries none and is taken as it is).
+RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
+                         const std::string& run);
 
 }  // namespace loci::torch_trainer

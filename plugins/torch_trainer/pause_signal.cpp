@@ -2,6 +2,8 @@
 
 #include <csignal>
 
+#include "core/pause_request.hpp"
+
 namespace loci::torch_trainer {
 
 namespace {
@@ -14,7 +16,8 @@ void on_pause(int) { pause_asked = 1; }
 }  // namespace
 
 PauseSignal::PauseSignal() {
-  pause_asked = 0;
+  // One that came while the process started (plugins loading, data opening) still counts.
+  pause_asked = pause_requested_early() ? 1 : 0;
   struct sigaction sa {};
   sa.sa_handler = on_pause;
   sigemptyset(&sa.sa_mask);

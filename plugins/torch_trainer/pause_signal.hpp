@@ -13,7 +13,7 @@ class PauseSignal : boost::noncopyable {
   PauseSignal();
   ~PauseSignal();
 
-  // Whether SIGUSR1 came since the handler was installed.
+  // Whether SIGUSR1 came since the handler was installed, or before it, since the process started.
   static bool requested();
 };
 

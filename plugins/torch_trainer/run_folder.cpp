@@ -62,7 +62,7 @@ void claim_run_folder(Session& s) {
   s.run = s.opt.out;
   s.last = s.run / "checkpoints" / "last.pt";
   if (!s.lead) return;
-  datasets::make_folder(s.run / "checkpoints");
+  datasets::make_own_subfolder(s.run / "checkpoints");
   s.claim = std::make_unique<datasets::FolderLock>(s.run);
   for (const fs::path dir : {s.run, s.run / "checkpoints"}) {
     std::error_code ec;
@@ -77,6 +77,7 @@ void claim_run_folder(Session& s) {
 ResumePlan check_identity(Session& s, const config::Node& resolved, const plugins::TrainRequest& request) {
   s.recorded = recorded_config(resolved, s.opt);
   const config::Identity identity = run_identity(s.recorded, *s.ds);
+  s.identity = identity;
   if (s.dp) s.dp->agree(identity);  // before any rank reads or writes the folder under its own settings
   if (s.opt.on_other_settings == "new_folder" && made_otherwise(s.run, identity)) {
     // Asked for: these settings get a folder of their own beside the other run, found again on a rerun.
@@ -130,6 +131,7 @@ void write_summary(const Session& s, const std::string& status) {
   j["train_seconds"] = state.seconds;
   j["samples_per_second"] = state.seconds > 0 ? static_cast<double>(state.step * opt.batch_size) / state.seconds : 0.0;
   j["seed"] = opt.seed;
+  j["pe_draw"] = effective_pe_draw(opt, s.identity);
   j["precision"] = opt.precision;
   j["micro_batches"] = opt.micro_batches;
   j.update(numerics_summary(opt.precision, fused_products(opt)));

@@ -167,6 +167,23 @@ config::Identity run_identity(const config::Node& recorded, const datasets::Data
   return config::identity_of(canonical_keys(keys));
 }
 
+std::string lasting_hash(const config::Identity& identity) {
+  config::FlatConfig keys = identity.keys;
+  keys.erase("train.epochs");
+  return config::identity_of(keys).hash;
+}
+
+std::optional<std::uint64_t> pe_draw_seed(const TrainOptions& options, const config::Identity& identity) {
+  if (options.pe_draw == "seed") return std::nullopt;
+  if (options.pe_draw != "run") return std::stoull(options.pe_draw);
+  // 15 hex digits: a seed below 2^60, which every consumer of a seed (JSON, LibTorch's generator) keeps exactly.
+  return std::stoull(lasting_hash(identity).substr(0, 15), nullptr, 16);
+}
+
+std::uint64_t effective_pe_draw(const TrainOptions& options, const config::Identity& identity) {
+  return pe_draw_seed(options, identity).value_or(options.seed);
+}
+
 void write_identity(const fs::path& run, const config::Identity& identity) {
   nlohmann::ordered_json j;
   j["hash"] = identity.hash;

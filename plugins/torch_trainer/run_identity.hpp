@@ -22,6 +22,19 @@ config::Node recorded_config(const config::Node& resolved, const TrainOptions& o
 // The identity of a run of `recorded` on `dataset` (its shards' checksums stand for the data, wherever it lies).
 config::Identity run_identity(const config::Node& recorded, const datasets::Dataset& dataset);
 
+// The identity's hash less train.epochs: what stays the same when a finished run is asked for more epochs, so
+// that its checkpoints and its PE draw belong to it at any length.
+std::string lasting_hash(const config::Identity& identity);
+
+// The seed of the PE's own draw (models::PEOptions::draw_seed) that model.pe.draw asks for: none for "seed" (the
+// model's generator, as before the key existed, so such runs keep their bytes), N for a number, and for "run" a
+// number taken from lasting_hash(identity) (a run extended later draws what it drew).
+std::optional<std::uint64_t> pe_draw_seed(const TrainOptions& options, const config::Identity& identity);
+
+// The seed a run's PE tables were drawn from, seed or not: runs with equal values share a draw (summary.json's
+// pe_draw, which the analysis pairs runs by).
+std::uint64_t effective_pe_draw(const TrainOptions& options, const config::Identity& identity);
+
 void write_identity(const std::filesystem::path& run, const config::Identity& identity);
 
 // True when `run` holds a run (identity.json) made with other settings than `identity`.

@@ -16,6 +16,7 @@
 #include "evaluate.hpp"
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"
+#include "core/config/identity.hpp"
 #include "core/config/node.hpp"
 #include "train_options.hpp"
 
@@ -24,6 +25,7 @@ namespace loci::torch_trainer {
 struct Session {
   TrainOptions opt;
   config::Node recorded;  // config.yaml: resolved, with the effective init and absolute paths
+  config::Identity identity;  // identity.json's
   torch::Device device = torch::kCPU;
   std::unique_ptr<DataParallel> dp;
   int rank = 0, ranks = 1;

@@ -150,6 +150,7 @@ class TorchTrainer final : public plugins::Trainer {
     s.mopt.encoder().in_channels(s.plan.channels);
     s.mopt.task(s.plan.task == Task::classification ? "classification" : "masked_regression");
     s.mopt.classification().classes(s.plan.classes);
+    if (const auto draw = pe_draw_seed(s.opt, s.identity)) s.mopt.encoder().pe().draw_seed(*draw);
     check_training_memory(s.opt, s.plan, s.ds->samples(s.opt.train_split), resolved);
     try {
       s.model = models::make_model(s.mopt, s.positions, s.opt.seed);
@@ -166,12 +167,12 @@ class TorchTrainer final : public plugins::Trainer {
 
   static void restore(Session& s, const ResumePlan& resume, bool from_file) {
     if (from_file) {
-      s.state = load_checkpoint(s.last_source, s.model, *s.optimizer);
+      s.state = load_checkpoint(s.last_source, s.model, *s.optimizer, lasting_hash(s.identity));
       if (s.lead)
         std::cerr << "loci: continuing " << s.run.string() << " from " << s.last_source.string() << " (epoch "
                   << s.state.epoch << ", step " << s.state.step << ")\n";
     } else if (!resume.fresh && fs::exists(s.last)) {
-      s.state = load_checkpoint(s.last, s.model, *s.optimizer);
+      s.state = load_checkpoint(s.last, s.model, *s.optimizer, lasting_hash(s.identity));
       if (resume.extend) drop_final_evaluation(s);
       if (s.lead)
         std::cerr << "loci: " << (resume.extend ? "extending " : "resuming ") << s.run.string() << " at epoch "

@@ -13,6 +13,11 @@
 
 namespace loci::torch_trainer {
 
+bool is_pe_draw(const std::string& v) {
+  if (v == "seed" || v == "run") return true;
+  return !v.empty() && v.size() <= 19 && std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 namespace {
 
 using Table = config::OptionTable<TrainOptions>;
@@ -104,6 +109,13 @@ void declare_pe(Table& t) {
   t.add("model.pe.max_distance", [pe](O& o) -> std::int64_t& { return pe(o).max_distance(); })
       .min(0)
       .doc("relative PE: clip offsets (0 = no clipping)");
+  t.add("model.pe.draw", [](O& o) -> std::string& { return o.pe_draw; })
+      .doc("where a drawn PE's random tables come from: seed (the run's seed, so the cells of a sweep that share a "
+           "seed share one draw, rescaled by sigma: paired), run (the run's settings and seed: every cell draws its "
+           "own, independent), or a whole number N (the draw a run of seed N makes: shared on purpose)");
+  t.check(
+      "model.pe.draw", [](const O& o) { return is_pe_draw(o.pe_draw); },
+      [](const O& o) { return "must be seed, run or a whole number, not '" + o.pe_draw + "'"; });
 }
 
 // An init key applies when the run's initialiser reads it (its registration lists what it reads); with no

@@ -61,9 +61,16 @@ struct TrainOptions {
   std::string checkpoint_best;        // split whose loss picks checkpoints/best.pt ("" = off)
   std::int64_t jobs = 1;  // sweeps (apps/sweep.cpp): processes at a time
 
+  // model.pe.draw: "seed" (the PE drawn from the run's seed), "run" (from the run's identity: every cell its own
+  // draw) or a whole number (the draw a run of that seed makes); resolved by pe_draw_seed (run_identity.hpp).
+  std::string pe_draw = "seed";
+
   models::ModelOptions model;  // task-dependent sizes (channels, classes) are filled in from the dataset
   InitKeys init;               // composed into model.encoder().pe().init() by read_options
 };
+
+// Whether `value` is a valid model.pe.draw: seed, run, or a whole number below 10^19.
+bool is_pe_draw(const std::string& value);
 
 // The trainer's schema (YAML text, core/config/schema.hpp), generated from the declaration.
 const char* schema_text();

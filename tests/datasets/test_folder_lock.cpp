@@ -64,3 +64,15 @@ TEST_CASE("a claim a finished writer left behind is taken over and names this pr
   }
   const datasets::FolderLock again(dir);  // released on scope exit: the same folder can be claimed anew
 }
+
+TEST_CASE("a .loci-journal that is a symbolic link is refused and nothing is written through it",
+          "[datasets][folder][lock]") {
+  const auto dir = test::fresh_dir("journal_symlink");
+  const fs::path elsewhere = dir / "elsewhere", out = dir / "ds";
+  fs::create_directories(elsewhere);
+  fs::create_directories(out);
+  fs::create_directory_symlink(elsewhere, out / ".loci-journal");
+  REQUIRE_THROWS_WITH(datasets::generate_dataset(test::SyntheticSource(), test::small_options(out)),
+                      Contains((out / ".loci-journal").string()) && Contains("symbolic link"));
+  CHECK(fs::is_empty(elsewhere));
+}

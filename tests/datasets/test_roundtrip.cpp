@@ -5,7 +5,9 @@
 #include <set>
 
 #include <nlohmann/json.hpp>
+#include <yaml-cpp/yaml.h>
 
+#include "datasets/dataset_card.hpp"
 #include "datasets/generate.hpp"
 #include "datasets/reader.hpp"
 #include "synthetic_source.hpp"
@@ -123,12 +125,12 @@ TEST_CASE("every dtype and dataset array and attribute reads back as written", "
   CHECK(card.rfind("---\npretty_name:", 0) == 0);
   CHECK_THAT(card, Catch::Contains("license: cc-by-4.0"));
   CHECK_THAT(card, Catch::Contains("- n<1K"));
-  CHECK_THAT(card, Catch::Contains("  - name: tokens\n    dtype: uint8\n    shape: [6, 3]"));
-  CHECK_THAT(card, Catch::Contains("  - name: train\n    num_examples: 40"));
+  CHECK_THAT(card, Catch::Contains("    - name: tokens\n      dtype: uint8\n      shape: [6, 3]"));
+  CHECK_THAT(card, Catch::Contains("    - name: train\n      num_examples: 40"));
   CHECK_THAT(card, Catch::Contains(o.card_prose));
   CHECK_THAT(card, Catch::Contains("loci_test_generate OUT"));
   CHECK_THAT(card, Catch::Contains("true grid coordinates"));
-  CHECK_THAT(card, Catch::Contains("  - name: token_name\n    dtype: string\n    shape: [6]"));
+  CHECK_THAT(card, Catch::Contains("    - name: token_name\n      dtype: string\n      shape: [6]"));
 
   // Nothing but the dataset is left behind: no journal, no temporaries.
   CHECK(test::files_in(dir / "ds") ==
@@ -152,4 +154,22 @@ TEST_CASE("a lone shard opens without its folder's index", "[datasets][roundtrip
   CHECK(shard.array("positions").per_sample == false);
   CHECK(shard.index().generator == "synthetic");
   CHECK(shard.verify().shards == 1);
+}
+
+TEST_CASE("the card's front matter holds any licence or name as one value: a line break cannot end it",
+          "[datasets][card]") {
+  datasets::Index index;
+  index.generator = "synthetic";
+  index.generator_version = "1";
+  datasets::CardText text;
+  text.license = "mit\ninjected: true\n---\n<script>alert(1)</script>";
+  text.pretty_name = "a \"name\"\n---";
+  const std::string card = datasets::dataset_card(index, text);
+  REQUIRE(card.rfind("---\n", 0) == 0);
+  const std::string header = card.substr(4, card.find("\n---\n", 4) - 4);
+  const YAML::Node front = YAML::Load(header);
+  CHECK(front["license"].as<std::string>() == text.license);
+  CHECK(front["pretty_name"].as<std::string>() == text.pretty_name);
+  CHECK_FALSE(front["injected"]);
+  CHECK(card.find("\n<script>") == std::string::npos);
 }

@@ -14,8 +14,9 @@ struct CommandResult {
   std::string output;
 };
 
-inline CommandResult run_loci(const std::string& args, const std::string& env = "") {
-  const std::string cmd = env + (env.empty() ? "" : " ") + LOCI_BIN + std::string(" ") + args + " 2>&1";
+// Any shell command line, its stderr with its stdout.
+inline CommandResult run_command(const std::string& command) {
+  const std::string cmd = command + " 2>&1";
   CommandResult r;
   FILE* pipe = popen(cmd.c_str(), "r");
   if (!pipe) return r;
@@ -24,6 +25,10 @@ inline CommandResult run_loci(const std::string& args, const std::string& env = 
   const int status = pclose(pipe);
   r.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return r;
+}
+
+inline CommandResult run_loci(const std::string& args, const std::string& env = "") {
+  return run_command(env + (env.empty() ? "" : " ") + LOCI_BIN + std::string(" ") + args);
 }
 
 // The output of a command refused as a user's mistake (exit status 1); any other ending reads "exit status N: ..."

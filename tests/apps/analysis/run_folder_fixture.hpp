@@ -29,6 +29,8 @@ struct FakeRun {
   std::vector<double> test_mse;              // masked regression instead: the test split's MSE per evaluation
   std::vector<Eigen::MatrixXd> logits_per_eval;  // block 0's position-position attention term (one head), or none
   bool from_epoch_0 = false;                     // evaluations at epochs 0, 10, 20, ... (else 10, 20, ...)
+  std::string draw;                              // model.pe.draw, when set
+  bool finished = true;                          // writes summary.json, as a run that ended does
 };
 
 inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
@@ -38,7 +40,9 @@ inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
                                         << "\n  pe:\n    type: " << r.pe_type
                                         << "\n    placement: per_block\n    init: {name: normal, std: " << r.sigma
                                         << ", a: 0.1, gain: 1.0, scale: 1.0}\n    base: 10000.0\n"
-                                        << "    coordinate_scale: 1.0\n";
+                                        << "    coordinate_scale: 1.0\n"
+                                        << (r.draw.empty() ? "" : "    draw: " + r.draw + "\n");
+  if (r.finished) std::ofstream(folder / "summary.json") << "{\"status\": \"finished\"}\n";
   std::ofstream metrics(folder / "metrics.jsonl");
   for (std::size_t e = 0; e < r.human_accuracy.size(); ++e)
     metrics << "{\"epoch\":" << (e + 1) * 10 << ",\"step\":" << (e + 1) * 100 << ",\"split\":\"human\",\"loss\":1.0,"

@@ -2,11 +2,13 @@
 // the oracle, and analysis.json is kept only while the run's files are unchanged.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <random>
 
 #include "tests/support/temp_files.hpp"
 #include "apps/analysis/analyze_all.hpp"
+#include "datasets/folder_lock.hpp"
 #include "probe/oracle.hpp"
 #include "tests/apps/analysis/run_folder_fixture.hpp"
 
@@ -102,4 +104,44 @@ TEST_CASE("A damaged run is an error naming its file") {
   std::ofstream(dir.path() / "r" / "metrics.jsonl", std::ios::app) << "{\"epoch\": 2, trunc\n";
   CHECK_THROWS_WITH(analysis::analyze_all({dir.path()}, dir.path(), {}, false),
                     Catch::Contains((dir.path() / "r" / "metrics.jsonl").string()) && Catch::Contains("line 2"));
+}
+
+TEST_CASE("Only finished runs count: one being written and one that was killed are left out and named") {
+  test::TempDir dir;
+  test::write_run(dir.path() / "done", one_evaluation(4));
+  test::FakeRun killed = one_evaluation(4);
+  killed.finished = false;  // no summary.json: stopped before it finished
+  test::write_run(dir.path() / "killed", killed);
+  test::FakeRun running = one_evaluation(4);
+  test::write_run(dir.path() / "running", running);
+  std::filesystem::remove(dir.path() / "running" / "summary.json");
+  // A live writer holds the running folder's claim, as `loci train` does.
+  const datasets::FolderLock writer(dir.path() / "running");
+  CHECK(datasets::folder_writer(dir.path() / "running").rfind("pid ", 0) == 0);
+  CHECK(datasets::folder_writer(dir.path() / "done").empty());
+
+  const auto report = analysis::analyze_all({dir.path()}, dir.path(), {}, false);
+  CHECK(report.runs == 1);
+  REQUIRE(report.skipped.size() == 2);
+  CHECK_THAT(report.skipped[0], Catch::Contains("killed") && Catch::Contains("no summary.json"));
+  CHECK_THAT(report.skipped[1], Catch::Contains("running") && Catch::Contains("being written by pid "));
+  CHECK_THAT(analysis::unfinished_lines(report), Catch::StartsWith("loci: left out 2 unfinished runs"));
+  const std::string finished_only = test::slurp(dir.path() / "runs.csv");
+  CHECK(std::count(finished_only.begin(), finished_only.end(), '\n') == 2);
+
+  // Asked for, they are scored and marked partial, with the epoch they reached.
+  analysis::AnalyzeOptions partial;
+  partial.include_partial = true;
+  const auto all = analysis::analyze_all({dir.path()}, dir.path(), partial, false);
+  CHECK(all.runs == 3);
+  CHECK(all.partial.size() == 2);
+  const std::string runs_csv = test::slurp(dir.path() / "runs.csv");
+  CHECK_THAT(runs_csv, Catch::Contains("no summary.json: stopped before it finished,10"));
+  CHECK_THAT(test::slurp(dir.path() / "summary.md"), Catch::Contains("Partial runs, not finished"));
+
+  // Nothing finished at all: one line saying so, not an empty summary.
+  test::TempDir none;
+  test::write_run(none.path() / "killed", killed);
+  CHECK_THROWS_WITH(analysis::analyze_all({none.path()}, none.path(), {}, false),
+                    Catch::StartsWith("no finished run to analyse: 1 runs have not finished"));
 }

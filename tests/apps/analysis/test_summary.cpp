@@ -116,20 +116,27 @@ TEST_CASE("The summary groups seeds and reports mean and sd of each split and pr
   CHECK(md.find("| learned normal(0.2) | 2 | 85.0 ± 7.1 |") != std::string::npos);
 }
 
-TEST_CASE("The paper's correlation across sigma: Spearman of each statistic's group mean with accuracy") {
+TEST_CASE("The paper's correlation across sigma: Spearman over runs, with its exact p and its untrained control") {
   test::TempDir dir;
-  // Three learned groups whose PE is the grid with more and more of one fixed noise pattern, and whose accuracy
+  // Three learned runs whose PE is the grid with more and more of one fixed noise pattern, and whose accuracy
   // falls as the noise grows: RSA falls with accuracy (rho = +1), the disparity to the oracle rises (rho = -1).
   const std::string csv = correlations_across_sigma(dir, [](test::FakeRun& run, int g) {
     run.human_accuracy = {std::vector<double>{0.95, 0.6, 0.3}[static_cast<std::size_t>(g)]};
   });
   INFO(csv);
-  CHECK(csv.find("rsa_spearman,human_accuracy,3,1\n") != std::string::npos);
-  CHECK(csv.find("procrustes_oracle_disparity,human_accuracy,3,-1\n") != std::string::npos);
-  // The norm-only control follows the PE's norm, which grows with the noise here.
-  CHECK(csv.find("control_procrustes_oracle_residual,human_accuracy,3,") != std::string::npos);
+  CHECK(cell(csv, "rsa_spearman,human_accuracy,,", "spearman") == "1");
+  CHECK(cell(csv, "rsa_spearman,human_accuracy,,", "runs") == "3");
+  // 3 runs: 6 pairings, of which 1 as high and 1 as low: two-sided exact p = 2 x 1/6.
+  CHECK(std::stod(cell(csv, "rsa_spearman,human_accuracy,,", "p_value")) == Approx(1.0 / 3));
+  CHECK(cell(csv, "rsa_spearman,human_accuracy,,", "exact") == "true");
+  CHECK(cell(csv, "procrustes_oracle_disparity,human_accuracy,,", "spearman") == "-1");
+  // The raw residual's untrained controls stand beside it: a random PE of the same norm, and (no epoch 0 here) no
+  // epoch-0 row.
+  CHECK(cell(csv, "control_procrustes_oracle_residual,human_accuracy,procrustes_oracle_residual,", "runs") == "3");
+  CHECK(cell(csv, "init_procrustes_oracle_residual,human_accuracy,", "runs") == "<absent>");
   const std::string md = read_text(dir.path() / "out" / "summary.md");
-  CHECK(md.find("| procrustes_oracle_disparity | -1 |") != std::string::npos);
+  CHECK(md.find("| procrustes_oracle_disparity | human_accuracy | 3 | -1.000 [") != std::string::npos);
+  CHECK(md.find("computed over runs, not group means") != std::string::npos);
 }
 
 TEST_CASE("For masked regression the correlation across sigma is with held-out MSE") {
@@ -139,9 +146,88 @@ TEST_CASE("For masked regression the correlation across sigma is with held-out M
     run.test_mse = {std::vector<double>{0.2, 0.4, 0.9}[static_cast<std::size_t>(g)]};
   });
   INFO(csv);
-  CHECK(csv.find("rsa_spearman,test_mse,3,-1\n") != std::string::npos);
-  CHECK(csv.find("procrustes_oracle_disparity,test_mse,3,1\n") != std::string::npos);
-  // pe.h5 has no epoch-0 PE here, so there is no displacement: its rows are undefined over 0 groups.
-  CHECK(csv.find("disp_rsa_spearman,test_mse,0,\n") != std::string::npos);
+  CHECK(cell(csv, "rsa_spearman,test_mse,,", "spearman") == "-1");
+  CHECK(cell(csv, "procrustes_oracle_disparity,test_mse,,", "spearman") == "1");
+  // pe.h5 has no epoch-0 PE here, so there is no displacement: no row claims a correlation of it.
+  CHECK(cell(csv, "disp_rsa_spearman,test_mse,", "runs") == "<absent>");
   CHECK(read_text(dir.path() / "out" / "summary.md").find("with held-out MSE") != std::string::npos);
+}
+
+namespace {
+
+// Two groups (sigma 0.2 and 2) of five seeds whose human accuracy differs by 0.5 + a seed's own amount, analysed
+// together; the text of comparisons.csv.
+std::string two_groups(const test::TempDir& dir, const std::string& draw) {
+  for (double sigma : {0.2, 2.0})
+    for (int seed = 0; seed < 5; ++seed) {
+      test::FakeRun run = noisy_grid_run(sigma);
+      run.seed = seed;
+      run.draw = draw;
+      run.human_accuracy = {(sigma < 1 ? 0.9 : 0.4) + 0.01 * seed * (sigma < 1 ? 1 : 2)};
+      test::write_run(dir.path() / "sweep" / ("s" + std::to_string(sigma) + "_" + std::to_string(seed)), run);
+    }
+  analysis::analyze_all({dir.path() / "sweep"}, dir.path() / "out", {}, false);
+  return read_text(dir.path() / "out" / "comparisons.csv");
+}
+
+}  // namespace
+
+TEST_CASE("Groups that share their PE draws are compared pair by pair, with an exact sign-flip test and Holm") {
+  test::TempDir dir;
+  const std::string csv = two_groups(dir, "");  // seed i of each sigma shares draw i
+  INFO(csv);
+  const std::string key = "human_accuracy,learned normal(0.2),learned normal(2),";
+  CHECK(cell(csv, key, "design") == "paired");
+  CHECK(cell(csv, key, "n_a") == "5");
+  // Differences 2 x (-0.5 + 0.01 i) - ...: all five negative, so 2 of 32 sign patterns are as extreme.
+  CHECK(std::stod(cell(csv, key, "p_value")) == Approx(0.0625));
+  CHECK(std::stod(cell(csv, key, "difference")) == Approx(-0.48));
+  CHECK(std::stod(cell(csv, key, "ci_high")) < -0.4);
+  CHECK(cell(csv, key, "test") == "exact sign-flip");
+  // One comparison per metric: Holm over a family of one leaves p as it is.
+  CHECK(cell(csv, key, "p_holm") == cell(csv, key, "p_value"));
+  CHECK(cell(csv, key, "family") == "1");
+  const std::string md = read_text(dir.path() / "out" / "summary.md");
+  CHECK(md.find("Holm's adjustment over the 1 comparisons of this metric") != std::string::npos);
+  CHECK(md.find("| learned normal(0.2) | learned normal(2) | -48.0 [") != std::string::npos);
+}
+
+TEST_CASE("Groups whose PEs drew independently are compared as independent samples") {
+  test::TempDir dir;
+  const std::string csv = two_groups(dir, "run");  // model.pe.draw: run, so no two runs share a draw
+  INFO(csv);
+  const std::string key = "human_accuracy,learned normal(0.2),learned normal(2),";
+  CHECK(cell(csv, key, "design") == "independent");
+  CHECK(cell(csv, key, "test") == "exact label permutation");
+  // The five 0.2 runs all above the five 2.0 runs: 2 of C(10, 5) = 252 splits as extreme.
+  CHECK(std::stod(cell(csv, key, "p_value")) == Approx(2.0 / 252));
+}
+
+TEST_CASE("Onsets are censored data: a run without one counts as censored at its last evaluation") {
+  test::TempDir dir;
+  // Two runs of one group: one PE turns from noise into the grid at epoch 10, the other stays noise.
+  Eigen::MatrixXd grid = Eigen::MatrixXd::Zero(16, 4);
+  grid.leftCols(2) = test::grid4();
+  Eigen::MatrixXd noise(16, 4);
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 4; ++j) noise(i, j) = std::sin(3.1 * i * i + 1.3 * j);
+  for (int seed = 0; seed < 2; ++seed) {
+    test::FakeRun run;
+    run.seed = seed;
+    run.d_model = 4;
+    run.from_epoch_0 = true;
+    run.pe_per_eval = {noise, seed == 0 ? grid : noise, seed == 0 ? grid : noise};
+    run.human_accuracy = {0.5, 0.6};
+    test::write_run(dir.path() / "sweep" / ("r" + std::to_string(seed)), run);
+  }
+  analysis::analyze_all({dir.path() / "sweep"}, dir.path() / "out", {}, false);
+  const std::string csv = read_text(dir.path() / "out" / "onsets.csv");
+  INFO(csv);
+  // Kaplan-Meier: 1 of 2 at risk has its onset at epoch 10; the other is censored at 20, the last evaluation.
+  CHECK(cell(csv, "rsa,learned normal(0.2),10,", "at_risk") == "2");
+  CHECK(cell(csv, "rsa,learned normal(0.2),10,", "fraction_with_onset") == "0.5");
+  CHECK(cell(csv, "rsa,learned normal(0.2),20,", "censored") == "1");
+  CHECK(cell(csv, "rsa,learned normal(0.2),20,", "fraction_with_onset") == "0.5");
+  const std::string md = read_text(dir.path() / "out" / "summary.md");
+  CHECK(md.find("| rsa | learned normal(0.2) | 2 | 1 | 0.50 [") != std::string::npos);
 }

@@ -344,3 +344,47 @@ TEST_CASE("A sigma sweep's report draws what the paper draws: Procrustes against
   // The correlations across sigma come as a table for pandas too.
   CHECK(fs::exists(sweep / "correlations.csv"));
 }
+
+TEST_CASE("The report shows every comparison's interval, test and Holm p, and each correlation beside its control") {
+  loci::test::TempDir dir;
+  write_regression_analysis(dir);
+  // As apps/analysis/statistics.cpp writes them (its tests check the numbers against scipy).
+  dir.write("analysis/comparisons.csv",
+            "metric,group_a,group_b,design,n_a,n_b,mean_a,mean_b,difference,ci_low,ci_high,effect_size,test,p_value,"
+            "p_holm,family\ntest_mse,learned normal(0.2),learned normal(2),paired,5,5,0.5,0.7,0.2,0.1,0.3,2.5,exact "
+            "sign-flip,0.0625,0.125,2\n");
+  dir.write("analysis/correlations.csv",
+            "statistic,against,control_of,runs,spearman,ci_low,ci_high,p_value,exact,p_holm,family,reading\n"
+            "procrustes_oracle_residual,test_mse,,10,0.9,0.7,0.97,0.001,false,0.004,4,explained by the PE's scale: "
+            "init_procrustes_oracle_residual correlates alike\n"
+            "init_procrustes_oracle_residual,test_mse,procrustes_oracle_residual,10,0.88,0.6,0.95,0.002,false,,0,\n");
+  dir.write("analysis/onsets.csv", "statistic,group,epoch,at_risk,onsets,censored,fraction_with_onset,ci_low,ci_high\n"
+                                   "rsa,learned normal(0.2),100,5,2,0,0.4,0.1,0.8\nrsa,learned normal(0.2),200,3,0,3,0.4,"
+                                   "0.1,0.8\n");
+  const fs::path out = dir.path() / "report";
+  const auto run = loci::test::run_loci("report " + (dir.path() / "analysis").string() + " -o " + out.string());
+  INFO(run.output);
+  REQUIRE(run.exit_code == 0);
+  const std::string page = loci::test::slurp(out / "report.html");
+  CHECK(page.find("<h2>Comparisons between groups</h2>") != std::string::npos);
+  CHECK(page.find("<td>0.200 [0.100, 0.300]</td>") != std::string::npos);
+  CHECK(page.find("exact sign-flip, 5 pairs") != std::string::npos);
+  CHECK(page.find("<td>0.12</td>") != std::string::npos);  // the Holm p
+  CHECK(page.find("↳ init_procrustes_oracle_residual") != std::string::npos);
+  CHECK(page.find("explained by the PE&#x27;s scale") != std::string::npos);
+  CHECK(page.find("<td>rsa</td><td>learned normal(0.2)</td><td>5</td><td>2</td><td>0.40 [0.10, 0.80]</td>") !=
+        std::string::npos);
+}
+
+TEST_CASE("A report whose figures/ is a symbolic link is refused, and no figure lands outside") {
+  loci::test::TempDir dir;
+  write_regression_analysis(dir);
+  const fs::path out = dir.path() / "report", elsewhere = dir.path() / "elsewhere";
+  fs::create_directories(out);
+  fs::create_directories(elsewhere);
+  fs::create_directory_symlink(elsewhere, out / "figures");
+  const auto run = loci::test::run_loci("report " + (dir.path() / "analysis").string() + " -o " + out.string());
+  CHECK(run.exit_code == 1);
+  CHECK_THAT(run.output, Catch::Contains((out / "figures").string() + ": is a symbolic link"));
+  CHECK(fs::is_empty(elsewhere));
+}

@@ -38,6 +38,31 @@ TEST_CASE("malformed overrides are errors") {
   CHECK_THROWS_AS(apply_overrides(n, {"a=[1,"}), loci::UserError);
 }
 
+TEST_CASE("an override key of any length or depth is checked without recursion, and a long one is refused in one line") {
+  Node n = parse_yaml("seed: 1\n", "t");
+  // Tens of thousands of characters or dotted parts overflowed std::regex's recursion (SIGSEGV).
+  for (const std::string& key : {std::string(60000, 'a'), [] {
+         std::string k = "a";
+         for (int i = 0; i < 12000; ++i) k += ".a";
+         return k;
+       }()}) {
+    try {
+      apply_overrides(n, {key + "=1"});
+      FAIL("a key of " << key.size() << " characters was accepted");
+    } catch (const loci::UserError& e) {
+      const std::string message = e.what();
+      CHECK_THAT(message, Catch::Contains("a key path of " + std::to_string(key.size()) + " characters; keys are at "
+                                          "most 256"));
+      CHECK(message.size() < 300);
+      CHECK(message.find('\n') == std::string::npos);
+    }
+  }
+  // The hand-written check keeps the regex's rules.
+  CHECK_NOTHROW(apply_overrides(n, {"a-b.c_d.e1=1", "_x.0y=2"}));
+  for (const char* bad : {"1a=1", "a.-b=1", "a.=1", ".a=1", "a b=1", "a.b.=1"})
+    CHECK_THROWS_WITH(apply_overrides(n, {bad}), Catch::Contains("not a key path"));
+}
+
 TEST_CASE("sweeps expand to the cartesian product - the last key fastest") {
   const auto points = expand_sweep({"model.pe.init.std=0.1,0.2", "seed=range(0,3)"});
   REQUIRE(points.size() == 6);

@@ -112,3 +112,35 @@ TEST_CASE("an alias bomb read through a long include path is bounded by the byte
   std::ofstream(deep / "bomb.yaml") << text;
   CHECK_THROWS_WITH(load_file(deep / "bomb.yaml"), Catch::Contains("expands to more than 64 MiB"));
 }
+
+TEST_CASE("include: a file met again is resolved once, so a chain of duplicated includes loads in linear work") {
+  loci::test::TempDir dir;
+  // f0 includes f1 twice, f1 includes f2 twice, ... 31 deep: 2^31 loads if each include were resolved anew.
+  for (int i = 0; i < 31; ++i)
+    dir.write("f" + std::to_string(i) + ".yaml", "include: [f" + std::to_string(i + 1) + ".yaml, f" +
+                                                     std::to_string(i + 1) + ".yaml]\nk" + std::to_string(i) + ": " +
+                                                     std::to_string(i) + "\n");
+  dir.write("f31.yaml", "seed: 31\n");
+  const Node n = load_file(dir.path() / "f0.yaml");
+  CHECK(n.at("seed").as_int() == 31);
+  CHECK(n.at("k30").as_int() == 30);
+  CHECK(n.at("k0").as_int() == 0);
+  // The same file reached along two paths of a diamond is merged in both places, as written.
+  dir.write("d/common.yaml", "seed: 1\nname: common\n");
+  dir.write("d/left.yaml", "include: common.yaml\nname: left\n");
+  dir.write("d/right.yaml", "include: common.yaml\nseed: 2\n");
+  const Node d = load_file(dir.write("d/top.yaml", "include: [left.yaml, right.yaml]\n"));
+  CHECK(d.at("name").as_string() == "common");  // right.yaml's include of common.yaml comes after left's name
+  CHECK(d.at("seed").as_int() == 2);
+}
+
+TEST_CASE("include: more includes than any config needs are one error naming where, not unbounded work") {
+  loci::test::TempDir dir;
+  std::string list;
+  for (int i = 0; i < 1001; ++i) {
+    dir.write("w/" + std::to_string(i) + ".yaml", "k" + std::to_string(i) + ": 1\n");
+    list += (i ? ", " : "") + std::to_string(i) + ".yaml";
+  }
+  const auto top = dir.write("w/top.yaml", "include: [" + list + "]\n");
+  CHECK_THROWS_WITH(load_file(top), Catch::Contains("more than 1000 includes in one config"));
+}

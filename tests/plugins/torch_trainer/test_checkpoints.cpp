@@ -3,6 +3,7 @@
 // run, and best.pt holds the evaluation with the lowest loss on the chosen split.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -73,4 +74,31 @@ TEST_CASE("train.checkpoint keeps every-N and best checkpoints, and --from conti
   CHECK_FALSE(fs::exists(dir.path() / "second" / "pe.h5"));
   CHECK_THAT(refusal(run_loci("train -q " + plain + " -m seed=0,1 --from " + (run / "checkpoints/epoch_2.pt").string())), Catch::Contains("cannot be combined with -m"));
   CHECK_THAT(refusal(run_loci("train -q " + plain + " train.checkpoint.best=validation out=" + (dir.path() / "other").string())), Catch::Contains("train.checkpoint.best: split 'validation' is not evaluated"));
+}
+
+TEST_CASE("--resume refuses a checkpoint of another run swapped into the run's folder") {
+  loci::test::TempDir small, large;
+  const std::string small_cfg = loci::test::train_config(small), large_cfg = loci::test::train_config(large);
+  REQUIRE(run_loci("train -q --until-epoch 2 " + small_cfg).exit_code == 0);
+  REQUIRE(run_loci("train -q --until-epoch 2 " + large_cfg + " model.pe.init.std=2.0").exit_code == 0);
+  // The same model and optimizer shapes: only the record of whose run it is tells the two apart.
+  const fs::path last = small.path() / "run/checkpoints/last.pt";
+  fs::copy_file(large.path() / "run/checkpoints/last.pt", last, fs::copy_options::overwrite_existing);
+  const auto resumed = run_loci("train -q --resume " + small_cfg);
+  CHECK_THAT(refusal(resumed), Catch::Contains(last.string() + ": a checkpoint of another run"));
+  CHECK(std::count(resumed.output.begin(), resumed.output.end(), '\n') == 1);
+  // The run the checkpoint belongs to continues from it.
+  CHECK(run_loci("train -q --resume " + large_cfg + " model.pe.init.std=2.0").exit_code == 0);
+  CHECK(fs::exists(large.path() / "run/summary.json"));
+}
+
+TEST_CASE("a checkpoints/ that is a symbolic link is refused, and nothing is written through it") {
+  loci::test::TempDir dir;
+  const fs::path elsewhere = dir.path() / "elsewhere", run = dir.path() / "run";
+  fs::create_directories(elsewhere);
+  fs::create_directories(run);
+  fs::create_directory_symlink(elsewhere, run / "checkpoints");
+  const auto r = run_loci("train -q " + loci::test::train_config(dir));
+  CHECK_THAT(refusal(r), Catch::Contains((run / "checkpoints").string() + ": is a symbolic link"));
+  CHECK(fs::is_empty(elsewhere));
 }

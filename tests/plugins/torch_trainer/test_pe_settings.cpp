@@ -110,3 +110,50 @@ TEST_CASE("every evaluation records the embedded tokens' norm, and the analysis 
   // Same seed, so the same embedding; sigma ten times larger gives a PE about ten times larger beside it.
   CHECK(std::system(py.c_str()) == 0);
 }
+
+namespace {
+
+// Whether block 0's PE at epoch 0 of run `a`, over `scale_a`, equals run `b`'s over `scale_b` (float32 rounding
+// allowed): the same draw, rescaled by each run's sigma.
+bool same_draw(const fs::path& a, double scale_a, const fs::path& b, double scale_b) {
+  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy; "
+                         "p = h5py.File('" + (a / "pe.h5").string() + "')['placement_0'][0] / " +
+                         std::to_string(scale_a) + "; q = h5py.File('" + (b / "pe.h5").string() +
+                         "')['placement_0'][0] / " + std::to_string(scale_b) +
+                         "; assert numpy.allclose(p, q, rtol=1e-5, atol=1e-6)\" 2>/dev/null";
+  return std::system(py.c_str()) == 0;
+}
+
+}  // namespace
+
+TEST_CASE("model.pe.draw separates the PE's draw from the training seed, and identity and summary record it") {
+  loci::test::TempDir seed0, seed1_draw0, low, high, own_low, own_high;
+  const std::string short_run = " train.epochs=1 train.eval_every=1";
+  REQUIRE(run_loci("train -q " + train_config(seed0) + short_run).exit_code == 0);
+  // Another seed drawing seed 0's PE on purpose: the same tables, everything else its own.
+  REQUIRE(run_loci("train -q " + train_config(seed1_draw0) + short_run + " seed=1 model.pe.draw=0").exit_code == 0);
+  CHECK(same_draw(seed0.path() / "run", 1, seed1_draw0.path() / "run", 1));
+  CHECK(slurp(seed0.path() / "run/metrics.csv") != slurp(seed1_draw0.path() / "run/metrics.csv"));
+  CHECK(slurp(seed1_draw0.path() / "run/identity.json").find("\"model.pe.draw\": \"0\"") != std::string::npos);
+  CHECK(slurp(seed1_draw0.path() / "run/summary.json").find("\"pe_draw\": 0") != std::string::npos);
+  CHECK(slurp(seed0.path() / "run/identity.json").find("\"model.pe.draw\": \"seed\"") != std::string::npos);
+
+  // By seed (the default) two sigmas share one draw, rescaled: the cells of a sweep are paired.
+  REQUIRE(run_loci("train -q " + train_config(low) + short_run + " model.pe.init.std=0.2").exit_code == 0);
+  REQUIRE(run_loci("train -q " + train_config(high) + short_run + " model.pe.init.std=0.5").exit_code == 0);
+  CHECK(same_draw(low.path() / "run", 0.2, high.path() / "run", 0.5));
+  // model.pe.draw=run: each cell draws its own, independent of the other's.
+  REQUIRE(run_loci("train -q " + train_config(own_low) + short_run + " model.pe.init.std=0.2 model.pe.draw=run")
+              .exit_code == 0);
+  REQUIRE(run_loci("train -q " + train_config(own_high) + short_run + " model.pe.init.std=0.5 model.pe.draw=run")
+              .exit_code == 0);
+  CHECK_FALSE(same_draw(own_low.path() / "run", 0.2, own_high.path() / "run", 0.5));
+  CHECK_FALSE(same_draw(own_low.path() / "run", 0.2, low.path() / "run", 0.2));
+  CHECK(slurp(own_low.path() / "run/summary.json") != slurp(own_high.path() / "run/summary.json"));
+
+  // Anything but seed, run or a whole number is refused at its key.
+  loci::test::TempDir bad;
+  const auto refused = run_loci("train -q " + train_config(bad) + " model.pe.draw=sometimes");
+  CHECK(refused.exit_code == 1);
+  CHECK_THAT(loci::test::refusal(refused), Catch::Contains("model.pe.draw"));
+}

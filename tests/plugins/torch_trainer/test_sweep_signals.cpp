@@ -145,3 +145,41 @@ TEST_CASE("SIGTERM to loci run stops the sweep after generation on several threa
   }
   CHECK_THAT(loci::test::slurp(log), Catch::Contains("stopping 2 run(s)"));
 }
+
+TEST_CASE("SIGUSR1 at once after loci train starts pauses the run at its epoch's end instead of ending it",
+          "[trainer][signal]") {
+  loci::test::TempDir dir;
+  const fs::path log = dir.path() / "train.log";
+  const pid_t run = start_loci({"train", "-q", loci::test::train_config(dir), "train.epochs=100000"}, log);
+  REQUIRE(run > 0);
+  // Before plugins, LibTorch or the data are loaded: the default action would end the process (exit 138).
+  std::this_thread::sleep_for(20ms);
+  ::kill(run, SIGUSR1);
+  int status = 0;
+  REQUIRE(::waitpid(run, &status, 0) == run);
+  INFO(loci::test::slurp(log));
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK(fs::exists(dir.path() / "run/checkpoints/last.pt"));
+  CHECK_FALSE(fs::exists(dir.path() / "run/summary.json"));
+}
+
+TEST_CASE("SIGUSR1 to a sweep pauses every running run with a checkpoint and starts no other", "[trainer][sweep]") {
+  loci::test::TempDir dir;
+  const fs::path log = dir.path() / "sweep.log";
+  const pid_t sweep = start_loci({"train", "-q", loci::test::train_config(dir), "-m", "seed=0,1,2", "jobs=2",
+                                  "train.epochs=100000"},
+                                 log);
+  REQUIRE(wait_for_two_runs(sweep, dir.path() / "run").size() == 2);
+  ::kill(sweep, SIGUSR1);
+  int status = 0;
+  REQUIRE(::waitpid(sweep, &status, 0) == sweep);
+  const std::string said = loci::test::slurp(log);
+  INFO(said);
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 0);
+  CHECK_THAT(said, Catch::Contains("paused seed=0") && Catch::Contains("paused seed=1"));
+  CHECK_THAT(said, Catch::Contains("the sweep paused") && Catch::Contains("1 not started"));
+  CHECK_FALSE(fs::exists(dir.path() / "run/seed=2"));
+  for (const char* r : {"seed=0", "seed=1"}) CHECK(fs::exists(dir.path() / "run" / r / "checkpoints/last.pt"));
+}
