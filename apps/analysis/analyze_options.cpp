@@ -14,6 +14,10 @@ const config::OptionTable<AnalyzeOptions>& analyze_options() {
         .doc("dimensions of the MDS embedding");
     t.add("attention_reference", [](AnalyzeOptions& o) -> std::string& { return o.attention_reference; })
         .doc("PE type of the runs whose attention maps (train.save_attention) the others are compared with");
+    t.add("shuffle_positions", [](AnalyzeOptions& o) -> int& { return o.shuffle_positions; })
+        .min(0)
+        .doc("the shuffled-positions control: permute the true positions among the tokens (seed; 0 = off) before "
+             "scoring, so every probe of position must fall to its null");
     t.add("include_partial", [](AnalyzeOptions& o) -> bool& { return o.include_partial; })
         .doc("also score runs that have not finished (training, paused, killed), marked partial with their epoch; "
              "by default they are left out and named");

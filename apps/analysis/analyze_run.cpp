@@ -4,6 +4,8 @@
 #include <cmath>
 #include <fstream>
 #include <map>
+#include <numeric>
+#include <random>
 #include <set>
 #include <sstream>
 
@@ -150,7 +152,8 @@ ordered_json options_json(const AnalyzeOptions& o) {
   return {{"pe_metric", o.metric},
           {"knn_k", o.knn_k},
           {"mds_dims", o.mds_dims},
-          {"leave_one_out_below", o.leave_one_out_below}};
+          {"leave_one_out_below", o.leave_one_out_below},
+          {"shuffle_positions", o.shuffle_positions}};
 }
 
 namespace {
@@ -193,6 +196,43 @@ struct ProbeSetup {
   TaskStructure structure;  // the readout token and target frequencies, for the probes that see through them
 };
 
+// The permutation of the shuffled-positions control: token i takes the truths of token order[i].
+std::vector<Eigen::Index> shuffled_order(Eigen::Index tokens, int seed) {
+  std::vector<Eigen::Index> order(static_cast<std::size_t>(tokens));
+  std::iota(order.begin(), order.end(), 0);
+  std::mt19937_64 rng(static_cast<std::uint64_t>(seed));
+  std::shuffle(order.begin(), order.end(), rng);
+  return order;
+}
+
+Eigen::MatrixXd permuted_rows(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& order) {
+  Eigen::MatrixXd out(m.rows(), m.cols());
+  for (Eigen::Index i = 0; i < m.rows(); ++i) out.row(i) = m.row(order[static_cast<std::size_t>(i)]);
+  return out;
+}
+
+Eigen::MatrixXd permuted_both(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& order) {
+  if (m.size() == 0) return m;
+  Eigen::MatrixXd out(m.rows(), m.cols());
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    for (Eigen::Index j = 0; j < m.cols(); ++j)
+      out(i, j) = m(order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(j)]);
+  return out;
+}
+
+void shuffle_truths(DatasetTruth& truth, int seed) {
+  const Eigen::Index tokens = truth.distance.size() > 0 ? truth.distance.rows() : truth.hops.rows();
+  if (tokens == 0 && truth.partition.empty()) return;
+  const auto order = shuffled_order(tokens > 0 ? tokens : static_cast<Eigen::Index>(truth.partition.size()), seed);
+  truth.distance = permuted_both(truth.distance, order);
+  truth.hops = permuted_both(truth.hops, order);
+  if (!truth.partition.empty()) {
+    std::vector<int> p(truth.partition.size());
+    for (std::size_t i = 0; i < p.size(); ++i) p[i] = truth.partition[static_cast<std::size_t>(order[i])];
+    truth.partition = p;
+  }
+}
+
 ProbeSetup probe_setup(const RunFolder& run, const Eigen::MatrixXd& positions, const AnalyzeOptions& options) {
   ProbeSetup s;
   const Eigen::Index tokens = positions.rows();
@@ -202,6 +242,7 @@ ProbeSetup probe_setup(const RunFolder& run, const Eigen::MatrixXd& positions, c
   if (const auto* split = run.config.find_path("task.train_split")) request.train_split = split->text();
   if (const auto* input = run.config.find_path("task.input")) request.input = input->text();
   s.truth = dataset_truth(request);
+  if (options.shuffle_positions != 0) shuffle_truths(s.truth, options.shuffle_positions);
   auto [partition, partition_name] = partition_of(positions, s.truth);
   s.partition_name = partition_name;
   auto& po = s.options;
@@ -545,7 +586,10 @@ const std::vector<std::string>& baseline_probes() {
 }
 
 ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
-  const Eigen::MatrixXd positions = positions_of(run);
+  const Eigen::MatrixXd positions =
+      options.shuffle_positions != 0 ? permuted_rows(positions_of(run), shuffled_order(positions_of(run).rows(),
+                                                                                         options.shuffle_positions))
+                                     : positions_of(run);
   const auto tables = tables_of(run, positions.rows());
   const ProbeSetup setup = probe_setup(run, positions, options);
   ordered_json out = describe_run(run, options, setup);

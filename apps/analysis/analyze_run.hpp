@@ -20,6 +20,12 @@ struct AnalyzeOptions {
   int mds_dims = 2;
   // Leave-one-out decoding up to this many tokens (the LST's 16), 5-fold above.
   int leave_one_out_below = 64;
+  // The shuffled-positions control: when not 0, the tokens' true positions (and every truth made of them: the
+  // dataset's distances, hops and partition) are permuted among the tokens by a permutation drawn from this seed
+  // before any probe runs, so that every probe of position must fall to its null. The functional connectivity,
+  // made of the data, is not permuted. A learned PE never sees the positions in training, so for it this is the
+  // same as training on data whose positions were shuffled.
+  int shuffle_positions = 0;
   // Across runs, not part of a run's analysis.json: the PE type whose runs' attention maps the others are compared
   // with (attention_similarity.hpp).
   std::string attention_reference = "sinusoidal_2d";

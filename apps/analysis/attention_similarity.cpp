@@ -4,17 +4,26 @@
 #include "datasets/error.hpp"
 #include "probe/attention.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace loci::analysis {
 
 namespace fs = std::filesystem;
 
-std::vector<Eigen::MatrixXd> final_attention_maps(const fs::path& folder) {
+std::vector<Eigen::MatrixXd> final_attention_maps(const fs::path& folder) { return attention_maps_at(folder, -1); }
+
+std::vector<Eigen::MatrixXd> attention_maps_at(const fs::path& folder, std::int64_t evaluation) {
   const fs::path file = folder / "attention.h5";
   std::error_code ec;
   if (!fs::is_regular_file(file, ec)) return {};
   const auto contents = datasets::read_array_file(file);
+  if (evaluation == 0) {
+    // Only an evaluation at epoch 0 is the untrained model's.
+    const auto epochs = contents.arrays.find("epoch");
+    if (epochs == contents.arrays.end() || epochs->second.values.empty() || epochs->second.values.front() != 0)
+      return {};
+  }
   std::vector<Eigen::MatrixXd> maps;
   for (std::size_t b = 0;; ++b) {
     const auto it = contents.arrays.find("block_" + std::to_string(b));
@@ -23,7 +32,7 @@ std::vector<Eigen::MatrixXd> final_attention_maps(const fs::path& folder) {
     if (a.shape.size() != 4 || a.shape[0] < 1 || a.shape[2] != a.shape[3])
       throw datasets::DataError(file, "array 'block_" + std::to_string(b) + "' is not [evaluation, head, query, key]");
     const auto heads = a.shape[1], n = a.shape[2];
-    const auto last = (a.shape[0] - 1) * heads * n * n;
+    const auto last = (evaluation < 0 ? a.shape[0] - 1 : std::min<std::int64_t>(evaluation, a.shape[0] - 1)) * heads * n * n;
     Eigen::MatrixXd mean = Eigen::MatrixXd::Zero(n, n);
     for (std::int64_t h = 0; h < heads; ++h)
       for (std::int64_t q = 0; q < n; ++q)
@@ -74,6 +83,14 @@ int add_attention_similarity(const std::vector<fs::path>& folders, std::vector<n
     const auto s = probe::attention_cosine(maps[i], mean);
     auto& final = analyses[i]["final"];
     final["attention_cosine"] = number(s.overall);
+    // Its floor: maps are non-negative, so any two score above 0. The same cosine for uniform maps, and for this
+    // run's own untrained model (its maps at epoch 0, when saved).
+    std::vector<Eigen::MatrixXd> uniform;
+    for (const auto& m : maps[i]) uniform.push_back(Eigen::MatrixXd::Constant(m.rows(), m.cols(), 1.0 / static_cast<double>(m.cols())));
+    final["attention_cosine_uniform"] = number(probe::attention_cosine(uniform, mean).overall);
+    const auto initial = attention_maps_at(folders[i], 0);
+    final["init_attention_cosine"] =
+        same_shape(initial, maps[i]) ? number(probe::attention_cosine(initial, mean).overall) : nlohmann::ordered_json();
     final["attention_cosine_mean_block"] = number(s.mean_per_layer);
     final["attention_cosine_per_block"] = nlohmann::ordered_json::array();
     for (Eigen::Index l = 0; l < s.per_layer.size(); ++l) final["attention_cosine_per_block"].push_back(number(s.per_layer(l)));

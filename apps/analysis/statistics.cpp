@@ -78,10 +78,9 @@ std::string md_comparisons(const std::vector<ComparisonRow>& rows, const std::st
   std::size_t family = 0, listed = 0;
   for (const auto& r : rows) family += std::isfinite(r.c.p_value);
   std::ostringstream md;
-  md << "\n**" << metric << "**" << (is_accuracy(metric) ? " (percentage points)" : "")
-     << ": B − A with its 95% t interval, effect size (paired: d_z; independent: Cohen's d), a permutation test "
-        "(paired by shared PE draw and dataset where the groups share them), and Holm's adjustment over the "
-     << family << " comparisons of this metric.\n\n| A | B | B − A [95% CI] | d | test | p | Holm p |\n|---|---|---|---|---|---|---|\n";
+  md << "\n**" << metric << "**" << (is_accuracy(metric) ? " (percentage points)" : "") << ", Holm over its "
+     << family << " comparison" << (family == 1 ? "" : "s")
+     << ":\n\n| A | B | B − A [95% CI] | d | test | p | Holm p |\n|---|---|---|---|---|---|---|\n";
   for (const auto& r : rows) {
     if (rows.size() > kListedComparisons && !(r.holm < 0.05)) continue;
     ++listed;
@@ -129,7 +128,12 @@ std::string write_comparisons(const std::vector<std::string>& groups, const std:
   }
   datasets::write_file_atomically(folder / "comparisons.csv", csv.str());
   const std::string body = md.str();
-  return body.empty() ? "" : "\n## Comparisons between groups\n" + body;
+  return body.empty() ? ""
+                      : "\n## Comparisons between groups\n\nFor each pair of groups: B − A with its 95% t interval "
+                        "(Welch's for independent groups), the effect size (paired: d_z; independent: Cohen's d), a "
+                        "permutation test (paired by shared PE draw and dataset where the groups share them: exact "
+                        "sign-flip; otherwise label permutation), and Holm's adjustment over the comparisons of each "
+                        "metric.\n" + body;
 }
 
 std::vector<std::string> untrained_controls(const std::string& statistic) {
@@ -137,6 +141,7 @@ std::vector<std::string> untrained_controls(const std::string& statistic) {
   if (statistic.rfind("disp_", 0) == 0 || statistic.rfind("control_", 0) == 0) return controls;
   controls.push_back("init_" + statistic);
   if (statistic == "procrustes_oracle_residual") controls.push_back("control_procrustes_oracle_residual");
+  if (statistic == "attention_cosine") controls.push_back("attention_cosine_uniform");
   return controls;
 }
 

@@ -37,7 +37,8 @@ const std::vector<std::string>& probe_columns() {
   static const std::vector<std::string> columns = [] {
     std::vector<std::string> c = {"rsa_spearman", "rsa_hops_spearman", "procrustes_oracle_disparity", "procrustes_oracle_residual",
                                   "procrustes_coords_disparity", "decode_r2", "knn_overlap", "modularity",
-                                  "norm_frobenius", "attention_cosine", "data_fc_distance_spearman",
+                                  "norm_frobenius", "attention_cosine", "attention_cosine_uniform",
+                                  "init_attention_cosine", "data_fc_distance_spearman",
                                   "data_fc_hops_spearman", "data_fc_mean", "data_fc_mean_neighbours"};
     for (const auto* p : probe::ProbeRegistry::instance().in_order())
       for (const auto& o : p->outputs)

@@ -220,10 +220,22 @@ void keep_checkpoints(const Session& s, bool best) {
   if (every) datasets::write_file_atomically(dir / ("epoch_" + std::to_string(s.state.epoch) + ".pt"), bytes);
 }
 
+// A step whose loss was finite can still leave non-finite weights: their evaluation is the first to show it, and
+// such weights must never become the checkpoint a divergence message calls the last good one.
+void refuse_diverged_evaluation(const Session& s) {
+  for (const auto& row : s.state.rows)
+    if (row.epoch == s.state.epoch && !std::isfinite(row.metrics.loss))
+      throw UserError(s.run.string() + ": loss is " + std::to_string(row.metrics.loss) + " on the " +
+                      row.metrics.split + " evaluation at epoch " + std::to_string(s.state.epoch) +
+                      " (the weights diverged); training stopped" +
+                      (fs::exists(s.last) ? "; the last good checkpoint is " + s.last.string() : ""));
+}
+
 // Evaluates, then rewrites every output file and the checkpoint; true when early stopping says stop.
 bool evaluate_and_save(Session& s) {
   const bool stop =
       evaluate_all(s.model, *s.ds, s.plan, s.opt, s.eval_splits, s.attention_split, s.state, *s.micro, s.means, s.say);
+  refuse_diverged_evaluation(s);
   write_metrics(s.run, s.state.rows, s.plan.condition_names);
   if (!s.attention_split.empty())
     write_attention_file(s.run, s.state.pe_history, s.attention_split, s.ds->samples(s.attention_split));

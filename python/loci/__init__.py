@@ -195,12 +195,16 @@ class Run:
     """A run folder: its resolved config, identity, summary, metrics (a DataFrame), every saved PE and attention map
     (xarray, with an `epoch` coordinate) and robustness test."""
 
+    # A run's own files are small; past this one is not what loci wrote (a link to /dev/zero, a planted file).
+    MAX_FILE_BYTES = 256 << 20
+
     def __init__(self, folder):
         self.folder = folder
         self.summary = self._json("summary.json")
         self.identity = self._json("identity.json")
         self.metrics = self._csv("metrics.csv")
         self.robustness = self._csv("robustness.csv")
+        self.disagreements = self._check_summary()
 
     # The arrays are read on first use, so that a sweep of many runs opens without loading every PE.
     @functools.cached_property
@@ -213,20 +217,57 @@ class Run:
         """attention.h5 as an xarray.Dataset (None without one)."""
         return self._h5("attention.h5")
 
-    def _json(self, name):
+    def _own_file(self, name):
+        """The path of `name` inside the run folder, or None when absent. UnsafeFileError for a file that is not a
+        plain file inside the folder (a link out of it, a FIFO, a device) or is larger than any file loci writes."""
         path = os.path.join(self.folder, name)
-        if not os.path.exists(path):
+        if not os.path.lexists(path):
+            return None
+        real, folder = os.path.realpath(path), os.path.realpath(self.folder)
+        if os.path.commonpath([real, folder]) != folder:
+            raise UnsafeFileError(f"{path}: leads outside the run folder (to {real}); loci reads a run's files only "
+                                  "inside it")
+        if not os.path.isfile(real):
+            raise UnsafeFileError(f"{path}: is not a plain file (a FIFO, a device or a folder)")
+        if os.path.getsize(real) > self.MAX_FILE_BYTES:
+            raise UnsafeFileError(f"{path}: is larger than {self.MAX_FILE_BYTES >> 20} MiB, more than loci writes")
+        return path
+
+    def _json(self, name):
+        path = self._own_file(name)
+        if path is None:
             return None
         with open(path) as f:
             return json.load(f)
 
     def _csv(self, name):
-        path = os.path.join(self.folder, name)
-        return pd.read_csv(path) if os.path.exists(path) else None
+        path = self._own_file(name)
+        return pd.read_csv(path) if path is not None else None
+
+    def _check_summary(self):
+        """Where summary.json's final numbers differ from the last row of metrics.csv they were made from: each
+        as "split.key: summary S, metrics M". A warning names them; an honest run has none."""
+        if not self.summary or self.metrics is None or "split" not in self.metrics:
+            return []
+        found = []
+        for split, final in (self.summary.get("final") or {}).items():
+            rows = self.metrics[self.metrics["split"] == split]
+            if rows.empty:
+                continue
+            last = rows.iloc[-1]
+            for key, value in final.items():
+                if key in last and isinstance(value, (int, float)) and not isinstance(value, bool):
+                    m = float(last[key])
+                    if not (abs(m - value) <= 1e-6 * max(1.0, abs(m))):
+                        found.append(f"{split}.{key}: summary {value}, metrics {m}")
+        if found:
+            import warnings
+            warnings.warn(f"{self.folder}: summary.json disagrees with metrics.csv: " + "; ".join(found))
+        return found
 
     def _h5(self, name):
-        path = os.path.join(self.folder, name)
-        if not os.path.exists(path):
+        path = self._own_file(name)
+        if path is None:
             return None
         _open_h5(path).close()  # refuses a file that reads bytes from elsewhere before xarray follows them
         with xr.open_dataset(path, engine="h5netcdf") as ds:

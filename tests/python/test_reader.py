@@ -5,6 +5,7 @@ import os
 import shutil
 import subprocess
 import sys
+import warnings
 
 import h5py
 import numpy as np
@@ -104,4 +105,29 @@ with open(f"{work}/sweep2/runs.csv") as f:
     header = f.readline().strip().split(",")
 varying_there = {c for c in header[header.index("seed") + 1:] if c in settings}  # after folder, group, ..., seed
 assert varying_here == {"train.lr", "seed"} and varying_there == varying_here - {"seed"}, (varying_here, varying_there)
+# A run's files are read within the run folder: a metrics.csv linked to a file elsewhere, or to a device, is refused;
+# a summary.json tampered with is named, with what the metrics it was made from say.
+tampered = f"{work}/tampered"
+shutil.copytree(f"{work}/sweep/model.pe.init.std=0.2", tampered)
+with open(f"{tampered}/summary.json") as f:
+    summary = json.load(f)
+summary["final"]["human"]["accuracy"] = 0.999
+with open(f"{tampered}/summary.json", "w") as f:
+    json.dump(summary, f)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    t = loci.open_run(tampered)
+assert t.disagreements and t.disagreements[0].startswith("human.accuracy: summary 0.999"), t.disagreements
+assert any("disagrees with metrics.csv" in str(w.message) for w in caught)
+assert not loci.open_run(f"{work}/sweep/model.pe.init.std=0.2").disagreements
+with open(f"{work}/elsewhere.csv", "w") as f:
+    f.write("epoch,split\n")
+for target in (f"{work}/elsewhere.csv", "/dev/zero"):
+    os.remove(f"{tampered}/metrics.csv")
+    os.symlink(target, f"{tampered}/metrics.csv")
+    try:
+        loci.open_run(tampered)
+        raise AssertionError(f"a metrics.csv linked to {target} was read")
+    except loci.UnsafeFileError as e:
+        assert "metrics.csv" in str(e), e
 print("loci python reader: 1 passed, 0 failed")

@@ -145,3 +145,37 @@ TEST_CASE("Only finished runs count: one being written and one that was killed a
   CHECK_THROWS_WITH(analysis::analyze_all({none.path()}, none.path(), {}, false),
                     Catch::StartsWith("no finished run to analyse: 1 runs have not finished"));
 }
+
+TEST_CASE("The shuffled-positions control: a PE that is the grid falls to its null once positions are permuted") {
+  test::TempDir dir;
+  Eigen::MatrixXd coords = Eigen::MatrixXd::Zero(16, 8);
+  coords.leftCols(2) = test::grid4();
+  test::FakeRun run;
+  run.from_epoch_0 = true;
+  run.pe_per_eval = {random_pe(8, 3), coords};
+  run.human_accuracy = {0.9};
+  test::write_run(dir.path() / "r", run);
+
+  analysis::analyze_all({dir.path()}, dir.path(), {}, false);
+  const auto plain = read_json(dir.path() / "r" / "analysis.json")["final"];
+  CHECK(plain["rsa_spearman"].get<double>() == Approx(1.0));
+  CHECK(plain["rsa_p_value"].get<double>() < 0.01);
+  CHECK(plain["rsa_took_shape"] == true);
+
+  analysis::AnalyzeOptions shuffled;
+  shuffled.shuffle_positions = 7;
+  analysis::analyze_all({dir.path()}, dir.path(), shuffled, false);  // another option: recomputed, not kept
+  const auto a = read_json(dir.path() / "r" / "analysis.json");
+  CHECK(a["options"]["shuffle_positions"] == 7);
+  const auto& f = a["final"];
+  INFO(f.dump());
+  // Every probe of position at its null: RSA near 0 and not significant, decoding no better than the mean,
+  // Procrustes far from the coordinates and the oracle, no onset, no shape taken.
+  CHECK(std::abs(f["rsa_spearman"].get<double>()) < 0.25);
+  CHECK(f["rsa_p_value"].get<double>() > 0.05);
+  CHECK(f["decode_r2"].get<double>() < 0.3);
+  CHECK(f["procrustes_coords_disparity"].get<double>() > 0.5);
+  CHECK(f["procrustes_oracle_disparity"].get<double>() > 0.5);
+  CHECK(f["rsa_onset_epoch"].is_null());
+  CHECK(f["rsa_took_shape"] == false);
+}

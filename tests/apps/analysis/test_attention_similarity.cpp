@@ -72,3 +72,30 @@ TEST_CASE("each run is compared with the mean reference map - a reference run wi
   CHECK(analysis::add_attention_similarity(two, a2, "sinusoidal_2d") == 1);
   CHECK_FALSE(a2[1]["final"].contains("attention_cosine"));
 }
+
+TEST_CASE("the attention cosine comes with its floor: uniform maps, and the run's own maps at epoch 0") {
+  test::TempDir dir;
+  // The learned run saved its maps at epochs 0 and 10: uniform at 0, the identity at 10.
+  fs::create_directories(dir.path() / "learned");
+  datasets::write_array_file(
+      dir.path() / "learned/attention.h5",
+      {datasets::Array::of(datasets::ArraySpec{"block_0", {}, {"evaluation", "head", "query", "key"}, {2, 1, 2, 2}, ""},
+                           std::vector<float>{0.5f, 0.5f, 0.5f, 0.5f, 1, 0, 0, 1}),
+       datasets::Array::of(datasets::ArraySpec{"epoch", {}, {"evaluation"}, {2}, ""}, std::vector<float>{0, 10})},
+      {});
+  write_maps(dir.path() / "ref", {1, 0, 1, 0}, {1, 0, 1, 0});  // reference [[1,0],[1,0]]; no epoch record
+  std::vector<fs::path> folders{dir.path() / "learned", dir.path() / "ref", dir.path() / "ref2"};
+  write_maps(dir.path() / "ref2", {1, 0, 1, 0}, {1, 0, 1, 0});
+  std::vector<nlohmann::ordered_json> analyses{analysis_of("learned"), analysis_of("sinusoidal_2d"),
+                                               analysis_of("sinusoidal_2d")};
+  analysis::add_attention_similarity(folders, analyses, "sinusoidal_2d");
+  const auto& f = analyses[0]["final"];
+  // identity . [1,0,1,0] = 1 over sqrt 2 x sqrt 2: 0.5. Uniform 0.5 everywhere: 1 over (1 x sqrt 2) = 0.707, above
+  // the trained run's own cosine: this cosine says nothing until it beats its floor.
+  CHECK(f["attention_cosine"].get<double>() == Approx(0.5));
+  CHECK(f["attention_cosine_uniform"].get<double>() == Approx(1.0 / std::sqrt(2.0)));
+  CHECK(f["init_attention_cosine"].get<double>() == Approx(1.0 / std::sqrt(2.0)));  // epoch 0 was uniform
+  // A reference whose file records no epoch 0 has no untrained value, only the uniform floor.
+  CHECK(analyses[1]["final"]["init_attention_cosine"].is_null());
+  CHECK(analyses[1]["final"]["attention_cosine_uniform"].get<double>() == Approx(1.0 / std::sqrt(2.0)));
+}

@@ -188,7 +188,7 @@ TEST_CASE("Groups that share their PE draws are compared pair by pair, with an e
   CHECK(cell(csv, key, "p_holm") == cell(csv, key, "p_value"));
   CHECK(cell(csv, key, "family") == "1");
   const std::string md = read_text(dir.path() / "out" / "summary.md");
-  CHECK(md.find("Holm's adjustment over the 1 comparisons of this metric") != std::string::npos);
+  CHECK(md.find("**human_accuracy** (percentage points), Holm over its 1 comparison:") != std::string::npos);
   CHECK(md.find("| learned normal(0.2) | learned normal(2) | -48.0 [") != std::string::npos);
 }
 

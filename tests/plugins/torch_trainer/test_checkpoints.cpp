@@ -76,7 +76,7 @@ TEST_CASE("train.checkpoint keeps every-N and best checkpoints, and --from conti
   CHECK_THAT(refusal(run_loci("train -q " + plain + " train.checkpoint.best=validation out=" + (dir.path() / "other").string())), Catch::Contains("train.checkpoint.best: split 'validation' is not evaluated"));
 }
 
-TEST_CASE("--resume refuses a checkpoint of another run swapped into the run's folder") {
+TEST_CASE("loci train --resume refuses a checkpoint of another run swapped into the run's folder") {
   loci::test::TempDir small, large;
   const std::string small_cfg = loci::test::train_config(small), large_cfg = loci::test::train_config(large);
   REQUIRE(run_loci("train -q --until-epoch 2 " + small_cfg).exit_code == 0);

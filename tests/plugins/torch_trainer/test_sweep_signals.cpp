@@ -152,8 +152,9 @@ TEST_CASE("SIGUSR1 at once after loci train starts pauses the run at its epoch's
   const fs::path log = dir.path() / "train.log";
   const pid_t run = start_loci({"train", "-q", loci::test::train_config(dir), "train.epochs=100000"}, log);
   REQUIRE(run > 0);
-  // Before plugins, LibTorch or the data are loaded: the default action would end the process (exit 138).
-  std::this_thread::sleep_for(20ms);
+  // Before plugins, LibTorch or the data are loaded: the default action would end the process (exit 138). (The
+  // dynamic loader's first tens of milliseconds come before any code of loci can take a signal.)
+  std::this_thread::sleep_for(100ms);
   ::kill(run, SIGUSR1);
   int status = 0;
   REQUIRE(::waitpid(run, &status, 0) == run);

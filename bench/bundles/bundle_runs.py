@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Packs finished loci runs into one compact HDF5 file, so that a RESULTS table can be recomputed without training
+again (issue 51): per run its identity, summary and metrics, and the PE tables and attention position terms at
+epoch 0 and at the last evaluation, with the true positions. A few hundred kB per run of the paper's model.
+
+    /usr/bin/python3 bench/bundles/bundle_runs.py RUNS_ROOT OUT.h5 [--name NAME]
+
+Every run folder below RUNS_ROOT with a summary.json whose status is finished or early_stopped is packed; others
+are listed and left out. Writing again replaces OUT.h5 whole (atomically). Read it with h5py: one group per run,
+named by its folder relative to RUNS_ROOT.
+"""
+import argparse
+import json
+import os
+import sys
+
+import h5py
+import numpy as np
+
+FINISHED = {"finished", "early_stopped"}
+
+
+def run_folders(root):
+    for folder, dirs, files in os.walk(root):
+        if "config.yaml" in files and "pe.h5" in files:
+            dirs[:] = []
+            yield folder
+
+
+def read_json(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def first_and_last(array):
+    """Rows 0 and -1 of an [evaluation, ...] array, stacked: what the tables use of a run's history."""
+    return np.stack([array[0], array[-1]]).astype(np.float32)
+
+
+def pack(group, folder):
+    group.attrs["identity"] = json.dumps(read_json(os.path.join(folder, "identity.json")))
+    group.attrs["summary"] = json.dumps(read_json(os.path.join(folder, "summary.json")))
+    with open(os.path.join(folder, "metrics.csv")) as f:
+        group.attrs["metrics_csv"] = f.read()
+    # loci's own final probes, when `loci analyze` ran: what recompute_table.py --check holds its numbers against.
+    analysis = os.path.join(folder, "analysis.json")
+    if os.path.exists(analysis):
+        group.attrs["analysis_final"] = json.dumps(read_json(analysis).get("final"))
+    with h5py.File(os.path.join(folder, "pe.h5"), "r") as pe:
+        epochs = pe["epoch"][:]
+        group.create_dataset("epoch", data=np.array([epochs[0], epochs[-1]], dtype=np.int64))
+        group.create_dataset("positions", data=pe["positions"][:].astype(np.float32))
+        for name in sorted(pe):
+            if name.startswith("placement_") or name.startswith("position_logits_"):
+                group.create_dataset(name, data=first_and_last(pe[name][:]), compression="gzip", shuffle=True)
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("root")
+    p.add_argument("out")
+    p.add_argument("--name", default="")
+    a = p.parse_args(argv)
+    packed, left = [], []
+    tmp = a.out + ".tmp"
+    with h5py.File(tmp, "w") as out:
+        out.attrs["name"] = a.name or os.path.basename(os.path.abspath(a.root))
+        out.attrs["contents"] = ("one group per finished run: attrs identity, summary, analysis_final (JSON), "
+                                 "metrics_csv; datasets "
+                                 "epoch [2] (first, last evaluation), positions [token, axis], placement_<p> and "
+                                 "position_logits_<b> [2, ...] at those two evaluations")
+        for folder in sorted(run_folders(a.root)):
+            summary = os.path.join(folder, "summary.json")
+            status = read_json(summary).get("status") if os.path.exists(summary) else None
+            if status not in FINISHED:
+                left.append(f"{folder} ({status or 'no summary.json'})")
+                continue
+            pack(out.create_group(os.path.relpath(folder, a.root)), folder)
+            packed.append(folder)
+    os.replace(tmp, a.out)
+    print(f"{a.out}: {len(packed)} runs, {os.path.getsize(a.out) / 1e6:.2f} MB"
+          + (f"; left out {len(left)} unfinished: " + "; ".join(left) if left else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,171 @@
+#!/usr/bin/env python3
+"""Recomputes a RESULTS table from a bundle (bench/bundles/bundle_runs.py) with numpy and scipy alone, no loci: per
+group of runs (runs whose identity differs only in seed and PE draw), each split's final accuracy or MSE, the PE's
+RSA (Spearman between its Euclidean distances and the true ones, mean over blocks) at the last evaluation beside
+epoch 0 with its Mantel permutation p, and every comparison of two groups on the first task column and on RSA: the
+difference with its 95% t interval and a permutation test (paired by shared PE draw where the groups share draws),
+Holm over each metric's comparisons. It checks loci's own numbers from outside loci.
+
+    /usr/bin/python3 bench/bundles/recompute_table.py BUNDLE.h5 [--permutations 1000]
+"""
+import argparse
+import itertools
+import json
+import sys
+
+import h5py
+import numpy as np
+from scipy import stats
+
+OUTSIDE_GROUP = {"seed", "model.pe.draw"}
+
+
+def distances(x):
+    return np.sqrt(((x[:, None, :] - x[None, :, :]) ** 2).sum(-1))
+
+
+def upper(m):
+    return m[np.triu_indices(len(m), 1)]
+
+
+def rsa(tables, truth):
+    return float(np.mean([stats.spearmanr(upper(distances(t)), upper(truth))[0] for t in tables]))
+
+
+def mantel_p(tables, truth, permutations, rng):
+    observed = rsa(tables, truth)
+    hits = 0
+    for _ in range(permutations):
+        order = rng.permutation(len(truth))
+        hits += rsa(tables, truth[np.ix_(order, order)]) >= observed - 1e-12
+    return (1 + hits) / (1 + permutations)
+
+
+def read_runs(path, permutations):
+    rng = np.random.default_rng(0)
+    runs = []
+    with h5py.File(path, "r") as f:
+        for name in sorted(f):
+            g = f[name]
+            identity, summary = json.loads(g.attrs["identity"]), json.loads(g.attrs["summary"])
+            truth = distances(g["positions"][:].astype(np.float64))
+            placements = sorted(k for k in g if k.startswith("placement_"))
+            run = {"name": name, "summary": summary, "draw": summary.get("pe_draw", summary.get("seed")),
+                   "group": tuple(sorted((k, json.dumps(v)) for k, v in identity["keys"].items()
+                                         if k not in OUTSIDE_GROUP))}
+            for split, m in summary.get("final", {}).items():
+                for key in ("accuracy", "mse"):
+                    if isinstance(m.get(key), (int, float)):
+                        run[f"{split}_{key}"] = m[key]
+            if "analysis_final" in g.attrs:
+                run["loci"] = json.loads(g.attrs["analysis_final"]) or {}
+            if placements:
+                first = [g[p][0].astype(np.float64) for p in placements]
+                last = [g[p][1].astype(np.float64) for p in placements]
+                run["init_rsa"] = rsa(first, truth)
+                run["rsa"] = rsa(last, truth)
+                run["rsa_p"] = mantel_p(last, truth, permutations, rng)
+            runs.append(run)
+    return runs
+
+
+def group_names(runs):
+    """Each group named by the settings that vary between groups."""
+    keys = sorted({k for r in runs for k, _ in r["group"]})
+    varying = [k for k in keys if len({dict(r["group"]).get(k) for r in runs}) > 1]
+    return {r["group"]: " ".join(f"{k}={json.loads(dict(r['group'])[k])}" for k in varying if k in dict(r["group"]))
+            or "all" for r in runs}
+
+
+def compare(a_runs, b_runs, column):
+    a = {r["draw"]: r[column] for r in a_runs if column in r}
+    b = {r["draw"]: r[column] for r in b_runs if column in r}
+    shared = sorted(set(a) & set(b), key=str)
+    if len(shared) >= 2 and len(a) == len(a_runs) and len(b) == len(b_runs):
+        x, y = np.array([a[k] for k in shared]), np.array([b[k] for k in shared])
+        d = y - x
+        half = stats.t.ppf(0.975, len(d) - 1) * d.std(ddof=1) / np.sqrt(len(d))
+        p = stats.permutation_test((x, y), lambda u, v: np.mean(v - u), permutation_type="samples",
+                                   n_resamples=np.inf if len(d) <= 20 else 20000, random_state=0).pvalue
+        return "paired", d.mean(), d.mean() - half, d.mean() + half, p, len(d)
+    x, y = np.array(list(a.values())), np.array(list(b.values()))
+    if len(x) < 2 or len(y) < 2:
+        return None
+    diff = y.mean() - x.mean()
+    se = np.sqrt(x.var(ddof=1) / len(x) + y.var(ddof=1) / len(y))
+    dof = se ** 4 / ((x.var(ddof=1) / len(x)) ** 2 / (len(x) - 1) + (y.var(ddof=1) / len(y)) ** 2 / (len(y) - 1))
+    half = stats.t.ppf(0.975, dof) * se if se > 0 else 0.0
+    p = stats.permutation_test((x, y), lambda u, v: np.mean(v) - np.mean(u), permutation_type="independent",
+                               n_resamples=20000, random_state=0).pvalue
+    return "independent", diff, diff - half, diff + half, p, f"{len(x)} vs {len(y)}"
+
+
+def holm(ps):
+    order = np.argsort(ps)
+    out, running = [0.0] * len(ps), 0.0
+    for rank, i in enumerate(order):
+        running = max(running, min(1.0, (len(ps) - rank) * ps[i]))
+        out[i] = running
+    return out
+
+
+def check_against_loci(runs):
+    """The largest difference between this script's RSA (at the end and at epoch 0) and loci's analysis.json."""
+    worst = 0.0
+    for r in runs:
+        for mine, theirs in (("rsa", "rsa_spearman"), ("init_rsa", "init_rsa_spearman")):
+            value = r.get("loci", {}).get(theirs)
+            if mine in r and isinstance(value, (int, float)):
+                worst = max(worst, abs(r[mine] - value))
+    return worst
+
+
+def main(argv):
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("bundle")
+    p.add_argument("--permutations", type=int, default=1000)
+    p.add_argument("--check", action="store_true",
+                   help="also hold every run's RSA against loci's own analysis.json; exit 1 past 1e-6")
+    a = p.parse_args(argv)
+    runs = read_runs(a.bundle, a.permutations)
+    if a.check:
+        worst = check_against_loci(runs)
+        compared = sum(1 for r in runs if "loci" in r)
+        print(f"RSA against loci's analysis.json over {compared} runs: largest difference {worst:.2g}")
+        if compared == 0 or worst > 1e-6:
+            return 1
+    names = group_names(runs)
+    groups = {}
+    for r in runs:
+        groups.setdefault(names[r["group"]], []).append(r)
+    task = sorted({k for r in runs for k in r if k.endswith("_accuracy") or k.endswith("_mse")})
+    print(f"{a.bundle}: {len(runs)} runs in {len(groups)} groups\n")
+    print("| group | runs | " + " | ".join(task) + " | RSA (epoch 0) | median Mantel p |")
+    print("|---|---|" + "---|" * (len(task) + 2))
+    for name, members in sorted(groups.items()):
+        cells = []
+        for c in task:
+            v = np.array([r[c] for r in members if c in r])
+            cells.append(f"{v.mean():.4f} ± {v.std(ddof=1):.4f}" if len(v) > 1 else f"{v.mean():.4f}")
+        rsa_now = np.mean([r["rsa"] for r in members if "rsa" in r]) if any("rsa" in r for r in members) else np.nan
+        rsa_0 = np.mean([r["init_rsa"] for r in members if "init_rsa" in r]) if any("rsa" in r for r in members) else np.nan
+        p_med = np.median([r["rsa_p"] for r in members if "rsa_p" in r]) if any("rsa" in r for r in members) else np.nan
+        print(f"| {name} | {len(members)} | " + " | ".join(cells) + f" | {rsa_now:+.3f} ({rsa_0:+.3f}) | {p_med:.3f} |")
+    for column in ([task[0]] if task else []) + ["rsa"]:
+        rows = []
+        for (na, ra), (nb, rb) in itertools.combinations(sorted(groups.items()), 2):
+            c = compare(ra, rb, column)
+            if c:
+                rows.append((na, nb) + c)
+        if not rows:
+            continue
+        adjusted = holm([r[6] for r in rows])
+        print(f"\n{column}: B − A [95% CI], permutation p, Holm over {len(rows)} comparisons\n")
+        print("| A | B | design | n | B − A [95% CI] | p | Holm p |\n|---|---|---|---|---|---|---|")
+        for r, h in zip(rows, adjusted):
+            print(f"| {r[0]} | {r[1]} | {r[2]} | {r[7]} | {r[3]:+.4f} [{r[4]:+.4f}, {r[5]:+.4f}] | {r[6]:.3g} | {h:.3g} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
