@@ -14,6 +14,7 @@
 #include <iostream>
 #include <map>
 #include <optional>
+#include <sstream>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/config/overrides.hpp"
+#include "datasets/bounded_read.hpp"
 #include "core/error.hpp"
 #include "core/provenance.hpp"
 
@@ -41,17 +43,22 @@ Sweep plan_sweep(const std::vector<std::string>& sweep_args) {
   auto& points = sweep.points;
   for (auto& overrides : config::expand_sweep(varying)) {
     SweepPoint p;
-    for (const auto& o : overrides) {
-      std::string part = o;
-      for (auto& c : part)
-        if (c == '/' || c == ' ') c = '_';  // a value must not open a sub-folder
-      p.name += (p.name.empty() ? "" : ",") + part;
-    }
+    p.name = point_folder_name(overrides);
     if (p.name.empty()) p.name = "run";
     p.overrides = std::move(overrides);
     points.push_back(std::move(p));
   }
   return sweep;
+}
+
+std::string point_folder_name(const std::vector<std::string>& overrides) {
+  std::string name;
+  for (const auto& o : overrides) {
+    if (!name.empty()) name += ",";
+    for (const char c : o)
+      name += c == '/' ? std::string("%2F") : c == ' ' ? std::string("%20") : c == '%' ? std::string("%25") : std::string(1, c);
+  }
+  return name;
 }
 
 std::vector<std::string> point_arguments(const SweepRequest& r, const SweepPoint& p) {
@@ -104,16 +111,13 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
 
 // The last non-empty line a failed run wrote: its `loci: error:` line, shown beside the sweep's own.
 std::string last_line(const fs::path& log) {
-  FILE* f = std::fopen(log.c_str(), "r");
-  if (!f) return "";
+  // Only the log's end is read, and only from a regular file: a log linked to /dev/zero or a FIFO gives "".
+  std::istringstream in(datasets::read_tail(log, 64 * 1024));
   std::string line, last;
-  char buf[4096];
-  while (std::fgets(buf, sizeof buf, f)) {
-    line = buf;
-    while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+  while (std::getline(in, line)) {
+    while (!line.empty() && line.back() == '\r') line.pop_back();
     if (!line.empty()) last = line;
   }
-  std::fclose(f);
   return last.size() > 300 ? last.substr(0, 297) + "..." : last;
 }
 
@@ -141,10 +145,10 @@ std::string clock_text(double seconds) {
 // The headline of a finished run, from its summary.json: the human split's accuracy when there is one, else the
 // first split's accuracy or masked MSE ("human 93.5%", "test mse 0.0123").
 std::string headline(const fs::path& run) {
-  std::ifstream in(run / "summary.json");
-  if (!in) return "";
   try {
-    const auto j = nlohmann::json::parse(in);
+    const auto text = datasets::read_bounded(run / "summary.json", 16u << 20);
+    if (!text) return "";
+    const auto j = nlohmann::json::parse(*text);
     const auto& final_metrics = j.at("final");
     if (final_metrics.empty()) return "";
     const auto& [split, m] = final_metrics.contains("human") ? std::pair<std::string, nlohmann::json>{"human", final_metrics.at("human")}

@@ -20,6 +20,11 @@ struct Sweep {
 
 Sweep plan_sweep(const std::vector<std::string>& sweep_args);
 
+// A point's folder name from its overrides, joined by ','. A value must not open a sub-folder, and two points must
+// never share a folder, so '/', ' ' and '%' are percent-encoded (%2F, %20, %25): `data=../data/lst` and
+// `data=.._data_lst` stay apart.
+std::string point_folder_name(const std::vector<std::string>& overrides);
+
 struct SweepRequest {
   std::string config;
   std::vector<std::string> fixed_overrides;  // applied to every point

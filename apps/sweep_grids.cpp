@@ -12,15 +12,12 @@ Sweep plan_sweep_grids(const std::vector<std::vector<std::string>>& grids) {
   std::set<std::string> names;
   for (const auto& grid : grids) {
     const Sweep s = plan_sweep(grid);
-    std::string shared;
-    for (const auto& f : s.fixed) shared += (shared.empty() ? "" : ",") + f;
     for (const auto& p : s.points) {
       SweepPoint q;
       q.overrides = s.fixed;
       q.overrides.insert(q.overrides.end(), p.overrides.begin(), p.overrides.end());
-      q.name = p.name == "run" ? (shared.empty() ? "run" : shared) : (shared.empty() ? p.name : shared + "," + p.name);
-      for (auto& c : q.name)
-        if (c == '/' || c == ' ') c = '_';
+      q.name = point_folder_name(q.overrides);
+      if (q.name.empty()) q.name = "run";
       if (!names.insert(q.name).second)
         throw UserError("sweep: the point '" + q.name + "' is in two grids; make each grid differ in a fixed key");
       all.points.push_back(std::move(q));

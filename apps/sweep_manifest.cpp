@@ -12,6 +12,8 @@
 
 #include "apps/invocation.hpp"
 #include "datasets/atomic_file.hpp"
+#include "datasets/bounded_read.hpp"
+#include "datasets/error.hpp"
 #include "core/error.hpp"
 
 namespace loci::apps {
@@ -20,15 +22,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string slurp(const fs::path& file) {
-  std::ifstream in(file);
-  return std::string(std::istreambuf_iterator<char>(in), {});
+// A sweep's own small files, read within bounds: a planted FIFO or link to /dev/zero is one line, not a hang.
+constexpr std::uintmax_t kMaxRecordBytes = 16u << 20;
+
+std::string slurp(const fs::path& file, std::uintmax_t limit = kMaxRecordBytes) {
+  return datasets::read_bounded(file, limit).value_or("");
 }
 
 // "pid N on HOST" of the run's claim, when that process is alive here; "" when nobody holds it. A claim made on
 // another host cannot be checked from here and is shown as it is.
 std::string live_claim(const fs::path& run) {
-  std::string claim = slurp(run / ".loci-lock");
+  std::string claim;
+  try {
+    claim = slurp(run / ".loci-lock", 4096);
+  } catch (const datasets::DataError&) {
+    return "";  // not a claim loci wrote: nobody holds the folder through it
+  }
   while (!claim.empty() && (claim.back() == '\n' || claim.back() == ' ')) claim.pop_back();
   if (claim.rfind("pid ", 0) != 0) return "";
   const auto on = claim.find(" on ");
@@ -39,7 +48,9 @@ std::string live_claim(const fs::path& run) {
   if (claim.substr(on + 4) != host) return claim + " (another host: not checked)";
   if (pid <= 0 || (::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)) return "";
   // A live process of that number that holds no lock on the folder is another program: the claim is stale.
-  return slurp("/proc/" + std::to_string(pid) + "/cmdline").find("loci") == std::string::npos ? "" : claim;
+  std::ifstream cmdline("/proc/" + std::to_string(pid) + "/cmdline");
+  const std::string command(std::istreambuf_iterator<char>(cmdline), {});
+  return command.find("loci") == std::string::npos ? "" : claim;
 }
 
 // "finished, human 93.5%": the run's status and its headline.
@@ -47,7 +58,7 @@ std::string done_detail(const fs::path& run) {
   std::string status = "finished";
   try {
     status = nlohmann::json::parse(slurp(run / "summary.json")).value("status", status);
-  } catch (const nlohmann::json::exception&) {
+  } catch (const std::exception&) {
     return "summary.json unreadable";
   }
   const std::string h = headline(run);
@@ -98,13 +109,17 @@ std::vector<PointState> sweep_status(const fs::path& folder) {
     } catch (const nlohmann::json::exception&) {
       throw UserError(manifest.string() + ": is not a sweep's point list (damaged?)");
     }
-  } else {
-    for (const auto& e : fs::directory_iterator(folder))
-      if (e.is_directory() && (fs::exists(e.path() / "config.yaml") || fs::exists(e.path() / "train.log")))
-        names.push_back(e.path().filename().string());
-    std::sort(names.begin(), names.end());
-    if (names.empty()) throw UserError(folder.string() + ": holds no sweep (no sweep.json and no run folders)");
   }
+  // Runs in the folder that the point list does not name (another sweep wrote into the same folder, and its list
+  // was replaced) are listed too, after the list's own: status shows every run there is.
+  std::vector<std::string> found;
+  for (const auto& e : fs::directory_iterator(folder))
+    if (e.is_directory() && (fs::exists(e.path() / "config.yaml") || fs::exists(e.path() / "train.log")) &&
+        std::find(names.begin(), names.end(), e.path().filename().string()) == names.end())
+      found.push_back(e.path().filename().string());
+  std::sort(found.begin(), found.end());
+  names.insert(names.end(), found.begin(), found.end());
+  if (names.empty()) throw UserError(folder.string() + ": holds no sweep (no sweep.json and no run folders)");
   std::vector<PointState> out;
   for (const auto& n : names) out.push_back(state_of(folder / n, n));
   return out;

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -147,4 +149,33 @@ TEST_CASE("the analysis options are one declaration: the analyze stage's keys an
   // One range, checked in both places.
   CHECK_THAT(refusal(run_loci("config show " + qs + " analyze.mds_dims=4")), Catch::Contains("mds_dims"));
   CHECK(refusal(run_loci("analyze " + qs + " --mds-dims 4")) == "loci: error: --mds-dims: '4' is above the maximum 3 (see `loci --help`)\n");
+}
+
+TEST_CASE("loci sweep status reads within bounds and lists every run in the folder") {
+  loci::test::TempDir dir;
+  const fs::path sweep = dir.path() / "sweep";
+  // The point list names one run; a second sweep wrote another into the same folder and its list was replaced.
+  dir.write("sweep/sweep.json", R"({"points": [{"name": "listed", "overrides": []}]})");
+  dir.write("sweep/listed/config.yaml", "seed: 0\n");
+  fs::create_symlink("/dev/zero", sweep / "listed" / "summary.json");  // a planted link: no hang, no bad_alloc
+  dir.write("sweep/other/config.yaml", "seed: 1\n");
+  fs::create_symlink("/dev/zero", sweep / "other" / "train.log");
+  REQUIRE(mkfifo((sweep / "other" / ".loci-lock").c_str(), 0644) == 0);  // a FIFO as the claim: no hang
+  const auto r = run_loci("sweep status " + sweep.string(), "timeout 20");
+  INFO(r.output);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains(": 2 points"));
+  CHECK_THAT(r.output, Catch::Contains("listed") && Catch::Contains("summary.json unreadable"));
+  CHECK_THAT(r.output, Catch::Contains("other"));
+}
+
+TEST_CASE("sweep points whose values differ only in '/' or ' ' get folders of their own") {
+  loci::test::TempDir dir;
+  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: d\nout: s\n");
+  const auto r = run_loci("train " + cfg + " -m 'data=../data/lst,.._data_lst,a b' --emit list",
+                          "cd " + dir.path().string() + " &&");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("/s/data=..%2Fdata%2Flst ") && Catch::Contains("/s/data=.._data_lst ") &&
+                           Catch::Contains("/s/data=a%20b "));
 }

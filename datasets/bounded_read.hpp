@@ -1,0 +1,20 @@
+// Reading the small files of a run or dataset folder (summary.json, sweep.json, a claim, a log) without trusting
+// them: a link to /dev/zero, a FIFO or a multi-gigabyte file planted under such a name must give one clear line,
+// never a hang or an exhausted memory.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+namespace loci::datasets {
+
+// The whole file when it is a regular file (after links) of at most `limit` bytes; nullopt when it does not exist.
+// DataError naming it when it is a FIFO, device or folder, or larger than `limit`. Never blocks.
+std::optional<std::string> read_bounded(const std::filesystem::path& file, std::uintmax_t limit);
+
+// The last `bytes` of a regular file (a log's end); "" when it is absent or not a regular file. Never blocks.
+std::string read_tail(const std::filesystem::path& file, std::uintmax_t bytes);
+
+}  // namespace loci::datasets
