@@ -50,6 +50,10 @@ Eigen::MatrixXd slice(const datasets::NumericArray& a, std::int64_t index, const
   const double* p = a.values.data() + index * rows * cols;
   for (Eigen::Index i = 0; i < rows; ++i)
     for (Eigen::Index j = 0; j < cols; ++j) m(i, j) = p[i * cols + j];
+  // A diverged or damaged table: no probe means anything on it (and an eigendecomposition would fail inside).
+  if (!m.allFinite())
+    throw datasets::DataError(file, "array '" + name + "' holds NaN or infinite values at evaluation " +
+                                        std::to_string(index) + " (a diverged run, or a damaged file)");
   return m;
 }
 

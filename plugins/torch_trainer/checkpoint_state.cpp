@@ -1,13 +1,42 @@
 #include "checkpoint_state.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "datasets/atomic_file.hpp"
+#include "datasets/bounded_read.hpp"
+#include "datasets/checksum.hpp"
 #include "models/checkpoint.hpp"
 #include "core/error.hpp"
 
 namespace loci::torch_trainer {
+
+namespace {
+
+// SHA-256 of the model's parameters and buffers, in their order, as stored: a damaged checkpoint whose archive
+// still opens (LibTorch checks no checksum of tensor data) would otherwise resume silently from wrong weights.
+std::string weights_digest(models::Model& model) {
+  std::string bytes;
+  auto add = [&](const torch::Tensor& t) {
+    const torch::Tensor c = t.detach().to(torch::kCPU).contiguous();
+    bytes.append(static_cast<const char*>(c.data_ptr()), c.nbytes());
+  };
+  for (const auto& p : model->parameters()) add(p);
+  for (const auto& b : model->buffers()) add(b);
+  return datasets::sha256_hex(bytes.data(), bytes.size());
+}
+
+// LibTorch's message as one printable line: its first line, bytes of a damaged file it quotes replaced by '?'.
+std::string one_line(const std::string& what) {
+  std::string line = what.substr(0, std::min<std::size_t>(what.find('\n'), 200));
+  for (auto& c : line)
+    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
+  return line;
+}
+
+}  // namespace
 
 void save_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
                      const RunState& state, const std::vector<std::string>& condition_names, const std::string& run) {
@@ -19,6 +48,7 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
 
   nlohmann::ordered_json j;
   j["run_identity"] = run;
+  j["weights_sha256"] = weights_digest(model);
   j["epoch"] = state.epoch;
   j["step"] = state.step;
   j["seconds"] = state.seconds;
@@ -58,16 +88,61 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
     throw UserError(file.string() + ": cannot serialise the checkpoint (" +
                     std::string(e.what()).substr(0, std::string(e.what()).find('\n')) + ")");
   }
-  datasets::write_file_atomically(file, bytes.str());
+  write_checked(file, bytes.str());
 }
+
+void write_checked(const std::filesystem::path& file, const std::string& bytes) {
+  const std::filesystem::path sidecar = file.string() + ".sha256";
+  const std::string now = datasets::sha256_hex(bytes.data(), bytes.size());
+  // The record names the new file's digest before the file is replaced and the old one's until it has been, so
+  // that a process killed between the two renames leaves a checkpoint its record accepts.
+  nlohmann::json accepted = nlohmann::json::array({now});
+  try {
+    if (const auto had = datasets::read_bounded(sidecar, 4096)) {
+      const auto j = nlohmann::json::parse(*had);
+      if (j.contains("sha256") && j["sha256"].is_array() && !j["sha256"].empty()) accepted.push_back(j["sha256"][0]);
+    }
+  } catch (const std::exception&) {
+    // An unreadable record is replaced; the file it described is about to be.
+  }
+  datasets::write_file_atomically(sidecar, nlohmann::json({{"sha256", accepted}}).dump() + "\n");
+  datasets::write_file_atomically(file, bytes);
+  datasets::write_file_atomically(sidecar, nlohmann::json({{"sha256", {now}}}).dump() + "\n");
+}
+
+void verify_checked(const std::filesystem::path& file) {
+  std::optional<std::string> record;
+  try {
+    record = datasets::read_bounded(file.string() + ".sha256", 4096);
+  } catch (const std::exception&) {
+    throw UserError(file.string() + ".sha256: the checkpoint's checksum record is not a plain file; remove it");
+  }
+  if (!record) return;  // written by a loci before the record existed, or copied here without it
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(*record);
+  } catch (const nlohmann::json::exception&) {
+    throw UserError(file.string() + ".sha256: is not a checksum record (damaged?); remove it to load the checkpoint "
+                    "unchecked");
+  }
+  const std::string digest = datasets::sha256_file(file);
+  if (j.contains("sha256") && j["sha256"].is_array())
+    for (const auto& accepted : j["sha256"])
+      if (accepted.is_string() && accepted.get<std::string>() == digest) return;
+  throw UserError(file.string() + ": does not match its checksum (" + file.filename().string() +
+                  ".sha256): the file is damaged; continue from another checkpoint (--from), or remove it to start the "
+                  "run afresh");
+}
+
 
 RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
                          const std::string& run) {
+  verify_checked(file);
   torch::serialize::InputArchive archive;
   try {
     archive.load_from(file.string());
   } catch (const std::exception& e) {
-    throw UserError(file.string() + ": not a readable checkpoint (" + std::string(e.what()).substr(0, 200) + ")");
+    throw UserError(file.string() + ": not a readable checkpoint (" + one_line(e.what()) + ")");
   }
   try {
     models::load_module(*model, archive, "model");
@@ -76,18 +151,28 @@ RunState load_checkpoint(const std::filesystem::path& file, models::Model& model
     optimizer.load(opt_archive);
   } catch (const std::exception& e) {
     throw UserError(file.string() + ": does not fit this run's model or optimizer (was the config changed?): " +
-                    std::string(e.what()).substr(0, std::string(e.what()).find('\n')));
+                    one_line(e.what()));
   }
 
-  c10::IValue json_value;
-  archive.read("state_json", json_value);
-  const auto j = nlohmann::ordered_json::parse(json_value.toStringRef());
+  nlohmann::ordered_json j;
+  try {
+    c10::IValue json_value;
+    archive.read("state_json", json_value);
+    j = nlohmann::ordered_json::parse(json_value.toStringRef());
+  } catch (const std::exception& e) {
+    throw UserError(file.string() + ": its training state is unreadable (the file is damaged): " + one_line(e.what()));
+  }
   // Another run's checkpoint of the same shape loads without complaint; only its record tells it apart.
   const std::string recorded = j.value("run_identity", std::string());
   if (!recorded.empty() && recorded != run)
     throw UserError(file.string() + ": a checkpoint of another run (its identity " + recorded.substr(0, 12) +
                     ", this run's " + run.substr(0, 12) + "); it was copied or swapped in: put back this run's own, "
                     "or remove it to start the run afresh");
+  // Absent in checkpoints written before the digest was recorded.
+  const std::string digest = j.value("weights_sha256", std::string());
+  if (!digest.empty() && digest != weights_digest(model))
+    throw UserError(file.string() + ": its weights do not match the checksum recorded with them (the file is "
+                    "damaged); continue from another checkpoint (--from), or remove it to start the run afresh");
   RunState s;
   s.epoch = j.at("epoch").get<std::int64_t>();
   s.step = j.at("step").get<std::int64_t>();

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "models/model.hpp"
@@ -26,8 +27,17 @@ struct RunState {
 // the run's lasting identity (run_identity.hpp), recorded so that the checkpoint cannot continue another run.
 void save_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
                      const RunState& state, const std::vector<std::string>& condition_names, const std::string& run);
-// UserError naming the file when it is unreadable, does not fit the model, or records another run than `run` (a
-// checkpoint from before identities were recorded carries none and is taken as it is).
+// `bytes` written atomically as `file`, with a record of their SHA-256 beside it (`file`.sha256), which
+// load_checkpoint verifies: LibTorch's archive checks no checksum of its tensors, so a damaged checkpoint would
+// otherwise resume from wrong weights or optimizer state without a word.
+void write_checked(const std::filesystem::path& file, const std::string& bytes);
+
+// UserError naming the file when its record says other bytes; nothing when it has no record.
+void verify_checked(const std::filesystem::path& file);
+
+// UserError naming the file when it is unreadable, does not match its checksum record, does not fit the model,
+// or records another run than `run` (a checkpoint from before identities were recorded carries none and is
+// taken as it is).
 RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
                          const std::string& run);
 

@@ -10,11 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "datasets/atomic_file.hpp"
+#include "datasets/bounded_read.hpp"
 #include "datasets/checksum.hpp"
 #include "core/common_options.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
-#include "core/common_options.hpp"
 #include "core/version.hpp"
 
 namespace loci::torch_trainer {
@@ -123,11 +123,13 @@ config::FlatConfig canonical_keys(const config::FlatConfig& keys) {
   return applicable_keys(out);
 }
 
+// A run's own record, read within bounds: a folder, FIFO or device under its name, or a huge file, is one line
+// naming it (datasets/bounded_read.hpp), never an internal error or a hang.
 nlohmann::json read_json(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) throw UserError(file.string() + ": cannot be read");
+  const auto text = datasets::read_bounded(file, 64u << 20);
+  if (!text) throw UserError(file.string() + ": cannot be read");
   try {
-    return nlohmann::json::parse(in);
+    return nlohmann::json::parse(*text);
   } catch (const nlohmann::json::exception&) {
     throw UserError(file.string() + ": is not JSON (a damaged run folder?)");
   }

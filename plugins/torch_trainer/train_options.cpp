@@ -219,7 +219,14 @@ void declare_length_and_threads(Table& t) {
       .min(1)
       .doc("each batch's gradient as the sum of this many equal parts' gradients, the parts computed side by side, "
            "one thread each (training uses min(micro_batches, threads) cores); the results depend on it, never on "
-           "threads");
+           "threads; at most train.batch_size");
+  // More parts than samples leaves parts empty and made an epoch hundreds of times slower, for nothing.
+  t.check(
+      "train.micro_batches", [](const O& o) { return o.micro_batches <= o.batch_size; },
+      [](const O& o) {
+        return std::to_string(o.micro_batches) + " parts are more than the " + std::to_string(o.batch_size) +
+               " samples of a batch (train.batch_size)";
+      });
   t.add("train.dist_timeout", [](O& o) -> std::int64_t& { return o.dist_timeout; })
       .min(1)
       .doc("data-parallel runs (torchrun-style launch): seconds a rank waits for the others before it stops with an "

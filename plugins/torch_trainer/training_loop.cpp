@@ -216,8 +216,8 @@ void keep_checkpoints(const Session& s, bool best) {
   std::ifstream in(s.last, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const fs::path dir = s.run / "checkpoints";
-  if (best) datasets::write_file_atomically(dir / "best.pt", bytes);
-  if (every) datasets::write_file_atomically(dir / ("epoch_" + std::to_string(s.state.epoch) + ".pt"), bytes);
+  if (best) write_checked(dir / "best.pt", bytes);
+  if (every) write_checked(dir / ("epoch_" + std::to_string(s.state.epoch) + ".pt"), bytes);
 }
 
 // A step whose loss was finite can still leave non-finite weights: their evaluation is the first to show it, and

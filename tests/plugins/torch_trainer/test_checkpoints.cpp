@@ -84,6 +84,11 @@ TEST_CASE("loci train --resume refuses a checkpoint of another run swapped into 
   // The same model and optimizer shapes: only the record of whose run it is tells the two apart.
   const fs::path last = small.path() / "run/checkpoints/last.pt";
   fs::copy_file(large.path() / "run/checkpoints/last.pt", last, fs::copy_options::overwrite_existing);
+  // Without its checksum record the swapped file does not match the run's own record.
+  CHECK_THAT(refusal(run_loci("train -q --resume " + small_cfg)), Catch::Contains(last.string() + ": does not match"));
+  // Swapped with its record, it is intact, but another run's.
+  fs::copy_file(large.path() / "run/checkpoints/last.pt.sha256", last.string() + ".sha256",
+                fs::copy_options::overwrite_existing);
   const auto resumed = run_loci("train -q --resume " + small_cfg);
   CHECK_THAT(refusal(resumed), Catch::Contains(last.string() + ": a checkpoint of another run"));
   CHECK(std::count(resumed.output.begin(), resumed.output.end(), '\n') == 1);
@@ -101,4 +106,31 @@ TEST_CASE("a checkpoints/ that is a symbolic link is refused, and nothing is wri
   const auto r = run_loci("train -q " + loci::test::train_config(dir));
   CHECK_THAT(refusal(r), Catch::Contains((run / "checkpoints").string() + ": is a symbolic link"));
   CHECK(fs::is_empty(elsewhere));
+}
+
+TEST_CASE("a run's records that are folders, and a damaged checkpoint, are one-line user errors naming the file") {
+  loci::test::TempDir dir;
+  const std::string cfg = loci::test::train_config(dir);
+  REQUIRE(run_loci("train -q --until-epoch 2 " + cfg).exit_code == 0);
+  const fs::path run = dir.path() / "run";
+  fs::remove(run / "identity.json");
+  fs::create_directory(run / "identity.json");
+  const auto folder = run_loci("train -q --resume " + cfg);
+  CHECK_THAT(refusal(folder), Catch::Contains((run / "identity.json").string() + ": is not a regular file"));
+  fs::remove(run / "identity.json");
+  REQUIRE(run_loci("train -q --until-epoch 2 " + cfg + " out=" + (dir.path() / "second").string()).exit_code == 0);
+  // A checkpoint whose bytes are damaged: one printable line, whatever bytes LibTorch quotes from it.
+  const fs::path last = dir.path() / "second/checkpoints/last.pt";
+  std::string bytes = slurp(last);
+  for (std::size_t i = bytes.size() / 3; i < bytes.size() / 3 + 64 && i < bytes.size(); ++i) bytes[i] ^= 0x5a;
+  std::ofstream(last, std::ios::binary | std::ios::trunc) << bytes;
+  const auto damaged = run_loci("train -q --resume " + cfg + " out=" + (dir.path() / "second").string());
+  INFO(damaged.output);
+  CHECK_THAT(refusal(damaged), Catch::Contains(last.string() + ": does not match its checksum"));
+  CHECK(std::count(damaged.output.begin(), damaged.output.end(), '\n') == 1);
+  CHECK(std::all_of(damaged.output.begin(), damaged.output.end(),
+                    [](char c) { return c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f); }));
+  // More micro-batches than samples in a batch is refused at its key.
+  CHECK_THAT(refusal(run_loci("train -q " + cfg + " train.micro_batches=1000000")),
+             Catch::Contains("train.micro_batches: 1000000 parts are more than the 32 samples"));
 }
