@@ -39,7 +39,8 @@ std::string one_line(const std::string& what) {
 }  // namespace
 
 void save_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
-                     const RunState& state, const std::vector<std::string>& condition_names, const std::string& run) {
+                     const RunState& state, const std::vector<std::string>& condition_names,
+                     const config::FlatConfig& run) {
   torch::serialize::OutputArchive archive;
   models::save_module(*model, archive, "model");
   torch::serialize::OutputArchive opt_archive;
@@ -47,7 +48,7 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
   archive.write("optimizer", opt_archive);
 
   nlohmann::ordered_json j;
-  j["run_identity"] = run;
+  j["run_identity"] = run;  // the run's keys and values, train.epochs aside
   j["weights_sha256"] = weights_digest(model);
   j["epoch"] = state.epoch;
   j["step"] = state.step;
@@ -136,7 +137,7 @@ void verify_checked(const std::filesystem::path& file) {
 
 
 RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
-                         const std::string& run) {
+                         const config::FlatConfig& run) {
   verify_checked(file);
   torch::serialize::InputArchive archive;
   try {
@@ -163,11 +164,14 @@ RunState load_checkpoint(const std::filesystem::path& file, models::Model& model
     throw UserError(file.string() + ": its training state is unreadable (the file is damaged): " + one_line(e.what()));
   }
   // Another run's checkpoint of the same shape loads without complaint; only its record tells it apart.
-  const std::string recorded = j.value("run_identity", std::string());
-  if (!recorded.empty() && recorded != run)
-    throw UserError(file.string() + ": a checkpoint of another run (its identity " + recorded.substr(0, 12) +
-                    ", this run's " + run.substr(0, 12) + "); it was copied or swapped in: put back this run's own, "
-                    "or remove it to start the run afresh");
+  if (j.contains("run_identity") && j["run_identity"].is_object()) {
+    config::FlatConfig recorded;
+    for (const auto& [k, v] : j["run_identity"].items())
+      if (v.is_string()) recorded[k] = v.get<std::string>();
+    if (!config::same_settings(recorded, run))
+      throw UserError(file.string() + ": a checkpoint of another run (" + config::describe_difference(recorded, run, 3) +
+                      "); it was copied or swapped in: put back this run's own, or remove it to start the run afresh");
+  }
   // Absent in checkpoints written before the digest was recorded.
   const std::string digest = j.value("weights_sha256", std::string());
   if (!digest.empty() && digest != weights_digest(model))

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/identity.hpp"
 #include "models/model.hpp"
 #include "run_outputs.hpp"
 
@@ -24,9 +25,11 @@ struct RunState {
 };
 
 // Written under a temporary name and renamed, so a crash mid-save leaves the previous checkpoint intact. `run` is
-// the run's lasting identity (run_identity.hpp), recorded so that the checkpoint cannot continue another run.
+// the run's lasting identity (run_identity.hpp: its keys less train.epochs), recorded so that the checkpoint
+// cannot continue another run.
 void save_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
-                     const RunState& state, const std::vector<std::string>& condition_names, const std::string& run);
+                     const RunState& state, const std::vector<std::string>& condition_names,
+                     const config::FlatConfig& run);
 // `bytes` written atomically as `file`, with a record of their SHA-256 beside it (`file`.sha256), which
 // load_checkpoint verifies: LibTorch's archive checks no checksum of its tensors, so a damaged checkpoint would
 // otherwise resume from wrong weights or optimizer state without a word.
@@ -38,7 +41,8 @@ void verify_checked(const std::filesystem::path& file);
 // UserError naming the file when it is unreadable, does not match its checksum record, does not fit the model,
 // or records another run than `run` (a checkpoint from before identities were recorded carries none and is
 // taken as it is).
+// A key recorded on one side only (a key a later loci added) does not count, as in resuming (run_identity.hpp).
 RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
-                         const std::string& run);
+                         const config::FlatConfig& run);
 
 }  // namespace loci::torch_trainer

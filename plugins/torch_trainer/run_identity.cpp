@@ -169,11 +169,13 @@ config::Identity run_identity(const config::Node& recorded, const datasets::Data
   return config::identity_of(canonical_keys(keys));
 }
 
-std::string lasting_hash(const config::Identity& identity) {
+config::FlatConfig lasting_keys(const config::Identity& identity) {
   config::FlatConfig keys = identity.keys;
   keys.erase("train.epochs");
-  return config::identity_of(keys).hash;
+  return keys;
 }
+
+std::string lasting_hash(const config::Identity& identity) { return config::identity_of(lasting_keys(identity)).hash; }
 
 std::optional<std::uint64_t> pe_draw_seed(const TrainOptions& options, const config::Identity& identity) {
   if (options.pe_draw == "seed") return std::nullopt;

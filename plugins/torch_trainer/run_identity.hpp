@@ -22,8 +22,9 @@ config::Node recorded_config(const config::Node& resolved, const TrainOptions& o
 // The identity of a run of `recorded` on `dataset` (its shards' checksums stand for the data, wherever it lies).
 config::Identity run_identity(const config::Node& recorded, const datasets::Dataset& dataset);
 
-// The identity's hash less train.epochs: what stays the same when a finished run is asked for more epochs, so
-// that its checkpoints and its PE draw belong to it at any length.
+// The identity's keys less train.epochs: what stays the same when a finished run is asked for more epochs, so
+// that its checkpoints belong to it at any length; and their hash, from which model.pe.draw=run draws.
+config::FlatConfig lasting_keys(const config::Identity& identity);
 std::string lasting_hash(const config::Identity& identity);
 
 // The seed of the PE's own draw (models::PEOptions::draw_seed) that model.pe.draw asks for: none for "seed" (the

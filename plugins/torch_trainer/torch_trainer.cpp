@@ -167,12 +167,12 @@ class TorchTrainer final : public plugins::Trainer {
 
   static void restore(Session& s, const ResumePlan& resume, bool from_file) {
     if (from_file) {
-      s.state = load_checkpoint(s.last_source, s.model, *s.optimizer, lasting_hash(s.identity));
+      s.state = load_checkpoint(s.last_source, s.model, *s.optimizer, lasting_keys(s.identity));
       if (s.lead)
         std::cerr << "loci: continuing " << s.run.string() << " from " << s.last_source.string() << " (epoch "
                   << s.state.epoch << ", step " << s.state.step << ")\n";
     } else if (!resume.fresh && fs::exists(s.last)) {
-      s.state = load_checkpoint(s.last, s.model, *s.optimizer, lasting_hash(s.identity));
+      s.state = load_checkpoint(s.last, s.model, *s.optimizer, lasting_keys(s.identity));
       if (resume.extend) drop_final_evaluation(s);
       if (s.lead)
         std::cerr << "loci: " << (resume.extend ? "extending " : "resuming ") << s.run.string() << " at epoch "

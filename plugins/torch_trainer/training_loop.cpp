@@ -242,7 +242,7 @@ bool evaluate_and_save(Session& s) {
   const auto& pe = s.mopt.encoder().pe();
   write_pe_file(s.run, s.state.pe_history, s.positions, describe_pe(pe, s.model));
   const bool best = improves_best(s);
-  save_checkpoint(s.last, s.model, *s.optimizer, s.state, s.plan.condition_names, lasting_hash(s.identity));
+  save_checkpoint(s.last, s.model, *s.optimizer, s.state, s.plan.condition_names, lasting_keys(s.identity));
   keep_checkpoints(s, best);
   return stop;
 }
@@ -281,7 +281,7 @@ std::string run_epochs(Session& s, const plugins::TrainRequest& request) {
                                std::chrono::seconds(s.opt.dist_eval_timeout)) != 0;
     } else if (s.lead && ((request.until_epoch > 0 && s.state.epoch >= request.until_epoch) ||
                           (!s.dp && !last_epoch && PauseSignal::requested()))) {
-      save_checkpoint(s.last, s.model, *s.optimizer, s.state, s.plan.condition_names, lasting_hash(s.identity));
+      save_checkpoint(s.last, s.model, *s.optimizer, s.state, s.plan.condition_names, lasting_keys(s.identity));
     }
     // Asked to stop (SIGUSR1, a scheduler's warning): the epoch is done and checkpointed, --resume goes on.
     // A data-parallel run keeps going: its ranks would have to agree on the epoch first.
