@@ -5,33 +5,15 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <numeric>
-#include <random>
 #include <stdexcept>
+
+#include "probe/token_permutation.hpp"
 
 namespace loci::probe {
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-Eigen::VectorXd upper(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& order) {
-  const Eigen::Index t = m.rows();
-  Eigen::VectorXd v(t * (t - 1) / 2);
-  Eigen::Index k = 0;
-  for (Eigen::Index i = 0; i < t; ++i)
-    for (Eigen::Index j = i + 1; j < t; ++j)
-      v(k++) = m(order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(j)]);
-  return v;
-}
-
-Eigen::MatrixXd symmetric_from_upper(const Eigen::VectorXd& v, Eigen::Index t) {
-  Eigen::MatrixXd m = Eigen::MatrixXd::Zero(t, t);
-  Eigen::Index k = 0;
-  for (Eigen::Index i = 0; i < t; ++i)
-    for (Eigen::Index j = i + 1; j < t; ++j) m(i, j) = m(j, i) = v(k++);
-  return m;
-}
 
 // v less its least-squares fit on the orthonormal columns `q` (an intercept and the covariates' ranks).
 Eigen::VectorXd residual(const Eigen::MatrixXd& q, const Eigen::VectorXd& v) { return v - q * (q.transpose() * v); }
@@ -50,7 +32,8 @@ Eigen::MatrixXd without_tokens(const Eigen::MatrixXd& m, const std::vector<Eigen
   const auto n = static_cast<Eigen::Index>(keep.size());
   Eigen::MatrixXd out(n, n);
   for (Eigen::Index i = 0; i < n; ++i)
-    for (Eigen::Index j = 0; j < n; ++j) out(i, j) = m(keep[static_cast<std::size_t>(i)], keep[static_cast<std::size_t>(j)]);
+    for (Eigen::Index j = 0; j < n; ++j)
+      out(i, j) = m(keep[static_cast<std::size_t>(i)], keep[static_cast<std::size_t>(j)]);
   return out;
 }
 
@@ -77,14 +60,13 @@ PartialMantelResult partial_mantel_test(const std::vector<Eigen::MatrixXd>& pe_d
     r.observed = r.p_value = kNaN;
     return r;
   }
-  std::vector<Eigen::Index> identity(static_cast<std::size_t>(t));
-  std::iota(identity.begin(), identity.end(), 0);
+  const std::vector<Eigen::Index> identity = identity_order(t);
   const Eigen::Index pairs = t * (t - 1) / 2;
 
   // An intercept and each covariate's ranks, made orthonormal once: residualising is then two products.
   std::vector<Eigen::VectorXd> columns{Eigen::VectorXd::Ones(pairs)};
   for (const auto& c : covariates) {
-    const Eigen::VectorXd ranks = average_ranks(upper(c, identity), tie_tolerance);
+    const Eigen::VectorXd ranks = average_ranks(upper_triangle(c, identity), tie_tolerance);
     if (ranks.maxCoeff() - ranks.minCoeff() > 0) columns.push_back(ranks);
   }
   r.covariates = static_cast<int>(columns.size()) - 1;
@@ -95,7 +77,7 @@ PartialMantelResult partial_mantel_test(const std::vector<Eigen::MatrixXd>& pe_d
 
   std::vector<Eigen::VectorXd> pe_units;
   for (const auto& d : pe_distances) {
-    const Eigen::VectorXd ranks = average_ranks(upper(d, identity), tie_tolerance);
+    const Eigen::VectorXd ranks = average_ranks(upper_triangle(d, identity), tie_tolerance);
     const Eigen::VectorXd res = residual(q, ranks);
     const double n = res.norm();
     // Nothing left beyond rounding once the covariates are out: the PE's distances are a function of them.
@@ -105,9 +87,10 @@ PartialMantelResult partial_mantel_test(const std::vector<Eigen::MatrixXd>& pe_d
     }
     pe_units.push_back(res / n);
   }
-  const Eigen::MatrixXd truth_ranks = symmetric_from_upper(average_ranks(upper(truth, identity), tie_tolerance), t);
+  const Eigen::MatrixXd truth_ranks =
+      symmetric_from_upper(average_ranks(upper_triangle(truth, identity), tie_tolerance), t);
   auto statistic = [&](const std::vector<Eigen::Index>& order) {
-    const Eigen::VectorXd res = residual(q, upper(truth_ranks, order));
+    const Eigen::VectorXd res = residual(q, upper_triangle(truth_ranks, order));
     double sum = 0;
     for (const auto& u : pe_units) sum += correlation_of_residuals(u, res);
     return sum / static_cast<double>(pe_units.size());
@@ -117,14 +100,9 @@ PartialMantelResult partial_mantel_test(const std::vector<Eigen::MatrixXd>& pe_d
     r.p_value = kNaN;
     return r;
   }
-  std::mt19937_64 rng(seed);
-  std::vector<Eigen::Index> order = identity;
-  int at_least = 0;
-  for (int p = 0; p < permutations; ++p) {
-    std::shuffle(order.begin(), order.end(), rng);
-    const double v = statistic(order);
-    if (std::isfinite(v) && v >= r.observed - 1e-12) ++at_least;
-  }
+  const std::vector<double> null = permuted_statistics(statistic, t, permutations, seed);
+  const auto at_least =
+      std::count_if(null.begin(), null.end(), [&](double v) { return std::isfinite(v) && v >= r.observed - 1e-12; });
   r.p_value = (1.0 + at_least) / (1.0 + permutations);
   return r;
 }

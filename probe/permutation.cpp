@@ -4,23 +4,15 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
-#include <random>
 #include <stdexcept>
+
+#include "probe/token_permutation.hpp"
 
 namespace loci::probe {
 
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-Eigen::VectorXd upper(const Eigen::MatrixXd& m, const std::vector<Eigen::Index>& order) {
-  const Eigen::Index t = m.rows();
-  Eigen::VectorXd v(t * (t - 1) / 2);
-  Eigen::Index k = 0;
-  for (Eigen::Index i = 0; i < t; ++i)
-    for (Eigen::Index j = i + 1; j < t; ++j) v(k++) = m(order[static_cast<std::size_t>(i)], order[static_cast<std::size_t>(j)]);
-  return v;
-}
 
 // Pearson between a centred, unit-norm rank vector and another: the Spearman once both are ranks.
 double standardised_dot(const Eigen::VectorXd& unit, const Eigen::VectorXd& ranks) {
@@ -49,21 +41,14 @@ MantelResult mantel_test(const std::vector<Eigen::MatrixXd>& pe_distances, const
     r.observed = r.p_value = kNaN;
     return r;
   }
-  std::vector<Eigen::Index> identity(static_cast<std::size_t>(t));
-  std::iota(identity.begin(), identity.end(), 0);
+  const std::vector<Eigen::Index> identity = identity_order(t);
   // Ranks of each side once: permuting tokens permutes the truth's pairs, so its ranks move with them.
-  Eigen::MatrixXd truth_ranks(t, t);
-  {
-    const Eigen::VectorXd ranks = average_ranks(upper(truth, identity), tie_tolerance);
-    Eigen::Index k = 0;
-    for (Eigen::Index i = 0; i < t; ++i)
-      for (Eigen::Index j = i + 1; j < t; ++j) truth_ranks(i, j) = truth_ranks(j, i) = ranks(k++);
-    truth_ranks.diagonal().setZero();
-  }
+  const Eigen::MatrixXd truth_ranks =
+      symmetric_from_upper(average_ranks(upper_triangle(truth, identity), tie_tolerance), t);
   std::vector<Eigen::VectorXd> pe_units;
-  for (const auto& d : pe_distances) pe_units.push_back(unit_centred(average_ranks(upper(d, identity), tie_tolerance)));
+  for (const auto& d : pe_distances) pe_units.push_back(unit_centred(average_ranks(upper_triangle(d, identity), tie_tolerance)));
   auto statistic = [&](const std::vector<Eigen::Index>& order) {
-    const Eigen::VectorXd truth_vec = upper(truth_ranks, order);
+    const Eigen::VectorXd truth_vec = upper_triangle(truth_ranks, order);
     double sum = 0;
     for (const auto& u : pe_units) sum += standardised_dot(u, truth_vec);
     return sum / static_cast<double>(pe_units.size());
@@ -73,18 +58,9 @@ MantelResult mantel_test(const std::vector<Eigen::MatrixXd>& pe_distances, const
     r.p_value = kNaN;
     return r;
   }
-  std::mt19937_64 rng(seed);
-  std::vector<Eigen::Index> order = identity;
-  int at_least = 0;
-  std::vector<double> null;
-  null.reserve(static_cast<std::size_t>(std::max(permutations, 0)));
-  for (int p = 0; p < permutations; ++p) {
-    std::shuffle(order.begin(), order.end(), rng);
-    const double v = statistic(order);
-    null.push_back(v);
-    // The same tolerance as the ranks: a permutation that maps the grid onto itself scores the observed value.
-    if (v >= r.observed - 1e-12) ++at_least;
-  }
+  std::vector<double> null = permuted_statistics(statistic, t, permutations, seed);
+  // The same tolerance as the ranks: a permutation that maps the grid onto itself scores the observed value.
+  const auto at_least = std::count_if(null.begin(), null.end(), [&](double v) { return v >= r.observed - 1e-12; });
   r.p_value = (1.0 + at_least) / (1.0 + permutations);
   if (!null.empty()) {
     r.null_mean = std::accumulate(null.begin(), null.end(), 0.0) / static_cast<double>(null.size());
