@@ -5,7 +5,10 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
+#include <sstream>
 #include <string>
+#include <vector>
 
 namespace loci::test {
 
@@ -29,6 +32,20 @@ inline CommandResult run_command(const std::string& command) {
 
 inline CommandResult run_loci(const std::string& args, const std::string& env = "") {
   return run_command(env + (env.empty() ? "" : " ") + LOCI_BIN + std::string(" ") + args);
+}
+
+// A shell command's exit status (-1 when it did not exit), its output left to the caller's redirections.
+inline int shell_status(const std::string& command) {
+  const int status = std::system(command.c_str());
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// `text` split into its lines, without their line ends.
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string l; std::getline(in, l);) out.push_back(l);
+  return out;
 }
 
 // The output of a command refused as a user's mistake (exit status 1); any other ending reads "exit status N: ..."

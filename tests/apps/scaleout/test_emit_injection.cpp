@@ -11,25 +11,15 @@
 #include "tests/support/temp_files.hpp"
 
 namespace fs = std::filesystem;
+using loci::test::lines_of;
 using loci::test::run_loci;
+using loci::test::shell_status;
 
 namespace {
 
 // Every shell construct that would run or expand if the value were pasted unquoted. In YAML single quotes ('' is ').
 const char* kHostileYaml = "h $(touch PWNED_A) `touch PWNED_B`; ''q'' \"d\" * {a,b} ~x";
 const char* kHostile = "h $(touch PWNED_A) `touch PWNED_B`; 'q' \"d\" * {a,b} ~x";
-
-int shell(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
 
 // Whether any file named PWNED_* exists at or below `root` or in /tmp (where a `cd`-less injection would land).
 bool anything_ran(const fs::path& root) {
@@ -62,10 +52,10 @@ TEST_CASE("emit list: one line per point, each value one word that arrives intac
   const auto r = s.emit("list", s.cfg);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  const auto cmds = lines(r.output);
+  const auto cmds = lines_of(r.output);
   REQUIRE(cmds.size() == 2);
   const std::string script = s.dir.write("line0.sh", cmds[0] + "\n");
-  REQUIRE(shell("cd / && bash " + script + " > /dev/null 2>&1") == 0);
+  REQUIRE(shell_status("cd / && bash " + script + " > /dev/null 2>&1") == 0);
   CHECK(fs::exists(s.run(0) / "summary.json"));
   CHECK_FALSE(anything_ran(s.dir.path()));
 }
@@ -76,8 +66,8 @@ TEST_CASE("loci train -m --emit slurm: the task runs its point under the hostile
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const std::string script = s.dir.write("array.sh", r.output);
-  REQUIRE(shell("bash -n " + script) == 0);
-  REQUIRE(shell("cd / && SLURM_ARRAY_TASK_ID=1 bash " + script + " > /dev/null 2>&1") == 0);
+  REQUIRE(shell_status("bash -n " + script) == 0);
+  REQUIRE(shell_status("cd / && SLURM_ARRAY_TASK_ID=1 bash " + script + " > /dev/null 2>&1") == 0);
   CHECK(fs::exists(s.run(1) / "summary.json"));
   CHECK_FALSE(fs::exists(s.run(0)));
   CHECK_FALSE(anything_ran(s.dir.path()));

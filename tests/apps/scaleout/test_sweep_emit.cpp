@@ -8,7 +8,9 @@
 #include "tests/support/temp_files.hpp"
 
 namespace fs = std::filesystem;
+using loci::test::lines_of;
 using loci::test::run_loci;
+using loci::test::shell_status;
 
 namespace {
 
@@ -29,18 +31,6 @@ struct Sweep {
   }
 };
 
-std::vector<std::string> lines(const std::string& text) {
-  std::vector<std::string> out;
-  std::istringstream in(text);
-  for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
-int shell(const std::string& command) {
-  const int status = std::system(command.c_str());
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
 std::string output_of(const std::string& command) {
   std::string out;
   FILE* pipe = popen((command + " 2>&1").c_str(), "r");
@@ -57,7 +47,7 @@ TEST_CASE("emit list writes one runnable and resumable command per sweep point")
   const auto r = s.emit("list");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
-  const auto cmds = lines(r.output);
+  const auto cmds = lines_of(r.output);
   REQUIRE(cmds.size() == 2);
   const std::string run0 = (s.dir.path() / "sweep/seed=0").string();
   CHECK(cmds[0] == "cd " + s.dir.path().string() + " && " + std::string(LOCI_BIN) + " train " + s.cfg +
@@ -68,7 +58,7 @@ TEST_CASE("emit list writes one runnable and resumable command per sweep point")
   CHECK_FALSE(fs::exists(s.dir.path() / "sweep/seed=0"));
 
   // Run from elsewhere, as a scheduler would; then again, which finds the point finished.
-  REQUIRE(shell("cd / && " + cmds[0] + " > /dev/null 2>&1") == 0);
+  REQUIRE(shell_status("cd / && " + cmds[0] + " > /dev/null 2>&1") == 0);
   CHECK(fs::exists(fs::path(run0) / "summary.json"));
   CHECK_THAT(output_of("cd / && " + cmds[0]), Catch::Contains("has finished already"));
   CHECK_FALSE(fs::exists(s.dir.path() / "sweep/seed=1"));
@@ -81,13 +71,13 @@ TEST_CASE("emit slurm writes a job-array script whose task K runs sweep point K"
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::StartsWith("#!/bin/bash\n") && Catch::Contains("\n#SBATCH --array=0-1\n"));
   const std::string script = s.dir.write("sweep.sh", r.output);
-  REQUIRE(shell("bash -n " + script) == 0);
+  REQUIRE(shell_status("bash -n " + script) == 0);
 
-  CHECK(shell("cd / && SLURM_ARRAY_TASK_ID=1 bash " + script + " > /dev/null 2>&1") == 0);
+  CHECK(shell_status("cd / && SLURM_ARRAY_TASK_ID=1 bash " + script + " > /dev/null 2>&1") == 0);
   CHECK(fs::exists(s.dir.path() / "sweep/seed=1/summary.json"));
   CHECK_FALSE(fs::exists(s.dir.path() / "sweep/seed=0"));
-  CHECK(shell("SLURM_ARRAY_TASK_ID=2 bash " + script + " 2> /dev/null") == 1);
-  CHECK(shell("bash " + script + " 2> /dev/null") != 0);  // outside Slurm: refused, nothing run
+  CHECK(shell_status("SLURM_ARRAY_TASK_ID=2 bash " + script + " 2> /dev/null") == 1);
+  CHECK(shell_status("bash " + script + " 2> /dev/null") != 0);  // outside Slurm: refused, nothing run
 
   CHECK(run_loci("train " + s.cfg + " --emit list").exit_code != 0);  // --emit needs a sweep (-m)
   CHECK(s.emit("pbs").exit_code != 0);
