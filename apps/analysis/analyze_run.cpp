@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <numeric>
@@ -396,6 +397,15 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
 }
 
 // Every built-in and registered probe of one PE.
+// A seed of this run's own for its independent-draw control: its training seed and sigma, so that two runs of one
+// seed and different sigmas draw differently.
+std::uint64_t draw_control_seed(const RunFolder& run) {
+  std::uint64_t bits = 0;
+  const double sigma = run.identity.sigma;
+  std::memcpy(&bits, &sigma, sizeof bits);
+  return static_cast<std::uint64_t>(run.identity.seed) * 0x9E3779B97F4A7C15ULL ^ bits ^ 0xD1B54A32D192ED03ULL;
+}
+
 ordered_json probe_one(const Eigen::MatrixXd& pe, const ProbeSetup& s) {
   ordered_json p = probe_json(probe::probe_pe(pe, s.context.positions, s.options, &s.context.oracle));
   for (const auto* registered : probe::ProbeRegistry::instance().in_order())
@@ -509,6 +519,26 @@ ordered_json relative_scale(const RunFolder& run, const ordered_json& final_prob
   return number(embedding > 0 ? row / embedding : std::nan(""));
 }
 
+// The untrained control of independent draws: for a PE drawn N(0, sigma^2), the baseline probes on fresh tables of
+// the same shape and sigma, drawn from a generator of this run's own (its seed and sigma), as the mean over its
+// placements. Its correlation with the task across runs is what the PE's scale alone gives (statistics.cpp), free
+// of the shared draw that makes the epoch-0 PEs of one seed the same table rescaled. Null for other inits.
+ordered_json independent_draw_probes(const RunFolder& run,
+                                     const std::vector<std::pair<int, const datasets::NumericArray*>>& tables,
+                                     const ProbeSetup& s) {
+  const std::string& init = run.identity.init;
+  if (!run.identity.drawn || tables.empty() || !(init.rfind("normal(", 0) == 0)) return nullptr;
+  std::mt19937_64 rng(draw_control_seed(run));
+  std::normal_distribution<double> normal(0.0, run.identity.sigma);
+  ordered_json per = ordered_json::array();
+  for (const auto& [index, array] : tables) {
+    Eigen::MatrixXd draw(array->shape[1], array->shape[2]);
+    for (Eigen::Index k = 0; k < draw.size(); ++k) draw.data()[k] = normal(rng);
+    per.push_back(only(probe_one(draw, s), baseline_probes()));
+  }
+  return mean_over(per);
+}
+
 // The last evaluation's probes, with their controls beside them: the same probes at initialisation (init_*) and
 // on the displacement (disp_*), and the permutation p-value of the RSA (rsa_p_value: the true positions shuffled
 // among the tokens, 1000 times, every block's PE scored against each shuffle).
@@ -517,7 +547,9 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
   if (evaluations.empty()) return nullptr;
   ordered_json f = evaluations.back()["mean"];
   const bool has_initial = evaluations.front()["epoch"].get<std::int64_t>() == 0;
+  const ordered_json drawn = independent_draw_probes(run, tables, s);
   for (const auto& n : baseline_probes()) {
+    f["draw_" + n] = drawn.is_object() && drawn.contains(n) ? drawn[n] : ordered_json(nullptr);
     f["init_" + n] = has_initial ? only(evaluations.front()["mean"], {n})[n] : ordered_json(nullptr);
     const auto& last = evaluations.back();
     f["disp_" + n] = last.contains("displacement") ? only(last["displacement"], {n})[n] : ordered_json(nullptr);

@@ -140,6 +140,7 @@ std::vector<std::string> untrained_controls(const std::string& statistic) {
   std::vector<std::string> controls;
   if (statistic.rfind("disp_", 0) == 0 || statistic.rfind("control_", 0) == 0) return controls;
   controls.push_back("init_" + statistic);
+  controls.push_back("draw_" + statistic);
   if (statistic == "procrustes_oracle_residual") controls.push_back("control_procrustes_oracle_residual");
   if (statistic == "attention_cosine") controls.push_back("attention_cosine_uniform");
   return controls;
@@ -217,7 +218,8 @@ std::string write_correlations(const std::vector<RunRecord>& runs, const std::ve
         "(Holm over the "
      << ps.size()
      << " correlations of trained statistics). Beside each, indented, the same correlation on its untrained "
-        "control: `init_` is the PE at epoch 0, `control_` a random PE of the same norm. Where a control "
+        "control: `init_` is the PE at epoch 0, `draw_` an independent fresh draw of the run's σ, `control_` a "
+        "random PE of the same norm. Where a control "
         "correlates alike, the correlation is explained by the PE's scale, not by a shape it learned.\n\n"
         "| statistic | against | runs | ρ [95% CI] | p | Holm p | reading |\n|---|---|---|---|---|---|---|\n";
   for (const auto& r : rows)

@@ -38,8 +38,9 @@ std::string write_correlations(const std::vector<RunRecord>& runs, const std::ve
 std::string write_onsets(const std::vector<std::string>& groups, const std::vector<RunRecord>& runs,
                          const std::filesystem::path& folder);
 
-// The untrained control of a statistic: the same statistic on the PE at epoch 0 ("init_<name>"), and for the raw
-// Procrustes residual a random PE of the same norm; empty where none is recorded.
+// The untrained control of a statistic: the same statistic on the PE at epoch 0 ("init_<name>"), on an
+// independent fresh draw of the run's sigma ("draw_<name>"), and for the raw Procrustes residual a random PE of the
+// same norm; empty where none is recorded.
 std::vector<std::string> untrained_controls(const std::string& statistic);
 
 }  // namespace loci::analysis

@@ -54,6 +54,7 @@ const std::vector<std::string>& probe_columns() {
                           "qk_rsa_onset_epoch", "pe_to_embedding_norm"})
       c.push_back(k);
     for (const auto& n : baseline_probes()) c.push_back("init_" + n);
+    for (const auto& n : baseline_probes()) c.push_back("draw_" + n);
     for (const auto& n : baseline_probes()) c.push_back("disp_" + n);
     return c;
   }();

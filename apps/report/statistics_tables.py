@@ -79,7 +79,8 @@ def _correlations(source):
     return ("<h2>Correlations with the task, over runs</h2><p>Spearman ρ of each statistic of the drawn PEs' runs "
             "with the task, computed over runs (not group means), with a 95% bootstrap interval and a permutation "
             "p, Holm over the trained statistics. Indented: the same correlation on the untrained control (init_: "
-            "the PE at epoch 0; control_: a random PE of the same norm). Where the control correlates alike, the "
+            "the PE at epoch 0; draw_: an independent fresh draw of the run's σ; control_: a random PE of the same "
+            "norm). Where the control correlates alike, the "
             "correlation is explained by the PE's scale.</p>" +
             _table(["statistic", "against", "runs", "ρ [95% CI]", "p", "Holm p", "reading"], body))
 
