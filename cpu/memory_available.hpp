@@ -43,8 +43,10 @@ inline std::uint64_t memory_available() {
 }
 
 inline std::string gib_text(double bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.1f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  char text[48];
+  const double gib = bytes / (1024.0 * 1024.0 * 1024.0);
+  // Past a million GiB a fixed point only overflows the buffer into digits nobody reads.
+  std::snprintf(text, sizeof text, gib < 1e6 ? "%.1f GiB" : "%.2g GiB", gib);
   return text;
 }
 

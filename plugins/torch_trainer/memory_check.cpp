@@ -35,9 +35,11 @@ void check_training_memory(const TrainOptions& opt, const FeedPlan& plan, std::i
   const auto& e = opt.model.encoder();
   char params[32];
   std::snprintf(params, sizeof params, "%.3g", m.parameters);
+  char ratio[32];
+  std::snprintf(ratio, sizeof ratio, "%g", e.mlp_ratio());
   throw UserError(resolved.at("model.d_model").mark().str() + ": model.d_model " + std::to_string(e.d_model()) +
-                  ", model.blocks " + std::to_string(e.blocks()) + " and train.batch_size " +
-                  std::to_string(opt.batch_size) + " need about " + cpu::gib_text(m.bytes) + " to train (" + params +
+                  ", model.mlp_ratio " + ratio + ", model.blocks " + std::to_string(e.blocks()) +
+                  " and train.batch_size " + std::to_string(opt.batch_size) + " need about " + cpu::gib_text(m.bytes) + " to train (" + params +
                   " parameters), more than the " + cpu::gib_text(available) +
                   " this process may use; make the model or the batch smaller");
 }

@@ -355,3 +355,13 @@ TEST_CASE("the robustness test: noise of sd 0 on the embeddings changes nothing,
                          "assert (n.loss != z.loss).all(), (n, z)\"";
   CHECK(std::system(py.c_str()) == 0);
 }
+
+TEST_CASE("a model too large for the machine is refused naming every key that makes it large") {
+  loci::test::TempDir dir;
+  const auto r = run_loci("train -q " + train_config(dir) + " model.mlp_ratio=1e30");
+  INFO(r.output);
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("model.mlp_ratio 1e+30") != std::string::npos);
+  CHECK(r.output.find("e+") != std::string::npos);  // the size in scientific notation, not 27 digits
+  CHECK(r.output.size() < 400);
+}
