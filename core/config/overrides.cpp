@@ -97,16 +97,18 @@ std::vector<std::string> expand_range(std::string_view key, std::string_view inn
   const double lo = args[0], hi = args[1], step = args.size() == 3 ? args[2] : 1.0;
   if (step == 0.0) throw UserError(where(arg) + ": range() step must not be 0");
   std::vector<std::string> out;
+  // Integers are printed exactly; beyond 2^53 a double no longer holds every integer (and rounding one to a long
+  // long would overflow). Checked first: near 2^63 the two ends round to one double and the range looks empty.
+  constexpr double kExactInteger = 9007199254740992.0;
+  if (!std::isfinite(lo) || !std::isfinite(hi) || !std::isfinite(step))
+    throw UserError(where(arg) + ": range() needs finite numbers");
+  if (all_int && (std::fabs(lo) > kExactInteger || std::fabs(hi) > kExactInteger))
+    throw UserError(where(arg) + ": range() integers must lie within +-2^53 (9007199254740992)");
   // Like Python's range: stop is excluded. Count steps to avoid accumulating float error.
   const double n = std::ceil((hi - lo) / step - 1e-9);
   if (!std::isfinite(n)) throw UserError(where(arg) + ": range() needs finite numbers");
   if (n > kMaxSweepPoints) throw UserError(where(arg) + ": range() gives more than 100000 values");
   if (n < 1) throw UserError(where(arg) + ": range() for '" + std::string(key) + "' is empty");
-  // Integers are printed exactly; beyond 2^53 a double no longer holds every integer (and rounding one to a long
-  // long would overflow).
-  constexpr double kExactInteger = 9007199254740992.0;
-  if (all_int && (std::fabs(lo) > kExactInteger || std::fabs(hi) > kExactInteger))
-    throw UserError(where(arg) + ": range() integers must lie within +-2^53 (9007199254740992)");
   for (long i = 0; i < static_cast<long>(n); ++i) {
     const double v = lo + static_cast<double>(i) * step;
     if (all_int) out.push_back(std::to_string(static_cast<long long>(std::llround(v))));
