@@ -1,6 +1,7 @@
 #include "apps/script_values.hpp"
 
 #include "core/error.hpp"
+#include "core/printable.hpp"
 
 namespace loci::apps {
 
@@ -8,7 +9,7 @@ bool fits_one_line(const std::string& value) { return value.find_first_of(std::s
 
 void check_script_value(const std::string& key, const std::string& value) {
   if (!fits_one_line(value))
-    throw UserError(key + ": its value holds a line break or NUL, which no line of an emitted script can hold");
+    throw UserError(printable(key) + ": its value holds a line break or NUL, which no line of an emitted script can hold");
 }
 
 void check_script_overrides(const std::vector<std::string>& overrides) {

@@ -23,7 +23,9 @@
 
 #include "core/config/overrides.hpp"
 #include "datasets/bounded_read.hpp"
+#include "datasets/folder_lock.hpp"
 #include "core/error.hpp"
+#include "core/printable.hpp"
 #include "core/provenance.hpp"
 
 namespace loci::apps {
@@ -35,7 +37,7 @@ Sweep plan_sweep(const std::vector<std::string>& sweep_args) {
   std::vector<std::string> varying;
   for (const auto& arg : sweep_args) {
     const auto eq = arg.find('=');
-    if (eq == std::string::npos) throw UserError("command line '" + arg + "': a sweep is written key=v1,v2");
+    if (eq == std::string::npos) throw UserError("command line '" + printable(arg) + "': a sweep is written key=v1,v2");
     const auto values = config::sweep_values(arg.substr(0, eq), std::string_view(arg).substr(eq + 1));
     if (values.size() == 1) sweep.fixed.push_back(arg.substr(0, eq) + "=" + values.front());
     else varying.push_back(arg);
@@ -82,7 +84,7 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
   std::vector<std::string> args{ec ? std::string("loci") : exe.string()};
   for (auto& a : point_arguments(r, p)) args.push_back(std::move(a));
   args.push_back("train.threads=" + std::to_string(r.threads_per_job));
-  if (r.resume || fs::exists(run / "checkpoints" / "last.pt") || fs::exists(run / "summary.json"))
+  if (r.resume || datasets::name_exists(run / "checkpoints" / "last.pt") || datasets::name_exists(run / "summary.json"))
     args.push_back("--resume");
   const std::string log = (run / "train.log").string();
   const pid_t parent = getpid();
@@ -303,6 +305,9 @@ class SweepRunner {
 }  // namespace
 
 int run_sweep(const SweepRequest& r, const std::vector<SweepPoint>& points) {
+  // One sweep per folder at a time: a second one would hand its points to runs the first is training, and their
+  // refusals would land in the first one's train.log files; it is refused here instead, on its own terminal.
+  const datasets::FolderLock sweep_claim(r.out, ".loci-sweep-lock");
   const SweepCommandInEnvironment sweep_command;
   write_sweep_manifest(r, points);
   return SweepRunner(r, points).run();

@@ -12,6 +12,7 @@
 #include "apps/sweep.hpp"
 #include "apps/sweep_manifest.hpp"
 #include "core/error.hpp"
+#include "core/printable.hpp"
 #include "core/shell_words.hpp"
 
 namespace loci::apps {
@@ -144,16 +145,16 @@ std::string emit_sweep(const std::string& format, const SweepRequest& request, c
   const auto it = emitters().find(format);
   if (it == emitters().end()) throw UserError("--emit " + format + ": unknown format (list or slurm)");
   if (format != "slurm" && !request.scheduler_options.empty())
-    throw UserError("--sbatch " + request.scheduler_options.front() + ": --sbatch options are for --emit slurm");
+    throw UserError("--sbatch " + printable(request.scheduler_options.front()) + ": --sbatch options are for --emit slurm");
   for (const auto& option : request.scheduler_options) {
     const std::string key = option.substr(0, option.find('='));
     const bool word = !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
       return std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) || ch == '-';
     });
-    if (word && option.find_first_of("\n\r") != std::string::npos)
-      throw UserError("--sbatch " + key + ": its value holds a line break, which cannot be an #SBATCH line");
+    if (word && !fits_one_line(option))
+      throw UserError("--sbatch " + key + ": its value holds a line break or NUL, which cannot be an #SBATCH line");
     if (!word)
-      throw UserError("--sbatch " + key + ": expected an sbatch long option without its dashes, KEY or KEY=VALUE "
+      throw UserError("--sbatch " + printable(key) + ": expected an sbatch long option without its dashes, KEY or KEY=VALUE "
                       "(partition=debug, time=1:00:00, cpus-per-task=4)");
   }
   Context c{request, fs::read_symlink("/proc/self/exe").string(), fs::current_path().string()};

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "core/error.hpp"
+#include "core/printable.hpp"
 
 namespace loci::apps {
 
@@ -19,7 +20,7 @@ Sweep plan_sweep_grids(const std::vector<std::vector<std::string>>& grids) {
       q.name = point_folder_name(q.overrides);
       if (q.name.empty()) q.name = "run";
       if (!names.insert(q.name).second)
-        throw UserError("sweep: the point '" + q.name + "' is in two grids; make each grid differ in a fixed key");
+        throw UserError("sweep: the point '" + printable(q.name) + "' is in two grids; make each grid differ in a fixed key");
       all.points.push_back(std::move(q));
     }
   }

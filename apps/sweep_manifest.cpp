@@ -15,6 +15,7 @@
 #include "datasets/bounded_read.hpp"
 #include "datasets/error.hpp"
 #include "core/error.hpp"
+#include "core/printable.hpp"
 
 namespace loci::apps {
 
@@ -22,11 +23,12 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// A sweep's own small files, read within bounds: a planted FIFO or link to /dev/zero is one line, not a hang.
+// A sweep's own small files, read within bounds and inside their folder: a planted FIFO, a link to /dev/zero or to
+// a file elsewhere is one line, not a hang or a read of somebody else's file.
 constexpr std::uintmax_t kMaxRecordBytes = 16u << 20;
 
 std::string slurp(const fs::path& file, std::uintmax_t limit = kMaxRecordBytes) {
-  return datasets::read_bounded(file, limit).value_or("");
+  return datasets::read_inside(file.parent_path(), file.filename().string(), limit).value_or("");
 }
 
 // "pid N on HOST" of the run's claim, when that process is alive here; "" when nobody holds it. A claim made on
@@ -58,6 +60,8 @@ std::string done_detail(const fs::path& run) {
   std::string status = "finished";
   try {
     status = nlohmann::json::parse(slurp(run / "summary.json")).value("status", status);
+  } catch (const datasets::DataError& e) {
+    return std::string("summary.json unreadable: ") + e.what();
   } catch (const std::exception&) {
     return "summary.json unreadable";
   }
@@ -67,9 +71,9 @@ std::string done_detail(const fs::path& run) {
 
 PointState state_of(const fs::path& run, const std::string& name) {
   PointState p{name, "not started", ""};
-  if (!fs::exists(run)) return p;
+  if (!datasets::name_exists(run)) return p;
   const std::string claim = live_claim(run);
-  if (fs::exists(run / "summary.json")) {
+  if (datasets::name_exists(run / "summary.json")) {
     p.state = "done", p.detail = done_detail(run);
   } else if (!claim.empty()) {
     p.state = "running", p.detail = claim;
@@ -77,7 +81,7 @@ PointState state_of(const fs::path& run, const std::string& name) {
     const std::string said = last_line(run / "train.log");
     const bool error = said.rfind("loci: error:", 0) == 0 || said.rfind("loci: internal", 0) == 0;
     if (error) p.state = "failed", p.detail = said;
-    else if (fs::exists(run / "checkpoints" / "last.pt"))
+    else if (datasets::name_exists(run / "checkpoints" / "last.pt"))
       p.state = "interrupted", p.detail = "continues from its last checkpoint with --resume (or the same sweep again)";
     else if (!said.empty()) p.state = "failed", p.detail = said;
   }
@@ -95,17 +99,26 @@ void write_sweep_manifest(const SweepRequest& r, const std::vector<SweepPoint>& 
   for (const auto& p : points) list.push_back({{"name", p.name}, {"overrides", p.overrides}});
   j["points"] = list;
   fs::create_directories(r.out);
-  datasets::write_file_atomically(fs::path(r.out) / "sweep.json", j.dump(2) + "\n");
+  // Paths come from the file system, which allows bytes that are not UTF-8: those are written as U+FFFD.
+  datasets::write_file_atomically(fs::path(r.out) / "sweep.json",
+                                  j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 std::vector<PointState> sweep_status(const fs::path& folder) {
-  if (!fs::is_directory(folder)) throw UserError(folder.string() + ": no such folder");
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) throw UserError(folder.string() + ": no such folder");
   std::vector<std::string> names;
   const fs::path manifest = folder / "sweep.json";
-  if (fs::exists(manifest)) {
+  if (datasets::name_exists(manifest)) {
     try {
       const auto j = nlohmann::json::parse(slurp(manifest));
-      for (const auto& p : j.at("points")) names.push_back(p.at("name").get<std::string>());
+      for (const auto& p : j.at("points")) {
+        const auto name = p.at("name").get<std::string>();
+        // A point is a folder of its own: a name that leads elsewhere (../x, a/b) would read outside the sweep.
+        if (name.empty() || name == "." || name == ".." || name.find_first_of(std::string("/\0", 2)) != std::string::npos)
+          throw UserError(manifest.string() + ": point name '" + printable(name) + "' is not a folder name (damaged?)");
+        names.push_back(name);
+      }
     } catch (const nlohmann::json::exception&) {
       throw UserError(manifest.string() + ": is not a sweep's point list (damaged?)");
     }
@@ -113,10 +126,13 @@ std::vector<PointState> sweep_status(const fs::path& folder) {
   // Runs in the folder that the point list does not name (another sweep wrote into the same folder, and its list
   // was replaced) are listed too, after the list's own: status shows every run there is.
   std::vector<std::string> found;
-  for (const auto& e : fs::directory_iterator(folder))
-    if (e.is_directory() && (fs::exists(e.path() / "config.yaml") || fs::exists(e.path() / "train.log")) &&
-        std::find(names.begin(), names.end(), e.path().filename().string()) == names.end())
-      found.push_back(e.path().filename().string());
+  for (fs::directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec)) {
+    const fs::path run = it->path();
+    const bool a_run = it->is_directory(ec) &&
+                       (datasets::name_exists(run / "config.yaml") || datasets::name_exists(run / "train.log"));
+    if (a_run && std::find(names.begin(), names.end(), run.filename().string()) == names.end())
+      found.push_back(run.filename().string());
+  }
   std::sort(found.begin(), found.end());
   names.insert(names.end(), found.begin(), found.end());
   if (names.empty()) throw UserError(folder.string() + ": holds no sweep (no sweep.json and no run folders)");

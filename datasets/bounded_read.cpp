@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -61,6 +62,43 @@ std::optional<std::string> read_bounded(const std::filesystem::path& file, std::
   std::string text = read_from(fd, 0, static_cast<std::uintmax_t>(size));
   ::close(fd);
   return text;
+}
+
+bool name_exists(const std::filesystem::path& path) {
+  std::error_code ec;
+  const auto st = std::filesystem::symlink_status(path, ec);
+  return !ec && st.type() != std::filesystem::file_type::not_found;
+}
+
+bool check_inside(const std::filesystem::path& folder, const std::string& name, std::uintmax_t limit) {
+  namespace fs = std::filesystem;
+  const fs::path file = folder / name;
+  std::error_code ec;
+  const auto link = fs::symlink_status(file, ec);
+  if (ec || link.type() == fs::file_type::not_found) return false;
+  if (link.type() == fs::file_type::symlink) {
+    const fs::path target = fs::weakly_canonical(file, ec);
+    const fs::path home = fs::weakly_canonical(folder, ec);
+    const auto [end, at] = std::mismatch(home.begin(), home.end(), target.begin(), target.end());
+    if (ec || end != home.end()) throw DataError(file, "is a link to " + target.string() + ", outside its folder; loci reads "
+                                                       "a run's or dataset's files only inside it (remove the link)");
+  }
+  const auto st = fs::status(file, ec);
+  if (ec || st.type() == fs::file_type::not_found) throw DataError(file, "is a link to nothing");
+  if (st.type() != fs::file_type::regular)
+    throw DataError(file, "is not a regular file (a FIFO, a device or a folder stands under its name)");
+  const auto size = fs::file_size(file, ec);
+  if (ec) throw DataError(file, "cannot be read (" + ec.message() + ")");
+  if (size > limit)
+    throw DataError(file, "is " + std::to_string(size) + " bytes, more than the " + std::to_string(limit) +
+                              " such a file can hold (planted or damaged?)");
+  return true;
+}
+
+std::optional<std::string> read_inside(const std::filesystem::path& folder, const std::string& name,
+                                       std::uintmax_t limit) {
+  if (!check_inside(folder, name, limit)) return std::nullopt;
+  return read_bounded(folder / name, limit);
 }
 
 std::string read_tail(const std::filesystem::path& file, std::uintmax_t bytes) {

@@ -62,8 +62,7 @@ AnalyzeAllReport analyze_all(const std::vector<fs::path>& roots, const fs::path&
     const fs::path& folder = folders[i];
     const fs::path file = folder / "analysis.json";
     if (unfinished[i].empty() && analysis_is_current(folder, options)) {
-      std::ifstream in(file);
-      analyses.push_back(nlohmann::ordered_json::parse(in));
+      analyses.push_back(nlohmann::ordered_json::parse(run_file(folder, "analysis.json").value()));
       ++report.kept;
     } else {
       analyses.push_back(analyze_run(load_run_folder(folder), options));

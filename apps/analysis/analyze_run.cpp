@@ -163,11 +163,19 @@ ordered_json options_json(const AnalyzeOptions& o) {
 
 namespace {
 
+// The most tokens a generator makes (parcels.count's bound): the probes hold several tokens x tokens matrices, so a
+// tampered pe.h5 of 10^6 positions would ask for terabytes.
+constexpr std::int64_t kMaxProbeTokens = 20000;
+
 Eigen::MatrixXd positions_of(const RunFolder& run) {
   const auto pos_it = run.pe.arrays.find("positions");
   if (pos_it == run.pe.arrays.end() || pos_it->second.shape.size() != 2)
     throw datasets::DataError(run.folder / "pe.h5", "has no [token, axis] array 'positions'");
   const auto& pos = pos_it->second;
+  if (pos.shape[0] > kMaxProbeTokens)
+    throw datasets::DataError(run.folder / "pe.h5", "'positions' holds " + std::to_string(pos.shape[0]) +
+                                                        " tokens; the probes compare every pair of tokens and take at "
+                                                        "most " + std::to_string(kMaxProbeTokens));
   Eigen::MatrixXd positions(pos.shape[0], pos.shape[1]);
   for (Eigen::Index i = 0; i < positions.rows(); ++i)
     for (Eigen::Index j = 0; j < positions.cols(); ++j) positions(i, j) = pos.values[i * positions.cols() + j];
@@ -275,8 +283,9 @@ ProbeSetup probe_setup(const RunFolder& run, const Eigen::MatrixXd& positions, c
 // robustness.csv, when the run wrote one (train.robustness_noise): each split's accuracy or MSE at each noise sd.
 ordered_json robustness_of(const RunFolder& run) {
   ordered_json rows = ordered_json::array();
-  std::ifstream in(run.folder / "robustness.csv");
-  if (!in) return rows;
+  const auto text = run_file(run.folder, "robustness.csv");
+  if (!text) return rows;
+  std::istringstream in(*text);
   std::string line;
   std::getline(in, line);  // header: split,noise_std,samples,loss,accuracy,mse
   while (std::getline(in, line)) {
@@ -636,10 +645,10 @@ ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
 }
 
 bool analysis_is_current(const fs::path& folder, const AnalyzeOptions& options) {
-  std::ifstream in(folder / "analysis.json");
-  if (!in) return false;
+  const auto text = run_file(folder, "analysis.json");
+  if (!text) return false;
   try {
-    const auto j = nlohmann::json::parse(in);
+    const auto j = nlohmann::json::parse(*text);
     if (j.value("loci_analysis", 0) != kAnalysisVersion) return false;
     if (j.at("options") != nlohmann::json(options_json(options))) return false;
     for (const auto& [file, hash] : input_hashes(folder))

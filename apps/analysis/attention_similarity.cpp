@@ -1,4 +1,5 @@
 #include "apps/analysis/attention_similarity.hpp"
+#include "apps/analysis/run_folder.hpp"
 
 #include "datasets/array_file.hpp"
 #include "datasets/error.hpp"
@@ -15,8 +16,7 @@ std::vector<Eigen::MatrixXd> final_attention_maps(const fs::path& folder) { retu
 
 std::vector<Eigen::MatrixXd> attention_maps_at(const fs::path& folder, std::int64_t evaluation) {
   const fs::path file = folder / "attention.h5";
-  std::error_code ec;
-  if (!fs::is_regular_file(file, ec)) return {};
+  if (!run_array_file(folder, "attention.h5")) return {};
   const auto contents = datasets::read_array_file(file);
   if (evaluation == 0) {
     // Only an evaluation at epoch 0 is the untrained model's.

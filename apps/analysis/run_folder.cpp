@@ -7,6 +7,7 @@
 
 #include "datasets/error.hpp"
 #include "datasets/folder_lock.hpp"
+#include "datasets/bounded_read.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
 
@@ -83,11 +84,11 @@ std::vector<fs::path> find_run_folders(const std::vector<fs::path>& roots) {
     std::error_code ec;
     if (!fs::is_directory(root, ec)) throw UserError(root.string() + ": no such folder");
     const std::size_t before = found.size();
-    if (is_run(root)) found.insert(fs::weakly_canonical(root));
+    if (is_run(root)) found.insert(fs::weakly_canonical(root, ec));
     for (fs::recursive_directory_iterator it(root, ec), end; it != end; it.increment(ec)) {
       if (ec) break;
       if (it->is_directory(ec) && is_run(it->path())) {
-        found.insert(fs::weakly_canonical(it->path()));
+        found.insert(fs::weakly_canonical(it->path(), ec));
         it.disable_recursion_pending();  // a run's own subfolders (checkpoints/) hold no runs
       }
     }
@@ -103,15 +104,19 @@ RunProgress run_progress(const fs::path& folder) {
     p.why = "being written by " + writer;
     return p;
   }
-  const fs::path summary = folder / "summary.json";
-  std::error_code ec;
-  if (!fs::is_regular_file(summary, ec)) {
+  std::optional<std::string> summary;
+  try {
+    summary = run_file(folder, "summary.json");
+  } catch (const datasets::DataError& e) {
+    p.why = e.what();
+    return p;
+  }
+  if (!summary) {
     p.why = "no summary.json: stopped before it finished";
     return p;
   }
-  std::ifstream in(summary);
   try {
-    const auto j = nlohmann::json::parse(in);
+    const auto j = nlohmann::json::parse(*summary);
     const std::string status = j.is_object() && j.contains("status") && j["status"].is_string() ? j["status"].get<std::string>() : "";
     p.finished = status == "finished" || status == "early_stopped";
     if (!p.finished) p.why = "summary.json says " + (status.empty() ? std::string("no status") : "'" + status + "'");
@@ -121,13 +126,29 @@ RunProgress run_progress(const fs::path& folder) {
   return p;
 }
 
+std::optional<std::string> run_file(const fs::path& folder, const std::string& name) {
+  constexpr std::uintmax_t kMiB = 1 << 20;
+  return datasets::read_inside(folder, name, (name == "metrics.jsonl" ? 512 : 64) * kMiB);
+}
+
+bool run_array_file(const fs::path& folder, const std::string& name) {
+  return datasets::check_inside(folder, name, std::uintmax_t{64} << 30);
+}
+
+config::Node run_config(const fs::path& folder) {
+  const auto text = run_file(folder, "config.yaml");
+  if (!text) throw datasets::DataError(folder / "config.yaml", "does not exist");
+  return config::parse_yaml(*text, (folder / "config.yaml").string());
+}
+
 RunFolder load_run_folder(const fs::path& folder) {
   RunFolder r;
   r.folder = folder;
-  r.config = config::load_file(folder / "config.yaml");
+  r.config = run_config(folder);
   const fs::path metrics = folder / "metrics.jsonl";
-  std::ifstream in(metrics);
-  if (!in) throw datasets::DataError(metrics, "cannot be read (the run has not evaluated yet?)");
+  const auto rows = run_file(folder, "metrics.jsonl");
+  if (!rows) throw datasets::DataError(metrics, "cannot be read (the run has not evaluated yet?)");
+  std::istringstream in(*rows);
   std::string line;
   for (int n = 1; std::getline(in, line); ++n) {
     if (line.empty()) continue;
@@ -137,14 +158,14 @@ RunFolder load_run_folder(const fs::path& folder) {
       throw datasets::DataError(metrics, "line " + std::to_string(n) + " is not JSON");
     }
   }
-  if (const fs::path summary = folder / "summary.json"; fs::exists(summary)) {
-    std::ifstream s(summary);
+  if (const auto summary = run_file(folder, "summary.json")) {
     try {
-      r.summary = nlohmann::ordered_json::parse(s);
+      r.summary = nlohmann::ordered_json::parse(*summary);
     } catch (const nlohmann::json::exception&) {
-      throw datasets::DataError(summary, "is not JSON");
+      throw datasets::DataError(folder / "summary.json", "is not JSON");
     }
   }
+  if (!run_array_file(folder, "pe.h5")) throw datasets::DataError(folder / "pe.h5", "does not exist");
   r.pe = datasets::read_array_file(folder / "pe.h5");
   r.identity = identity_of(r.config, folder / "config.yaml", r.pe.attributes);
   return r;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,17 @@ struct RunFolder {
 // The run folders at or below each root (a folder holding config.yaml and pe.h5), sorted, no duplicates.
 // UserError naming a root that does not exist or holds no run.
 std::vector<std::filesystem::path> find_run_folders(const std::vector<std::filesystem::path>& roots);
+
+// A file of a run folder read within bounds (datasets/bounded_read.hpp): a regular file inside the folder, of at
+// most the size such a file can have (metrics.jsonl 512 MiB, others 64 MiB); nullopt when it does not exist,
+// DataError naming it when it is a FIFO, device, folder, a link out of the folder, or too large.
+std::optional<std::string> run_file(const std::filesystem::path& folder, const std::string& name);
+
+// Whether folder/name exists, after the same checks (HDF5 files, which the HDF5 library opens itself; 64 GiB).
+bool run_array_file(const std::filesystem::path& folder, const std::string& name);
+
+// config.yaml of a run folder, read as run_file reads.
+config::Node run_config(const std::filesystem::path& folder);
 
 // DataError / UserError naming the file when one is missing or unreadable.
 RunFolder load_run_folder(const std::filesystem::path& folder);

@@ -1,4 +1,5 @@
 #include "apps/analysis/summary.hpp"
+#include "apps/analysis/run_folder.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -157,10 +158,10 @@ bool is_percentage(const std::string& col) { return col.size() > 9 && col.compar
 
 // A run's identity.json, or null where it has none or it is damaged.
 nlohmann::json identity_record(const ordered_json& run) {
-  std::ifstream in(fs::path(run["folder"].get<std::string>()) / "identity.json");
-  if (!in) return nullptr;
+  const auto text = run_file(fs::path(run["folder"].get<std::string>()), "identity.json");
+  if (!text) return nullptr;
   try {
-    return nlohmann::json::parse(in);
+    return nlohmann::json::parse(*text);
   } catch (const nlohmann::json::exception&) {
     return nullptr;
   }
@@ -186,20 +187,20 @@ bool has_identity_keys(const nlohmann::json& identity) {
 // apply and spells values as typed, so the two forms of one setting differ.
 config::FlatConfig settings_of(const ordered_json& run, const nlohmann::json& identity, bool from_config,
                                const std::vector<std::string>& outside) {
-  const fs::path config_file = fs::path(run["folder"].get<std::string>()) / "config.yaml";
+  const fs::path folder = fs::path(run["folder"].get<std::string>());
   std::error_code ec;
-  const bool has_config = fs::exists(config_file, ec);
+  const bool has_config = fs::exists(folder / "config.yaml", ec);
   config::FlatConfig out;
   if (!from_config) {
     for (const auto& [k, v] : identity["keys"].items()) out[k] = v.is_string() ? v.get<std::string>() : v.dump();
   } else if (has_config) {
-    out = config::flatten(config::without(config::load_file(config_file), outside));
+    out = config::flatten(config::without(run_config(folder), outside));
   } else {
     return {};
   }
   out.erase("seed");
   if (has_config)
-    if (const auto* epochs = config::load_file(config_file).find_path("train.epochs")) out["train.epochs"] = epochs->text();
+    if (const auto* epochs = run_config(folder).find_path("train.epochs")) out["train.epochs"] = epochs->text();
   return out;
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
+#include "core/printable.hpp"
 
 namespace loci::config {
 
@@ -39,8 +40,8 @@ constexpr std::size_t kMaxKeyPath = 256;
 // The argument as an error shows it: whole when short, else its start and its length, so the line stays one line.
 std::string where(std::string_view arg) {
   constexpr std::size_t shown = 100;
-  if (arg.size() <= shown + 20) return "command line '" + std::string(arg) + "'";
-  return "command line '" + std::string(arg.substr(0, shown)) + "...' (" + std::to_string(arg.size()) + " characters)";
+  if (arg.size() <= shown + 20) return "command line '" + printable(arg) + "'";
+  return "command line '" + printable(arg.substr(0, shown)) + "...' (" + std::to_string(arg.size()) + " characters)";
 }
 
 void restamp(Node& n, const Mark& m) {
@@ -83,7 +84,7 @@ std::vector<std::string> expand_range(std::string_view key, std::string_view inn
     part.erase(part.find_last_not_of(" \t") + 1);
     char* end = nullptr;
     const double v = std::strtod(part.c_str(), &end);
-    if (part.empty() || *end != '\0') throw UserError(where(arg) + ": range() takes numbers, got '" + part + "'");
+    if (part.empty() || *end != '\0') throw UserError(where(arg) + ": range() takes numbers, got '" + printable(part) + "'");
     if (part.find_first_of(".eE") != std::string::npos) all_int = false;
     if (part.find_first_of("eE") != std::string::npos) exponent = true;
     if (const auto dot = part.find('.'); dot != std::string::npos)
@@ -108,14 +109,14 @@ std::vector<std::string> expand_range(std::string_view key, std::string_view inn
   const double n = std::ceil((hi - lo) / step - 1e-9);
   if (!std::isfinite(n)) throw UserError(where(arg) + ": range() needs finite numbers");
   if (n > kMaxSweepPoints) throw UserError(where(arg) + ": range() gives more than 100000 values");
-  if (n < 1) throw UserError(where(arg) + ": range() for '" + std::string(key) + "' is empty");
+  if (n < 1) throw UserError(where(arg) + ": range() for '" + printable(key) + "' is empty");
   for (long i = 0; i < static_cast<long>(n); ++i) {
     const double v = lo + static_cast<double>(i) * step;
     if (all_int) out.push_back(std::to_string(static_cast<long long>(std::llround(v))));
     else if (exponent) out.push_back(format_number(v));
     else out.push_back(format_fixed(v, decimals));
   }
-  if (out.empty()) throw UserError(where(arg) + ": range() for '" + std::string(key) + "' is empty");
+  if (out.empty()) throw UserError(where(arg) + ": range() for '" + printable(key) + "' is empty");
   return out;
 }
 
@@ -131,7 +132,7 @@ Override parse_override(std::string_view arg) {
     throw UserError(where(arg) + ": a key path of " + std::to_string(path.size()) + " characters; keys are at most " +
                     std::to_string(kMaxKeyPath));
   if (!valid_key_path(path))
-    throw UserError(where(arg) + ": '" + std::string(path) + "' is not a key path (names joined by dots)");
+    throw UserError(where(arg) + ": '" + printable(path) + "' is not a key path (names joined by dots)");
   const std::string value_text(arg.substr(eq + 1));
   const Mark m{where(arg), 0, 0};
   Node value = value_text.empty() ? Node::scalar("", m, true) : parse_yaml(value_text, where(arg));

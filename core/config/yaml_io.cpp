@@ -16,6 +16,7 @@
 #include <unordered_set>
 
 #include "core/error.hpp"
+#include "core/printable.hpp"
 
 namespace loci::config {
 namespace fs = std::filesystem;
@@ -71,6 +72,9 @@ Node convert(const YAML::Node& y, const std::string& origin, Budget& budget) {
       return n;
     }
     case YAML::NodeType::Scalar:
+      // Every value ends up in a JSON record (identity, summary, sweep.json), and JSON holds only UTF-8 text.
+      if (!is_utf8(y.Scalar()))
+        throw UserError(mark.str() + ": '" + printable(y.Scalar(), 60) + "' is not UTF-8 text; loci's records (JSON) hold only text");
       // yaml-cpp tags plain scalars "?" and quoted ones "!": a quoted "1" stays a string.
       return Node::scalar(y.Scalar(), mark, y.Tag() == "!");
     case YAML::NodeType::Sequence: {
@@ -85,8 +89,10 @@ Node convert(const YAML::Node& y, const std::string& origin, Budget& budget) {
         if (!kv.first.IsScalar())
           throw UserError(mark_of(kv.first.Mark(), origin).str() + ": a key must be a plain name");
         const std::string key = kv.first.Scalar();
+        if (!is_utf8(key))
+          throw UserError(mark_of(kv.first.Mark(), origin).str() + ": key '" + printable(key, 60) + "' is not UTF-8 text");
         if (!keys.insert(key).second)
-          throw UserError(mark_of(kv.first.Mark(), origin).str() + ": duplicate key '" + key + "'");
+          throw UserError(mark_of(kv.first.Mark(), origin).str() + ": duplicate key '" + printable(key) + "'");
         Node value = convert_checked(kv.second, origin, budget);
         value.set_key_mark(mark_of(kv.first.Mark(), origin));
         if (value.is_null()) value.set_mark(mark_of(kv.first.Mark(), origin));
@@ -241,7 +247,7 @@ Node parse_yaml(const std::string& text, const std::string& origin) {
     Budget budget;
     return convert_checked(YAML::Load(text), origin, budget);
   } catch (const YAML::Exception& e) {
-    throw UserError(mark_of(e.mark, origin).str() + ": invalid YAML: " + e.msg);
+    throw UserError(mark_of(e.mark, origin).str() + ": invalid YAML: " + printable(e.msg));
   }
 }
 

@@ -172,9 +172,10 @@ NetworkOptions read_options(const config::Node& r) {
     o.splits.push_back(p);
   }
   if (recorded_bytes > kMaxRecordedBytes)
-    fail(splits, "the runs would record " + std::to_string(static_cast<long long>(recorded_bytes / (1 << 20))) +
-                     " MiB, over the 16 GiB limit: ask for fewer samples or nodes, or let windows overlap (a smaller "
-                     "windows.stride)");
+    fail(splits, "'splits' with windows.length = " + std::to_string(o.window) + " would record " +
+                     std::to_string(static_cast<long long>(recorded_bytes / (1 << 20))) +
+                     " MiB, over the 16 GiB limit: ask for fewer samples or nodes, a shorter windows.length, or let "
+                     "windows overlap (a smaller windows.stride)");
   return o;
 }
 

@@ -195,7 +195,10 @@ void read_volume(const config::Node& r, ParcelsOptions& o) {
   }
   o.ellipsoid.semi_axes_mm(a);
   positive(r, "volume.voxel_mm", o.ellipsoid.voxel_mm());
+  if (o.mask == "ellipsoid" && sim::volume::ellipsoid_voxel_count(o.ellipsoid) > sim::volume::kMaxGridVoxels)
+    fail(r.at("volume.voxel_mm"), "'volume.voxel_mm' is too small: the ellipsoid's grid would exceed 2^31 voxels");
   o.nifti_mark = r.at("volume.nifti").mark();
+  o.resample_mark = r.at("volume.resample_mm").mark();
   if (o.mask == "nifti" && o.nifti.empty()) fail(r.at("volume.nifti"), "mask: nifti needs 'volume.nifti', a label volume");
   o.label_file = label_file(r, "volume.label_file", o.volume_label_file, o.nifti,
                             o.mask == "nifti" && o.atlas_labels == "parcels",
@@ -253,8 +256,9 @@ void read_subjects(const config::Node& r, ParcelsOptions& o) {
   }
   // Parcels are not known yet (an atlas may set them); the bound uses the configured count.
   if (recorded_bytes * static_cast<double>(o.parcellation.parcels()) > kMaxRecordedBytes)
-    fail(splits, "the subjects would record over 16 GiB of activity: ask for fewer samples, subjects or parcels, or "
-                 "let windows overlap (a smaller windows.stride)");
+    fail(splits, "'splits' with windows.length = " + std::to_string(o.window) +
+                     " would record over 16 GiB of activity: ask for fewer samples, subjects or parcels, a shorter "
+                     "windows.length, or let windows overlap (a smaller windows.stride)");
 }
 
 void read_import(const config::Node& r, ParcelsOptions& o) {

@@ -47,6 +47,7 @@ struct ParcelsOptions {
   config::Mark nifti_mark;
   std::string atlas_labels = "parcels";  // nifti: parcels | mask | hemispheres
   double resample_mm = 0;                // nifti: 0 = the file's grid
+  config::Mark resample_mark;
   std::string volume_label_file = "auto";  // as written; resolved into label_file
   sim::volume::ParcellationOptions parcellation;
   config::Mark parcellation_mark;

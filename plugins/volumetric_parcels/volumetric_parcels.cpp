@@ -155,7 +155,13 @@ class VolumetricParcels final : public plugins::Generator {
       throw UserError(opt_.nifti_mark.str() + ": " + e.what());
     }
     if (v.count_nonzero() == 0) throw UserError(opt_.nifti_mark.str() + ": " + opt_.nifti + ": holds no labelled voxel");
-    if (opt_.resample_mm > 0) v = vol::resample(v, opt_.resample_mm);
+    if (opt_.resample_mm > 0) {
+      try {
+        v = vol::resample(v, opt_.resample_mm);
+      } catch (const std::invalid_argument& e) {
+        throw UserError(opt_.resample_mark.str() + ": 'volume.resample_mm': " + e.what());
+      }
+    }
     if (opt_.atlas_labels == "parcels") {
       atlas_parcels_ = true;
       original_labels_ = vol::relabel_consecutive(v);

@@ -50,13 +50,15 @@ LabelVolume resample(const LabelVolume& volume, double voxel_mm) {
   LabelVolume out;
   out.grid.affine.topLeftCorner<3, 3>() *= voxel_mm;
   const double half_x = std::max(std::abs(lo.x()), std::abs(hi.x()));
-  const auto side_x = static_cast<std::int64_t>(std::ceil(half_x / voxel_mm - 0.5)) + 1;
-  out.grid.dims[0] = 2 * side_x;
-  out.grid.affine(0, 3) = -(static_cast<double>(side_x) - 0.5) * voxel_mm;
-  for (int a = 1; a < 3; ++a) {
-    out.grid.dims[static_cast<std::size_t>(a)] = static_cast<std::int64_t>(std::ceil((hi[a] - lo[a]) / voxel_mm)) + 1;
-    out.grid.affine(a, 3) = lo[a];
-  }
+  // Counted in doubles first: a tiny voxel must be refused, not overflow a cast.
+  const double side_x = std::ceil(half_x / voxel_mm - 0.5) + 1;
+  std::array<double, 3> dims{2 * side_x, 0, 0};
+  for (int a = 1; a < 3; ++a) dims[static_cast<std::size_t>(a)] = std::ceil((hi[a] - lo[a]) / voxel_mm) + 1;
+  if (dims[0] * dims[1] * dims[2] > kMaxGridVoxels)
+    throw std::invalid_argument("resample: a voxel this small makes a grid of more than 2^31 voxels");
+  for (std::size_t a = 0; a < 3; ++a) out.grid.dims[a] = static_cast<std::int64_t>(dims[a]);
+  out.grid.affine(0, 3) = -(side_x - 0.5) * voxel_mm;
+  for (int a = 1; a < 3; ++a) out.grid.affine(a, 3) = lo[a];
   const Eigen::Matrix4d to_voxel = g.affine.inverse();
   out.labels.assign(static_cast<std::size_t>(out.grid.voxels()), 0);
   for (std::int64_t v = 0; v < out.grid.voxels(); ++v) {

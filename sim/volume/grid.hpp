@@ -10,6 +10,9 @@
 
 namespace loci::sim::volume {
 
+// The most voxels a label grid made here may hold: labels and fields are indexed by int.
+inline constexpr double kMaxGridVoxels = 2147483647.0;
+
 struct Grid {
   std::array<std::int64_t, 3> dims{0, 0, 0};
   Eigen::Matrix4d affine = Eigen::Matrix4d::Identity();  // (i, j, k, 1) -> (x, y, z, 1) in mm

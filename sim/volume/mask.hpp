@@ -16,7 +16,11 @@ class EllipsoidOptions {
   LOCI_OPTION(int, margin, 1);           // empty voxels around the ellipsoid's bounding box
 };
 
-// std::invalid_argument for a non-positive size or a grid of more than 2^31 voxels.
+// How many voxels ellipsoid_mask's grid holds for these options (a double, so that a tiny voxel cannot overflow it);
+// options readers check it to name the key before anything is allocated.
+double ellipsoid_voxel_count(const EllipsoidOptions& options);
+
+// std::invalid_argument for a non-positive size or a grid of more than kMaxGridVoxels voxels.
 LabelVolume ellipsoid_mask(const EllipsoidOptions& options);
 
 }  // namespace loci::sim::volume

@@ -31,6 +31,7 @@ struct FakeRun {
   bool from_epoch_0 = false;                     // evaluations at epochs 0, 10, 20, ... (else 10, 20, ...)
   std::string draw;                              // model.pe.draw, when set
   bool finished = true;                          // writes summary.json, as a run that ended does
+  Eigen::MatrixXd positions;                     // the tokens' true positions; empty: grid4()
 };
 
 inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
@@ -50,7 +51,8 @@ inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
   for (std::size_t e = 0; e < r.test_mse.size(); ++e)
     metrics << "{\"epoch\":" << (e + 1) * 10 << ",\"step\":" << (e + 1) * 100 << ",\"split\":\"test\",\"loss\":"
             << r.test_mse[e] << ",\"mse\":" << r.test_mse[e] << "}\n";
-  const Eigen::MatrixXd pos = grid4();
+  const Eigen::MatrixXd pos = r.positions.size() > 0 ? r.positions : grid4();
+  const auto tokens = static_cast<std::int64_t>(pos.rows()), axes = static_cast<std::int64_t>(pos.cols());
   const auto evals = static_cast<std::int64_t>(r.pe_per_eval.size());
   std::vector<float> pe, positions;
   std::vector<std::int64_t> epochs, steps;
@@ -58,18 +60,18 @@ inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
   for (std::int64_t e = 0; e < evals; ++e) {
     epochs.push_back((e + first) * 10);
     steps.push_back((e + first) * 100);
-    for (Eigen::Index i = 0; i < 16; ++i)
+    for (Eigen::Index i = 0; i < tokens; ++i)
       for (Eigen::Index j = 0; j < r.d_model; ++j) pe.push_back(static_cast<float>(r.pe_per_eval[e](i, j)));
   }
-  for (Eigen::Index i = 0; i < 16; ++i)
-    for (Eigen::Index j = 0; j < 2; ++j) positions.push_back(static_cast<float>(pos(i, j)));
+  for (Eigen::Index i = 0; i < tokens; ++i)
+    for (Eigen::Index j = 0; j < axes; ++j) positions.push_back(static_cast<float>(pos(i, j)));
   using datasets::Array;
   using datasets::ArraySpec;
   std::vector<Array> arrays{
       Array::of(ArraySpec{"epoch", {}, {"evaluation"}, {evals}, ""}, epochs),
       Array::of(ArraySpec{"step", {}, {"evaluation"}, {evals}, ""}, steps),
-      Array::of(ArraySpec{"placement_0", {}, {"evaluation", "token", "dim"}, {evals, 16, r.d_model}, ""}, pe),
-      Array::of(ArraySpec{"positions", {}, {"token", "axis"}, {16, 2}, ""}, positions)};
+      Array::of(ArraySpec{"placement_0", {}, {"evaluation", "token", "dim"}, {evals, tokens, r.d_model}, ""}, pe),
+      Array::of(ArraySpec{"positions", {}, {"token", "axis"}, {tokens, axes}, ""}, positions)};
   if (!r.logits_per_eval.empty()) {
     std::vector<float> logits;
     for (const auto& l : r.logits_per_eval)

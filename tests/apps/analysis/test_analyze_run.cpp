@@ -106,6 +106,18 @@ TEST_CASE("A damaged run is an error naming its file") {
                     Catch::Contains((dir.path() / "r" / "metrics.jsonl").string()) && Catch::Contains("line 2"));
 }
 
+TEST_CASE("A pe.h5 of more positions than any generator makes is refused, naming the file, before the probes") {
+  test::TempDir dir;
+  test::FakeRun run;
+  run.positions = Eigen::MatrixXd::Zero(20001, 1);
+  run.pe_per_eval = {Eigen::MatrixXd::Zero(20001, 2)};
+  run.d_model = 2;
+  run.human_accuracy = {0.5};
+  test::write_run(dir.path() / "r", run);
+  CHECK_THROWS_WITH(analysis::analyze_all({dir.path()}, dir.path(), {}, false),
+                    Catch::Contains((dir.path() / "r" / "pe.h5").string()) && Catch::Contains("20001 tokens"));
+}
+
 TEST_CASE("Only finished runs count: one being written and one that was killed are left out and named") {
   test::TempDir dir;
   test::write_run(dir.path() / "done", one_evaluation(4));

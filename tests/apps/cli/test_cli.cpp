@@ -179,3 +179,45 @@ TEST_CASE("sweep points whose values differ only in '/' or ' ' get folders of th
   CHECK_THAT(r.output, Catch::Contains("/s/data=..%2Fdata%2Flst ") && Catch::Contains("/s/data=.._data_lst ") &&
                            Catch::Contains("/s/data=a%20b "));
 }
+
+TEST_CASE("sizes no machine holds are refused at their key before anything is allocated") {
+  const std::string parcels = std::string(LOCI_SOURCE_DIR) + "/configs/parcels.yaml";
+  const std::string network = std::string(LOCI_SOURCE_DIR) + "/configs/network.yaml";
+  const auto voxel = run_loci("generate " + parcels + " out=/tmp/loci-never-made volume.voxel_mm=0.001");
+  CHECK(voxel.exit_code == 1);
+  CHECK_THAT(voxel.output, Catch::Contains("'volume.voxel_mm' is too small"));
+  CHECK(std::count(voxel.output.begin(), voxel.output.end(), '\n') == 1);
+  for (const std::string& config : {parcels, network}) {
+    const auto window = run_loci("generate " + config + " out=/tmp/loci-never-made windows.length=1000000000");
+    INFO(window.output);
+    CHECK(window.exit_code == 1);
+    CHECK_THAT(window.output, Catch::Contains("windows.length = 1000000000"));
+  }
+}
+
+TEST_CASE("a config value that is not UTF-8 text is refused at its key, in one line without the raw bytes") {
+  loci::test::TempDir dir;
+  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: \"d\xc0\x01\"\nout: s\n");
+  const auto r = run_loci("config show " + cfg);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("t.yaml:2:") && Catch::Contains("is not UTF-8 text") && Catch::Contains("\\x01"));
+  CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
+}
+
+TEST_CASE("a run's files are read only inside its folder: a link out, a FIFO or a self-link is one line naming it") {
+  loci::test::TempDir dir;
+  dir.write("elsewhere/summary.json", R"({"status": "finished"})");
+  dir.write("sweep/sweep.json", R"({"points": [{"name": "../elsewhere", "overrides": []}]})");
+  const auto escape = run_loci("sweep status " + (dir.path() / "sweep").string(), "timeout 20");
+  CHECK(escape.exit_code == 1);
+  CHECK_THAT(escape.output, Catch::Contains("point name '../elsewhere' is not a folder name"));
+  dir.write("sweep/sweep.json", R"({"points": [{"name": "a", "overrides": []}]})");
+  dir.write("sweep/a/train.log", "loci: epoch 1\n");
+  fs::create_symlink(dir.path() / "elsewhere" / "summary.json", dir.path() / "sweep" / "a" / "summary.json");
+  fs::create_symlink("config.yaml", dir.path() / "sweep" / "a" / "config.yaml");  // a link to itself
+  const auto linked = run_loci("sweep status " + (dir.path() / "sweep").string(), "timeout 20");
+  INFO(linked.output);
+  CHECK(linked.exit_code == 0);
+  CHECK_THAT(linked.output, Catch::Contains("outside its folder"));
+  CHECK_THAT(linked.output, !Catch::Contains("internal"));
+}

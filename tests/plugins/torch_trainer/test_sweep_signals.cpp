@@ -98,6 +98,22 @@ TEST_CASE("SIGTERM to a sweep stops its runs and waits for them, keeping their c
   for (const char* run : {"seed=0", "seed=1"}) CHECK(fs::exists(dir.path() / "run" / run / "checkpoints/last.pt"));
 }
 
+TEST_CASE("a second sweep into a folder being swept is refused on its own stderr, not in the runs' logs", "[trainer][sweep]") {
+  loci::test::TempDir dir;
+  const fs::path log = dir.path() / "sweep.log";
+  const TrainingSweep t = two_runs_training(dir, log);
+  const auto second = loci::test::run_loci("train -q " + loci::test::train_config(dir) + " -m seed=0,1 jobs=2");
+  CHECK(second.exit_code == 1);
+  CHECK_THAT(second.output, Catch::Contains((dir.path() / "run").string()) && Catch::Contains("pid " + std::to_string(t.sweep)));
+  ::kill(t.sweep, SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(t.sweep, &status, 0) == t.sweep);
+  for (const char* run : {"seed=0", "seed=1"}) {
+    const std::string run_log = loci::test::slurp(dir.path() / "run" / run / "train.log");
+    CHECK_THAT(run_log, !Catch::Contains("error"));
+  }
+}
+
 TEST_CASE("a sweep killed outright (SIGKILL) still stops its runs", "[trainer][sweep]") {
   loci::test::TempDir dir;
   const TrainingSweep t = two_runs_training(dir, dir.path() / "sweep.log");
