@@ -6,9 +6,11 @@ set -euo pipefail
 loci=$1 out=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$out"
-mkdir -p "$out"/{config,shard,index,tables,layout,nifti,data}
+mkdir -p "$out"/{config,shard,index,tables,layout,nifti,emit,run_folder,data}
 # The structure-aware harnesses build their files from any bytes: a few seeds of each length start them.
-for n in 16 64 256 1024; do head -c $n /dev/zero > "$out/layout/zeros-$n"; head -c $n /dev/zero > "$out/nifti/zeros-$n"; done
+for n in 16 64 256 1024; do
+  for h in layout nifti emit run_folder; do head -c $n /dev/zero > "$out/$h/zeros-$n"; done
+done
 
 for f in "$src"/configs/*.yaml "$src"/configs/paper/*.yaml; do cp "$f" "$out/config/$(basename "$f")"; done
 printf 'seed: 1\nsplits: {train: 10}\nweights: [1, 2.5]\ngroup: {inner: 4}\n\0count=7\nsizes.y=2\nmode=b,c\nrate=range(0,3)\n' > "$out/config/overrides.yaml"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The libFuzzer harnesses run long, each from the seeds (bench/fuzz/make_seeds.sh) into a corpus kept between runs:
-#   bench/fuzz/run.sh build [SECONDS_EACH] [HARNESS...]     (default 3600 s each, all six)
+#   bench/fuzz/run.sh build [SECONDS_EACH] [HARNESS...]     (default 3600 s each, all eight)
 # Build first (cmake --build build: the fuzzers are built when clang and libFuzzer are installed). A finding is
 # left as crash-*/timeout-*/oom-* in bench/fuzz/work/<harness>/ and stops that harness; the stats line says how
 # many inputs ran (stat::number_of_executed_units). LOCI_FUZZ_LONE_SHARD=1 makes fuzz_shard open lone shards (no
@@ -10,7 +10,7 @@ build=${1:?usage: run.sh BUILD_DIR [SECONDS_EACH] [HARNESS...]}
 seconds=${2:-3600}
 shift $(( $# > 1 ? 2 : 1 ))
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(config shard index tables layout nifti)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(config shard index tables layout nifti emit run_folder)
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$build" && pwd)
 seeds=$here/work/seeds

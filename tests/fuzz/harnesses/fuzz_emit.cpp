@@ -6,7 +6,8 @@
 //   - every command loci means to run, word for word: each value arrives as exactly one word, intact;
 //   - no NUL byte.
 // A value that breaks any of these makes the harness abort: a finding. Files the emitters write (sweep.json,
-// train-array.sh, train.yaml) go to a folder of this process's own in /dev/shm, emptied after each input.
+// train-array.sh, train.yaml) go to a folder of this process's own in /dev/shm, emptied after each input; the
+// config's path stays relative to where the harness runs, as a user's would, and is only made absolute.
 #include <fuzzer/FuzzedDataProvider.h>
 #include <unistd.h>
 
@@ -47,8 +48,7 @@ const fs::path& scratch() {
     const fs::path d = fs::path(fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp") /
                        ("loci-fuzz-emit-" + std::to_string(getpid()));
     fs::remove_all(d);
-    fs::create_directories(d / "cwd");
-    fs::current_path(d / "cwd");
+    fs::create_directories(d);
     return d;
   }();
   return dir;
@@ -321,7 +321,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     // Refusals of the harmless twin's own shape (the hostile one passed): not a finding of injection.
   }
   std::error_code ec;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().filename() != "cwd") fs::remove_all(e.path(), ec);
+  for (const auto& e : fs::directory_iterator(dir, ec)) fs::remove_all(e.path(), ec);
   return 0;
 }
