@@ -10,6 +10,7 @@
 #include "datasets/checksum.hpp"
 #include "models/checkpoint.hpp"
 #include "core/error.hpp"
+#include "core/printable.hpp"
 
 namespace loci::torch_trainer {
 
@@ -28,13 +29,8 @@ std::string weights_digest(models::Model& model) {
   return datasets::sha256_hex(bytes.data(), bytes.size());
 }
 
-// LibTorch's message as one printable line: its first line, bytes of a damaged file it quotes replaced by '?'.
-std::string one_line(const std::string& what) {
-  std::string line = what.substr(0, std::min<std::size_t>(what.find('\n'), 200));
-  for (auto& c : line)
-    if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) > 0x7e) c = '?';
-  return line;
-}
+// LibTorch's messages run to many lines (a C++ trace): the first, with its bytes escaped (core/printable.hpp).
+std::string one_line(const std::string& what) { return printable(what.substr(0, what.find('\n'))); }
 
 }  // namespace
 

@@ -26,6 +26,14 @@ using loci::test::has_ended;
 
 namespace {
 
+// Whether process `pid` has a handler for SIGUSR1 (bit SIGUSR1 - 1 of SigCgt in /proc/PID/status).
+bool catches_usr1(pid_t pid) {
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("SigCgt:", 0) == 0) return (std::stoull(line.substr(7), nullptr, 16) >> (SIGUSR1 - 1)) & 1u;
+  return false;
+}
+
 // `loci ARGS...` in the background, its stdout and stderr into `log`.
 pid_t start_loci(std::vector<std::string> args, const fs::path& log) {
   args.insert(args.begin(), LOCI_BIN);
@@ -168,9 +176,12 @@ TEST_CASE("SIGUSR1 at once after loci train starts pauses the run at its epoch's
   const fs::path log = dir.path() / "train.log";
   const pid_t run = start_loci({"train", "-q", loci::test::train_config(dir), "train.epochs=100000"}, log);
   REQUIRE(run > 0);
-  // Before plugins, LibTorch or the data are loaded: the default action would end the process (exit 138). (The
-  // dynamic loader's first tens of milliseconds come before any code of loci can take a signal.)
-  std::this_thread::sleep_for(100ms);
+  // Before plugins, LibTorch or the data are loaded: the default action would end the process (exit 138). The
+  // signal goes as soon as the process catches it (its SigCgt mask in /proc): the dynamic loader's time before any
+  // code of loci runs varies with the machine's load, and no program can take a signal then.
+  const auto deadline = std::chrono::steady_clock::now() + 30s;
+  while (!catches_usr1(run) && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(1ms);
+  REQUIRE(catches_usr1(run));
   ::kill(run, SIGUSR1);
   int status = 0;
   REQUIRE(::waitpid(run, &status, 0) == run);
