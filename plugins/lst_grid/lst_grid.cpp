@@ -1,6 +1,7 @@
 // lst_grid: the Latin Square Task of Experiment 1 (arXiv 2406.08272) as a generator plugin. Generated splits are
 // stratified by class and balanced by answer; imported splits (the 108 human puzzles by default) are read from CSV.
 #include <iostream>
+#include <algorithm>
 #include <map>
 
 #include "human_puzzles.hpp"
@@ -58,9 +59,13 @@ class LstGrid final : public plugins::Generator {
       if (imp.source == kBuiltinHuman)
         layout_.attributes["human_puzzles_license"] =
             std::string("The human-study puzzles are from ljhearne/LSTNN_public (MIT):\n") + human_puzzles_license();
+    if (opt_.pool && std::count(opt_.pool_files.begin(), opt_.pool_files.end(), std::string(kBuiltinAuthors)) > 0)
+      layout_.attributes["authors_puzzles_license"] =
+          std::string("The authors' generated puzzles are from ljhearne/LSTNN_public (MIT):\n") + human_puzzles_license();
 
     strata_.clear();
-    for (const auto& [split, count] : opt_.generated_splits) strata_[split] = sim::stratify(opt_.class_weights, count);
+    if (!opt_.pool)
+      for (const auto& [split, count] : opt_.generated_splits) strata_[split] = sim::stratify(opt_.class_weights, count);
     verify_imports();
   }
 
@@ -72,6 +77,9 @@ class LstGrid final : public plugins::Generator {
     if (!opt_.exclude_source.empty() && opt_.exclude_source != kBuiltinHuman) files.push_back(opt_.exclude_source);
     for (const auto& imp : opt_.imports)
       if (imp.source != kBuiltinHuman) files.push_back(imp.source);
+    if (opt_.pool)
+      for (const auto& f : opt_.pool_files)
+        if (f != kBuiltinAuthors) files.push_back(f);
     return files;
   }
 
@@ -84,6 +92,7 @@ class LstGrid final : public plugins::Generator {
   void fill(const datasets::SampleKey& key, const datasets::SampleSlots& out) const override {
     for (const auto& imp : opt_.imports)
       if (imp.split == key.split) return fill_imported(imp, key.index, out);
+    if (opt_.pool) return fill_pooled(opt_.pool->splits.at(key.split).at(static_cast<std::size_t>(key.index)), out);
     const auto strata = strata_.find(key.split);
     if (strata == strata_.end()) throw std::logic_error("lst_grid: unknown split " + key.split);
     const int wanted = strata->second.at(static_cast<std::size_t>(key.index));
@@ -104,8 +113,9 @@ class LstGrid final : public plugins::Generator {
         "`condition` is the relational complexity (Binary: the target's row or column alone fixes it; Ternary: row and "
         "column together; Quaternary: a hidden single, where a symbol is ruled out from every other blank of the row "
         "(or column) by the columns (rows) crossing them). Every generated item was checked by an exact solver to have "
-        "the same answer in every Latin-square completion.\n\n"
-        "Generated splits are stratified by class (weights " +
+        "the same answer in every Latin-square completion.\n\n";
+    if (opt_.pool) return s + pool_prose();
+    s += "Generated splits are stratified by class (weights " +
         std::to_string(opt_.class_weights[0]) + ", " + std::to_string(opt_.class_weights[1]) + ", " +
         std::to_string(opt_.class_weights[2]) + "), givens in [" + std::to_string(opt_.generate.min_givens()) + ", " +
         std::to_string(opt_.generate.max_givens()) + "]";
@@ -161,6 +171,44 @@ class LstGrid final : public plugins::Generator {
     const bool verified = verified_.at(imp.split).at(static_cast<std::size_t>(index));
     item.classification.condition = row.condition;  // the stated class is the label of record
     write(item, verified, out);
+  }
+
+  // The card's account of splits drawn from puzzle files, and of any imported ones.
+  std::string pool_prose() const {
+    std::string files;
+    for (const auto& f : opt_.pool_files)
+      files += (files.empty() ? "" : ", ") +
+               (f == kBuiltinAuthors ? std::string("the authors' 9,000 generated puzzles (ljhearne/LSTNN_public, MIT "
+                                                   "licence, copyright (c) 2022 Luke Hearne; the licence text is in the "
+                                                   "root attribute authors_puzzles_license)")
+                                     : f);
+    std::string s = "The splits are not generated: each is drawn by seed, without replacement and stratified by class, "
+                    "from " + std::to_string(opt_.pool->puzzles.size()) + " puzzles read from " + files +
+                    ". Every row was checked when read: an exact solver confirmed its answer is the only one, no row "
+                    "repeats another";
+    if (opt_.exclude)
+      s += ", and each lies at Jaccard distance above " + std::to_string(opt_.generate.min_jaccard()) + " from the " +
+           std::to_string(opt_.exclude->size()) + " excluded puzzles";
+    s += "; a row whose stated class the classifier reads otherwise keeps its class and has label_verified = 0.";
+    for (const auto& imp : opt_.imports)
+      s += "\n\nSplit `" + imp.split + "` is imported from " +
+           (imp.source == kBuiltinHuman ? std::string("the 108 puzzles of the human study (root attribute "
+                                                      "human_puzzles_license)")
+                                        : imp.source) +
+           ".";
+    return s;
+  }
+
+  void fill_pooled(std::size_t index, const datasets::SampleSlots& out) const {
+    const PoolPuzzle& p = opt_.pool->puzzles.at(index);
+    Item item;
+    item.puzzle = p.row.puzzle;
+    item.classification = sim::lst::classify(p.row.puzzle);
+    item.classification.condition = p.row.condition;  // the stated class is the label of record
+    item.givens = p.row.puzzle.givens();
+    item.solution = p.solution;
+    item.reference_distance = opt_.exclude ? static_cast<float>(opt_.exclude->min_distance(p.row.puzzle)) : 1.0;
+    write(item, p.class_confirmed, out);
   }
 
   // Checks every imported row with the classifier and the exact solver once, and says which disagree: a row is

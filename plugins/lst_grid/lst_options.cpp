@@ -22,7 +22,15 @@ const config::OptionTable<LstGridOptions>& table() {
     config::OptionTable<LstGridOptions> t;
     t.add("splits", [](K& k) -> config::Entries<std::int64_t>& { return k.generated_splits; })
         .min(1)
-        .doc("generated splits (name -> puzzles), each stratified by class; imported splits come from `imports`");
+        .doc("generated splits (name -> puzzles), each stratified by class; imported splits come from `imports`; "
+             "with lst.source: file, drawn from lst.puzzle_files instead");
+    t.add("lst.source", [](K& k) -> std::string& { return k.source; })
+        .choices({"generate", "file"})
+        .doc("generate = make every split's puzzles; file = draw them from lst.puzzle_files by seed, without "
+             "replacement, stratified by class (the authors' 9,000 puzzles: lst.puzzle_files: [builtin:authors])");
+    t.add("lst.puzzle_files", [](K& k) -> std::vector<std::string>& { return k.pool_files; })
+        .doc("source: file: puzzle CSVs in the authors' layout (ID, LST_num, condition, puzzles, solutions); "
+             "builtin:authors = the 9,000 generated puzzles the paper trained and tested on (MIT)");
     t.add("lst.n", [](K& k) -> int& { return k.generate.n(); }).within(3, 9).doc("grid side N: N*N tokens with N+1 channels");
     t.add("lst.boxes", [](K& k) -> bool& { return k.generate.boxes(); }).doc("Sudoku boxes as extra constraints (N = 4 or 9)");
     t.add("lst.min_givens", [](K& k) -> int& { return k.generate.min_givens(); })
@@ -137,6 +145,27 @@ void load_imports(const config::Node& r, LstGridOptions& o) {
                         "' is both generated and imported");
 }
 
+void load_pool(const config::Node& r, LstGridOptions& o) {
+  if (o.source != "file") return;
+  const auto& files = r.at("lst.puzzle_files");
+  if (o.pool_files.empty()) throw UserError(files.mark().str() + ": lst.source: file needs 'lst.puzzle_files'");
+  if (o.generate.n() != 4)
+    throw UserError(r.at("lst.n").mark().str() + ": puzzle files hold 4x4 puzzles but lst.n is " +
+                    std::to_string(o.generate.n()));
+  PoolRequest request;
+  for (const auto& f : o.pool_files) request.files.push_back(f);
+  request.exclude = o.exclude.get();
+  request.min_jaccard = o.generate.min_jaccard();
+  request.splits = o.generated_splits;
+  request.class_weights = o.class_weights;
+  request.seed = static_cast<std::uint64_t>(r.at("seed").as_int());
+  try {
+    o.pool = std::make_shared<const PuzzlePool>(lst_grid::load_pool(request));
+  } catch (const std::exception& e) {
+    throw UserError(files.mark().str() + ": " + e.what());
+  }
+}
+
 }  // namespace
 
 LstGridOptions read_options(const config::Node& r) {
@@ -146,6 +175,7 @@ LstGridOptions read_options(const config::Node& r) {
   check_class_weights(r, o.class_weights);
   load_exclusion(r, o);
   load_imports(r, o);
+  load_pool(r, o);
   return o;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "human_puzzles.hpp"
+#include "puzzle_pool.hpp"
 #include "core/config/node.hpp"
 #include "sim/lst/csv.hpp"
 #include "sim/lst/generate.hpp"
@@ -35,6 +36,9 @@ struct LstGridOptions {
   std::vector<std::pair<std::string, std::string>> import_files{{"human", kBuiltinHuman}};  // split -> CSV, as written
   std::vector<ImportedPuzzles> imports;
   std::vector<std::pair<std::string, std::int64_t>> generated_splits{{"train", 8100}, {"test", 900}};
+  std::string source = "generate";                        // generate | file
+  std::vector<std::string> pool_files{kBuiltinAuthors};    // source: file: the CSVs the splits are drawn from
+  std::shared_ptr<const PuzzlePool> pool;                  // source: file: read, checked and drawn; else null
 };
 
 // Reads and checks the lst_grid keys; a problem is a UserError at the offending key's position.

@@ -121,6 +121,7 @@ LabelledPuzzle parse_row(const Record& r, const std::map<std::string, std::size_
     return it == col.end() ? nullptr : &r.fields[it->second];
   };
   LabelledPuzzle out;
+  out.line = r.line;
   if (const std::string* id = field("id"); id && !parse_int(*id, &out.id))
     fail(name, r.line, "'ID' must be an integer, got '" + *id + "'");
   if (const std::string* num = field("lst_num"); num && !num->empty() && !parse_int(*num, &out.lst_num))

@@ -16,6 +16,7 @@ struct LabelledPuzzle {
   int lst_num = -1;       // the LST_num column, -1 when empty (as in the authors' generated files)
   int condition = kNone;  // kBinary, kTernary or kQuaternary, as stated in the file
   Puzzle puzzle;          // 4x4, target blank, answer = the solutions column
+  int line = 0;           // the line of the file its row starts on
 };
 
 // Columns are found by header name (ID, LST_num, condition, puzzles, solutions; case and surrounding blanks
