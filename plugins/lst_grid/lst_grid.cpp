@@ -23,6 +23,22 @@ using sim::lst::Item;
 // Indices into the per-sample arrays, in layout order.
 enum Slot : std::size_t { kTokens, kLabel, kCondition, kStrategy, kTargetCell, kGivens, kSolution, kDistance, kVerified };
 
+// lst.disjoint_splits: a puzzle belongs to exactly one generated split, the one whose range holds its hash value
+// modulo the splits' total size, so no split can repeat another's puzzle, each sample is still made alone (by its
+// own seed stream), and each split keeps its share of every kind of puzzle (the hash ignores what a puzzle is like).
+struct Buckets {
+  std::uint64_t total = 0;  // 0: off
+  std::uint64_t first = 0;
+  std::uint64_t count = 0;
+};
+
+// FNV-1a of what makes two puzzles the same item: the cells and the target.
+std::uint64_t puzzle_hash(const sim::lst::Puzzle& p) {
+  std::uint64_t h = 0xCBF29CE484222325ull;
+  for (int i = 0; i < p.n * p.n; ++i) h = (h ^ p.cells[static_cast<std::size_t>(i)]) * 0x100000001B3ull;
+  return (h ^ static_cast<std::uint64_t>(p.target + 1)) * 0x100000001B3ull;
+}
+
 class LstGrid final : public plugins::Generator {
  public:
   void configure(const config::Node& resolved) override {
@@ -64,8 +80,17 @@ class LstGrid final : public plugins::Generator {
           std::string("The authors' generated puzzles are from ljhearne/LSTNN_public (MIT):\n") + human_puzzles_license();
 
     strata_.clear();
-    if (!opt_.pool)
-      for (const auto& [split, count] : opt_.generated_splits) strata_[split] = sim::stratify(opt_.class_weights, count);
+    buckets_.clear();
+    if (!opt_.pool) {
+      std::uint64_t total = 0;
+      for (const auto& [split, count] : opt_.generated_splits) total += static_cast<std::uint64_t>(count);
+      std::uint64_t first = 0;
+      for (const auto& [split, count] : opt_.generated_splits) {
+        strata_[split] = sim::stratify(opt_.class_weights, count);
+        buckets_[split] = opt_.disjoint_splits ? Buckets{total, first, static_cast<std::uint64_t>(count)} : Buckets{};
+        first += static_cast<std::uint64_t>(count);
+      }
+    }
     verify_imports();
   }
 
@@ -97,7 +122,7 @@ class LstGrid final : public plugins::Generator {
     if (strata == strata_.end()) throw std::logic_error("lst_grid: unknown split " + key.split);
     const int wanted = strata->second.at(static_cast<std::size_t>(key.index));
     auto rng = sim::Rng::stream(key.seed, key.split, static_cast<std::uint64_t>(key.index));
-    write(generate_item(wanted, key.index, rng), true, out);
+    write(generate_item(wanted, key.index, buckets_.at(key.split), rng), true, out);
   }
 
   std::string card_prose() const override {
@@ -139,7 +164,7 @@ class LstGrid final : public plugins::Generator {
   }
 
  private:
-  Item generate_item(int wanted, std::int64_t index, sim::Rng& rng) const {
+  Item generate_item(int wanted, std::int64_t index, const Buckets& buckets, sim::Rng& rng) const {
     const int n = opt_.generate.n();
     for (std::uint64_t attempt = 0; attempt < opt_.generate.max_attempts(); ++attempt) {
       auto item = sim::lst::try_generate(opt_.generate, rng, wanted);
@@ -149,6 +174,10 @@ class LstGrid final : public plugins::Generator {
         const int want_answer = 1 + static_cast<int>((index / 3) % n);
         sim::lst::swap_symbols(*item, item->puzzle.answer, want_answer);
       }
+      if (buckets.total > 0) {
+        const std::uint64_t b = puzzle_hash(item->puzzle) % buckets.total;
+        if (b < buckets.first || b >= buckets.first + buckets.count) continue;
+      }
       if (opt_.exclude) {
         if (!opt_.exclude->all_farther_than(item->puzzle, opt_.generate.min_jaccard())) continue;
         item->reference_distance = opt_.exclude->min_distance(item->puzzle);
@@ -157,7 +186,8 @@ class LstGrid final : public plugins::Generator {
     }
     throw UserError("lst_grid: no item of class " + std::string(sim::lst::condition_name(wanted)) + " in " +
                     std::to_string(opt_.generate.max_attempts()) +
-                    " attempts; widen lst.min_givens/lst.max_givens or lower lst.min_jaccard");
+                    " attempts; widen lst.min_givens/lst.max_givens, lower lst.min_jaccard, or make the split a "
+                    "larger share of all (lst.disjoint_splits)");
   }
 
   void fill_imported(const ImportedPuzzles& imp, std::int64_t index, const datasets::SampleSlots& out) const {
@@ -252,6 +282,7 @@ class LstGrid final : public plugins::Generator {
   }
 
   LstGridOptions opt_;
+  std::map<std::string, Buckets> buckets_;  // each generated split's share of the puzzles' hash values
   datasets::DatasetLayout layout_;
   std::map<std::string, std::vector<std::int8_t>> strata_;
   std::map<std::string, std::vector<sim::lst::Cells>> solutions_;

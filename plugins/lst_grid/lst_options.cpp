@@ -53,6 +53,10 @@ const config::OptionTable<LstGridOptions>& table() {
         .doc("relative share of Binary, Ternary, Quaternary items in each generated split");
     t.add("lst.balance_labels", [](K& k) -> bool& { return k.balance_labels; })
         .doc("rename symbols so answers cycle through 1..N (balanced labels)");
+    t.add("lst.disjoint_splits", [](K& k) -> bool& { return k.disjoint_splits; })
+        .doc("no generated split repeats another's puzzle: each puzzle belongs to one split by a hash of its cells, "
+             "in proportion to the splits' sizes (false = independent draws, as before: 41 of 900 test puzzles "
+             "were training puzzles too)");
     t.add("lst.exclude", [](K& k) -> std::string& { return k.exclude_source; })
         .doc("puzzle CSV that generated items must stay far from (builtin:human = the 108 human puzzles); none = off");
     t.add("lst.min_jaccard", [](K& k) -> double& { return k.generate.min_jaccard(); })

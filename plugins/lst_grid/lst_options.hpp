@@ -33,6 +33,7 @@ struct LstGridOptions {
   std::string exclude_source = kBuiltinHuman;  // the CSV it came from, or kBuiltinHuman; "" when off
   std::vector<double> class_weights{1, 1, 1};  // Binary, Ternary, Quaternary
   bool balance_labels = true;
+  bool disjoint_splits = true;  // no generated split repeats another's puzzle
   std::vector<std::pair<std::string, std::string>> import_files{{"human", kBuiltinHuman}};  // split -> CSV, as written
   std::vector<ImportedPuzzles> imports;
   std::vector<std::pair<std::string, std::int64_t>> generated_splits{{"train", 8100}, {"test", 900}};

@@ -2,6 +2,8 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <set>
+#include <vector>
 #include <filesystem>
 
 #include "tests/support/run_command.hpp"
@@ -192,4 +194,22 @@ TEST_CASE("lst_grid: inspect --show draws puzzles as grids with class and answer
   CHECK(r.output.find("Binary (binary_") != std::string::npos);
   CHECK(r.output.find(", answer ") != std::string::npos);
   CHECK(r.output.find("?") != std::string::npos);
+}
+
+TEST_CASE("lst_grid: no test puzzle repeats a training puzzle (lst.disjoint_splits), as independent draws would") {
+  loci::test::TempDir dir;
+  auto overlap = [&](const std::string& name, const std::string& extra) {
+    const auto r = run_loci("generate -q " + config(dir, name, "splits: {train: 3000, test: 600}\n" + extra));
+    REQUIRE(r.exit_code == 0);
+    const auto ds = loci::datasets::Dataset::open(dir.path() / name);
+    std::set<std::vector<std::uint8_t>> train;
+    const auto t = ds.read<std::uint8_t>("train", "tokens", 0, 3000);
+    for (std::size_t i = 0; i < 3000; ++i) train.emplace(t.begin() + i * 80, t.begin() + (i + 1) * 80);
+    const auto s = ds.read<std::uint8_t>("test", "tokens", 0, 600);
+    int repeated = 0;
+    for (std::size_t i = 0; i < 600; ++i) repeated += train.count({s.begin() + i * 80, s.begin() + (i + 1) * 80}) > 0;
+    return repeated;
+  };
+  CHECK(overlap("disjoint", "") == 0);
+  CHECK(overlap("independent", "lst: {disjoint_splits: false}\n") > 0);
 }
