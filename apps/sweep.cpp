@@ -8,6 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -83,7 +84,13 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   std::vector<std::string> args{ec ? std::string("loci") : exe.string()};
   for (auto& a : point_arguments(r, p)) args.push_back(std::move(a));
-  args.push_back("train.threads=" + std::to_string(r.threads_per_job));
+  // The machine's cores shared between the jobs, unless the user chose the threads (config, override or sweep).
+  auto sets_threads = [](const std::vector<std::string>& overrides) {
+    return std::any_of(overrides.begin(), overrides.end(),
+                       [](const std::string& o) { return o.rfind("train.threads=", 0) == 0; });
+  };
+  if (r.threads_per_job > 0 && !sets_threads(r.fixed_overrides) && !sets_threads(p.overrides))
+    args.push_back("train.threads=" + std::to_string(r.threads_per_job));
   if (r.resume || datasets::name_exists(run / "checkpoints" / "last.pt") || datasets::name_exists(run / "summary.json"))
     args.push_back("--resume");
   const std::string log = (run / "train.log").string();
@@ -110,6 +117,11 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
 }
 
 }  // namespace
+
+bool user_threads(const config::Node& train_config) {
+  const auto* threads = train_config.find_path("train.threads");
+  return threads && threads->is_scalar() && threads->text() != "0";
+}
 
 // The last non-empty line a failed run wrote: its `loci: error:` line, shown beside the sweep's own.
 std::string last_line(const fs::path& log) {

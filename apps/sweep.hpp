@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "core/config/node.hpp"
+
 namespace loci::apps {
 
 struct SweepPoint {
@@ -30,10 +32,14 @@ struct SweepRequest {
   std::vector<std::string> fixed_overrides;  // applied to every point
   std::string out;                           // sweep root
   int jobs = 1;
-  int threads_per_job = 1;
+  int threads_per_job = 1;  // train.threads of each run; 0 = the config's own (the user set train.threads)
   bool resume = false;
   std::vector<std::string> scheduler_options;  // `--sbatch KEY=VALUE`s of an emitted job array
 };
+
+// Whether a resolved train config sets train.threads itself (to a count, not 0 = "all cores"): a sweep then keeps
+// it instead of sharing the cores between its jobs.
+bool user_threads(const config::Node& train_config);
 
 // Returns the number of points that failed (their logs are named on stderr).
 int run_sweep(const SweepRequest& request, const std::vector<SweepPoint>& points);

@@ -65,7 +65,7 @@ void train_stage(const config::Node& train, const fs::path& folder, plugins::Plu
   }
   SweepRequest req = sweep_request(stage, sweep, folder);
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  req.threads_per_job = std::max(1, cores / req.jobs);
+  req.threads_per_job = user_threads(stage) ? 0 : std::max(1, cores / req.jobs);
   std::cerr << "loci: [train] " << sweep.points.size() << " runs under " << req.out << "\n";
   const int failed = run_sweep(req, sweep.points);
   if (failed) throw UserError("[train] " + std::to_string(failed) + " runs failed");

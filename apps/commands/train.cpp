@@ -71,7 +71,7 @@ void train_sweep(const TrainArgs& a, plugins::PluginRegistry& registry) {
                     "(or print it with --emit list|slurm)");
   req.jobs = static_cast<int>(first.node.at("jobs").as_int());
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  req.threads_per_job = std::max(1, cores / req.jobs);
+  req.threads_per_job = user_threads(first.node) ? 0 : std::max(1, cores / req.jobs);
   req.resume = a.resume;
   std::cerr << "loci: sweep of " << points.size() << " runs under " << req.out << ", " << req.jobs
             << " at a time\n";

@@ -283,6 +283,26 @@ TEST_CASE("a sweep makes one run per point - in parallel - and skips finished po
   CHECK(r.output.find("kept") != std::string::npos);
 }
 
+TEST_CASE("a sweep keeps the user's train.threads instead of sharing the cores between its jobs") {
+  loci::test::TempDir dir;
+  const auto cfg = train_config(dir);
+  const auto out = (dir.path() / "sweep").string();
+  const auto r = run_loci("train -m " + cfg + " model.pe.init.std=0.1,1.0 jobs=1 train.threads=1 train.epochs=1 out=" + out);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  for (const char* point : {"model.pe.init.std=0.1", "model.pe.init.std=1.0"}) {
+    const std::string provenance = slurp(fs::path(out) / point / "provenance.json");
+    INFO(provenance);
+    // The run's command: the user's train.threads=1, and none appended after the point's own settings.
+    const auto command = provenance.find("\"command\"");
+    REQUIRE(command != std::string::npos);
+    const auto point_at = provenance.find("model.pe.init.std=", command);
+    REQUIRE(point_at != std::string::npos);
+    CHECK(provenance.substr(command, point_at - command).find("train.threads=1") != std::string::npos);
+    CHECK(provenance.substr(point_at, provenance.find('"', point_at) - point_at).find("train.threads") == std::string::npos);
+  }
+}
+
 TEST_CASE("loci run: generate then a training sweep - and a second run keeps what is finished") {
   loci::test::TempDir dir;
   const auto out = (dir.path() / "pipe").string();
