@@ -1,4 +1,5 @@
 #include "datasets/array_file.hpp"
+#include "datasets/checked_file.hpp"
 
 #include <hdf5_hl.h>
 
@@ -95,7 +96,7 @@ void write_array_file(const std::filesystem::path& target, const std::vector<Arr
   std::vector<char> image(static_cast<std::size_t>(size));
   if (H5Fget_file_image(file, image.data(), image.size()) < 0) fail("cannot read back the in-memory HDF5 file");
   file.reset();
-  write_file_atomically(target, image.data(), image.size());
+  write_checked(target, image.data(), image.size());
 }
 
 }  // namespace loci::datasets
@@ -106,6 +107,9 @@ ArrayFileContents read_array_file(const std::filesystem::path& source) {
   h5::quiet();
   std::error_code ec;
   if (!std::filesystem::is_regular_file(source, ec)) throw DataError(source, "no such file");
+  // Before HDF5 opens it: the library can crash on a damaged file, and the record tells damage first.
+  verify_checked(source, "its run's outputs cannot be read (train the run again, or remove the record to read it "
+                         "unchecked)");
   if (H5Fis_hdf5(source.c_str()) <= 0) throw DataError(source, "not an HDF5 file (truncated or foreign)");
   h5::Handle file = h5::file(H5Fopen(source.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   if (!file.valid()) throw DataError(source, "cannot open (" + h5::last_error() + ")");

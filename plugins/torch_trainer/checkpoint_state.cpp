@@ -10,6 +10,7 @@
 #include "datasets/checksum.hpp"
 #include "models/checkpoint.hpp"
 #include "core/error.hpp"
+#include "datasets/checked_file.hpp"
 #include "core/printable.hpp"
 
 namespace loci::torch_trainer {
@@ -85,56 +86,12 @@ void save_checkpoint(const std::filesystem::path& file, models::Model& model, to
     throw UserError(file.string() + ": cannot serialise the checkpoint (" +
                     std::string(e.what()).substr(0, std::string(e.what()).find('\n')) + ")");
   }
-  write_checked(file, bytes.str());
+  datasets::write_checked(file, bytes.str());
 }
-
-void write_checked(const std::filesystem::path& file, const std::string& bytes) {
-  const std::filesystem::path sidecar = file.string() + ".sha256";
-  const std::string now = datasets::sha256_hex(bytes.data(), bytes.size());
-  // The record names the new file's digest before the file is replaced and the old one's until it has been, so
-  // that a process killed between the two renames leaves a checkpoint its record accepts.
-  nlohmann::json accepted = nlohmann::json::array({now});
-  try {
-    if (const auto had = datasets::read_bounded(sidecar, 4096)) {
-      const auto j = nlohmann::json::parse(*had);
-      if (j.contains("sha256") && j["sha256"].is_array() && !j["sha256"].empty()) accepted.push_back(j["sha256"][0]);
-    }
-  } catch (const std::exception&) {
-    // An unreadable record is replaced; the file it described is about to be.
-  }
-  datasets::write_file_atomically(sidecar, nlohmann::json({{"sha256", accepted}}).dump() + "\n");
-  datasets::write_file_atomically(file, bytes);
-  datasets::write_file_atomically(sidecar, nlohmann::json({{"sha256", {now}}}).dump() + "\n");
-}
-
-void verify_checked(const std::filesystem::path& file) {
-  std::optional<std::string> record;
-  try {
-    record = datasets::read_bounded(file.string() + ".sha256", 4096);
-  } catch (const std::exception&) {
-    throw UserError(file.string() + ".sha256: the checkpoint's checksum record is not a plain file; remove it");
-  }
-  if (!record) return;  // written by a loci before the record existed, or copied here without it
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(*record);
-  } catch (const nlohmann::json::exception&) {
-    throw UserError(file.string() + ".sha256: is not a checksum record (damaged?); remove it to load the checkpoint "
-                    "unchecked");
-  }
-  const std::string digest = datasets::sha256_file(file);
-  if (j.contains("sha256") && j["sha256"].is_array())
-    for (const auto& accepted : j["sha256"])
-      if (accepted.is_string() && accepted.get<std::string>() == digest) return;
-  throw UserError(file.string() + ": does not match its checksum (" + file.filename().string() +
-                  ".sha256): the file is damaged; continue from another checkpoint (--from), or remove it to start the "
-                  "run afresh");
-}
-
 
 RunState load_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
                          const config::FlatConfig& run) {
-  verify_checked(file);
+  datasets::verify_checked(file, "continue from another checkpoint (--from), or remove it to start the run afresh");
   torch::serialize::InputArchive archive;
   try {
     archive.load_from(file.string());

@@ -30,13 +30,8 @@ struct RunState {
 void save_checkpoint(const std::filesystem::path& file, models::Model& model, torch::optim::Optimizer& optimizer,
                      const RunState& state, const std::vector<std::string>& condition_names,
                      const config::FlatConfig& run);
-// `bytes` written atomically as `file`, with a record of their SHA-256 beside it (`file`.sha256), which
-// load_checkpoint verifies: LibTorch's archive checks no checksum of its tensors, so a damaged checkpoint would
-// otherwise resume from wrong weights or optimizer state without a word.
-void write_checked(const std::filesystem::path& file, const std::string& bytes);
-
-// UserError naming the file when its record says other bytes; nothing when it has no record.
-void verify_checked(const std::filesystem::path& file);
+// Checkpoints are written with datasets::write_checked and verified with datasets::verify_checked: LibTorch's
+// archive checks no checksum of its tensors, so a damaged checkpoint would otherwise resume from wrong weights.
 
 // UserError naming the file when it is unreadable, does not match its checksum record, does not fit the model,
 // or records another run than `run` (a checkpoint from before identities were recorded carries none and is

@@ -7,6 +7,7 @@
 #include <iostream>
 
 #include "datasets/atomic_file.hpp"
+#include "datasets/checked_file.hpp"
 #include "datasets/progress.hpp"
 #include "lr_schedule.hpp"
 #include "models/precision_scope.hpp"
@@ -216,8 +217,8 @@ void keep_checkpoints(const Session& s, bool best) {
   std::ifstream in(s.last, std::ios::binary);
   const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const fs::path dir = s.run / "checkpoints";
-  if (best) write_checked(dir / "best.pt", bytes);
-  if (every) write_checked(dir / ("epoch_" + std::to_string(s.state.epoch) + ".pt"), bytes);
+  if (best) datasets::write_checked(dir / "best.pt", bytes);
+  if (every) datasets::write_checked(dir / ("epoch_" + std::to_string(s.state.epoch) + ".pt"), bytes);
 }
 
 // A step whose loss was finite can still leave non-finite weights: their evaluation is the first to show it, and

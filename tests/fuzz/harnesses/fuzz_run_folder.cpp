@@ -51,7 +51,7 @@ void write(const fs::path& p, const std::string& bytes) {
 // A good run's files, made once: what the trainer writes.
 struct Templates {
   fs::path root, outside;
-  std::string config, metrics, summary, identity, log, analysis, robustness, sweep, pe;
+  std::string config, metrics, summary, identity, log, analysis, robustness, sweep, pe, pe_record;
 };
 
 const Templates& templates() {
@@ -86,6 +86,7 @@ const Templates& templates() {
          Array::of(ArraySpec{"positions", {}, {"token", "axis"}, {4, 2}, ""}, std::vector<float>{0, 0, 0, 1, 1, 0, 1, 1})},
         {{"pe_type", "learned"}});
     t.pe = read_all(pe);
+    t.pe_record = read_all(t.root / "pe.h5.sha256");
     return t;
   }();
   return t;
@@ -94,10 +95,13 @@ const Templates& templates() {
 enum Kind { kAbsent, kGood, kCut, kSpliced, kOwnBytes, kFolder, kFifo, kDevZero, kLinkOut, kLinkIn, kDangling, kHardLinkOut, kKinds };
 
 // Places `name` in `folder` as the input decides; `good` is its good contents.
-void place(FuzzedDataProvider& in, const fs::path& folder, const std::string& name, const std::string& good) {
+void place(FuzzedDataProvider& in, const fs::path& folder, const std::string& name, const std::string& good,
+           bool may_damage = true) {
   const fs::path p = folder / name;
   const Templates& t = templates();
-  switch (static_cast<Kind>(in.ConsumeIntegralInRange<int>(0, kKinds - 1))) {
+  auto kind = static_cast<Kind>(in.ConsumeIntegralInRange<int>(0, kKinds - 1));
+  if (!may_damage && (kind == kCut || kind == kSpliced || kind == kOwnBytes)) kind = kGood;
+  switch (kind) {
     case kAbsent: break;
     case kGood: write(p, good); break;
     case kCut: write(p, good.substr(0, in.ConsumeIntegralInRange<std::size_t>(0, good.size()))); break;
@@ -136,13 +140,19 @@ void run_folder(FuzzedDataProvider& in, const fs::path& sweep, const std::string
   place(in, folder, "config.yaml", t.config);
   place(in, folder, "metrics.jsonl", t.metrics);
   place(in, folder, "summary.json", t.summary);
-  place(in, folder, "pe.h5", t.pe);
+  // pe.h5 and attention.h5 with their checksum records (datasets/checked_file.hpp), which loci verifies before HDF5
+  // opens the file: HDF5 can crash on a damaged file. A file without a record (written before records existed) is
+  // trusted to be intact HDF5, so without one only the kinds that keep HDF5's bytes whole are placed.
+  place(in, folder, "pe.h5.sha256", t.pe_record);
+  place(in, folder, "attention.h5.sha256", t.pe_record);
+  std::error_code ec;
+  place(in, folder, "pe.h5", t.pe, fs::exists(folder / "pe.h5.sha256", ec));
   place(in, folder, "identity.json", t.identity);
   place(in, folder, "train.log", t.log);
   place(in, folder, ".loci-lock", "");
   place(in, folder, "analysis.json", t.analysis);
   place(in, folder, "robustness.csv", t.robustness);
-  place(in, folder, "attention.h5", t.pe);
+  place(in, folder, "attention.h5", t.pe, fs::exists(folder / "attention.h5.sha256", ec));
   for (const char* sub : {"checkpoints", ".loci-journal"}) {
     const int k = in.ConsumeIntegralInRange(0, 3);
     if (k == 1) fs::create_directories(folder / sub);
