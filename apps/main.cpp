@@ -1,5 +1,6 @@
 // `loci`: parses the command line, loads plugins and calls the libraries. Every problem the user can fix is one
 // line on stderr, `loci: error: ...`, and exit code 1; anything unexpected is exit code 2.
+#include <algorithm>
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
@@ -11,8 +12,26 @@
 #include "datasets/error.hpp"
 #include "cpu/blas_kernel.hpp"
 #include "core/error.hpp"
+#include "core/printable.hpp"
+#include "core/config/schema.hpp"
 #include "core/pause_request.hpp"
 #include "core/version.hpp"
+
+namespace {
+
+// "loci trian": CLI11 would say only that a subcommand is required; name the nearest command instead.
+void refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return;
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  const std::string word = argv[1];
+  if (std::find(names.begin(), names.end(), word) != names.end()) return;
+  const std::string near = loci::config::nearest(word, names);
+  throw loci::UserError("unknown command '" + loci::printable(word, 60) + "'" +
+                        (near.empty() ? "" : " (did you mean '" + near + "'?)") + "; `loci --help` lists them");
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   loci::catch_pause_requests();  // before anything: an early SIGUSR1 must not end the process
@@ -37,6 +56,7 @@ int main(int argc, char** argv) {
   loci::apps::add_sweep_command(app);
 
   try {
+    refuse_unknown_command(app, argc, argv);
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);

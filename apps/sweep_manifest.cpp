@@ -83,7 +83,10 @@ PointState state_of(const fs::path& run, const std::string& name) {
     if (error) p.state = "failed", p.detail = said;
     else if (datasets::name_exists(run / "checkpoints" / "last.pt"))
       p.state = "interrupted", p.detail = "continues from its last checkpoint with --resume (or the same sweep again)";
-    else if (!said.empty()) p.state = "failed", p.detail = said;
+    else if (!said.empty())
+      // No error and no checkpoint: stopped (or killed) before its first evaluation, not failed.
+      p.state = "interrupted", p.detail = "before its first checkpoint: it starts afresh when run again (its log ends: " +
+                                          said + ")";
   }
   return p;
 }

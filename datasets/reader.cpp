@@ -100,7 +100,9 @@ Dataset Dataset::open(const fs::path& path) {
   Impl& m = *d.impl_;
   m.path = path;
   std::error_code ec;
-  if (!fs::exists(path, ec)) throw DataError(path, "missing");
+  if (!fs::exists(path, ec))
+    throw DataError(path, "no such dataset folder (make one with `loci generate CONFIG out=" + path.string() +
+                              "`, or point `data` at an existing one)");
   m.folder = fs::is_directory(path, ec);
   if (m.folder) {
     m.dir = path;

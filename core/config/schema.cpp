@@ -163,7 +163,10 @@ bool has_leading_zero(const std::string& t) {
 
 // Checks one scalar-typed value (a field, or one element of a list/map field).
 void check_scalar(const Entry& e, Type t, const Node& v, const std::string& path) {
-  auto fail = [&](const std::string& extra = "") {
+  auto fail = [&](std::string extra = "") {
+    // "0.2,2.0" for one number is a sweep typed without -m.
+    if (extra.empty() && v.is_scalar() && v.text().find(',') != std::string::npos && t != Type::string)
+      extra = " (several values are a sweep: `loci train CONFIG -m " + path + "=" + v.text().substr(0, 40) + "`)";
     throw UserError(v.mark().str() + ": '" + path + "': expected " + expected_text(e, t) + ", got " + shown(v) + extra);
   };
   auto check_range = [&](double x) {

@@ -221,3 +221,25 @@ TEST_CASE("a run's files are read only inside its folder: a link out, a FIFO or 
   CHECK_THAT(linked.output, Catch::Contains("outside its folder"));
   CHECK_THAT(linked.output, !Catch::Contains("internal"));
 }
+
+TEST_CASE("first-day slips get a message that names the fix") {
+  loci::test::TempDir dir;
+  const auto command = run_loci("trian x.yaml");
+  CHECK(command.exit_code == 1);
+  CHECK_THAT(command.output, Catch::Contains("unknown command 'trian' (did you mean 'train'?)"));
+  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: " + (dir.path() / "nope").string() + "\nout: " +
+                                           (dir.path() / "r").string() + "\n");
+  const auto sweep = run_loci("config show " + cfg + " model.pe.init.std=0.2,2.0");
+  CHECK(sweep.exit_code == 1);
+  CHECK_THAT(sweep.output, Catch::Contains("-m model.pe.init.std=0.2,2.0"));
+  const auto data = run_loci("train " + cfg);
+  CHECK(data.exit_code == 1);
+  CHECK_THAT(data.output, Catch::Contains("no such dataset folder") && Catch::Contains("loci generate"));
+  // A run that ended before its first checkpoint with no error is interrupted, not failed.
+  dir.write("sweep/a/config.yaml", "seed: 0\n");
+  dir.write("sweep/a/train.log", "loci: chunk products: libxsmm 1.17 (cpx)\n");
+  const auto status = run_loci("sweep status " + (dir.path() / "sweep").string());
+  INFO(status.output);
+  CHECK_THAT(status.output, Catch::Contains("interrupted") && Catch::Contains("before its first checkpoint"));
+  CHECK_THAT(status.output, !Catch::Contains("failed"));
+}
