@@ -349,6 +349,30 @@ c10::optional<models::InitOptions> compose_init(const models::PEOptions& pe, con
   return init;
 }
 
+// A key the initialiser does not read would be dropped without a word (`{name: uniform, std: 0.3}` drew with
+// uniform's own a = 0.1): refused at its position, naming the keys it does read.
+void refuse_unread_init_keys(const config::Node& r, const InitKeys& k, const c10::optional<models::InitOptions>& init) {
+  const std::vector<std::pair<const char*, bool>> set{
+      {"std", k.std.has_value()},   {"a", k.a.has_value()},       {"gain", k.gain.has_value()},
+      {"scale", k.scale.has_value()}, {"source", k.source.has_value()}, {"mode", k.mode.has_value()},
+      {"base", k.base.has_value()}};
+  for (const auto& [key, is_set] : set) {
+    if (!is_set) continue;
+    const std::string path = std::string("model.pe.init.") + key;
+    const config::Node* node = r.find_path(path);
+    const std::string where = node ? node->mark().str() + ": " : "";
+    if (!init)
+      throw UserError(where + "'" + path + "': this PE draws no table, so no initialiser reads it; leave it out");
+    const auto& reads = models::InitRegistry::reads(init->name());
+    if (std::find(reads.begin(), reads.end(), key) != reads.end()) continue;
+    std::string takes;
+    for (const auto& x : reads) takes += (takes.empty() ? "" : ", ") + std::string("model.pe.init.") + x;
+    throw UserError(where + "'" + path + "' is not read by the " + init->name() + " initialiser" +
+                    (takes.empty() ? std::string(", which reads no key") : " (it reads " + takes + ")") +
+                    "; set " + (takes.empty() ? std::string("none") : "those") + " instead, or leave it out");
+  }
+}
+
 }  // namespace
 
 const config::OptionSpec* option_spec(const std::string& dotted) { return table().spec(dotted); }
@@ -377,6 +401,7 @@ TrainOptions read_options(const config::Node& r) {
   table().read(r, o);
   auto& pe = o.model.encoder().pe();
   pe.init(compose_init(pe, o.init));
+  refuse_unread_init_keys(r, o.init, pe.init());
   return o;
 }
 

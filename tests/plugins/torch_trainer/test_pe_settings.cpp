@@ -157,3 +157,14 @@ TEST_CASE("model.pe.draw separates the PE's draw from the training seed, and ide
   CHECK(refused.exit_code == 1);
   CHECK_THAT(loci::test::refusal(refused), Catch::Contains("model.pe.draw"));
 }
+
+TEST_CASE("an initialiser key the chosen initialiser does not read is refused at its key, naming what it reads") {
+  loci::test::TempDir dir;
+  const auto r = run_loci("train -q " + train_config(dir) + " model.pe.init.name=uniform model.pe.init.std=0.3");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.output, Catch::Contains("'model.pe.init.std' is not read by the uniform initialiser") &&
+                           Catch::Contains("model.pe.init.a"));
+  CHECK_FALSE(std::filesystem::exists(dir.path() / "run" / "checkpoints"));
+  // The PE's own default initialiser (learned: normal) reads std: no refusal.
+  CHECK(run_loci("config show " + train_config(dir) + " model.pe.init.std=0.3").exit_code == 0);
+}
