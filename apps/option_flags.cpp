@@ -40,7 +40,9 @@ CLI::Validator number_check(const config::OptionSpec& s) {
 OptionFlags::OptionFlags(CLI::App* command, const std::deque<config::OptionSpec>& specs)
     : values_(std::make_shared<std::map<std::string, std::string>>()) {
   for (const auto& s : specs) {
-    CLI::Option* flag = command->add_option(flag_name(s.path), (*values_)[s.path], s.doc);
+    // A yes/no key is a flag: `--force`, or `--force=false` to say no where a config said yes.
+    CLI::Option* flag = s.type == "bool" ? command->add_flag(flag_name(s.path), (*values_)[s.path], s.doc)
+                                         : command->add_option(flag_name(s.path), (*values_)[s.path], s.doc);
     if (s.default_value && s.default_value->is_scalar()) flag->default_str(s.default_value->text());
     if (s.type == "enum") flag->check(CLI::IsMember(s.choices));
     if (s.type == "int" || s.type == "float") flag->check(number_check(s))->type_name(s.type == "int" ? "INT" : "FLOAT");

@@ -35,6 +35,7 @@ struct ProbeInfo {
   std::string doc;                   // one line: what it measures against what
   std::vector<std::string> outputs;  // the names its values carry, in order (summary columns)
   ProbeFn fn;
+  int version = 1;  // raise it when the probe computes something else: kept analyses are then made again
 };
 
 // Every analysis runs the probes in the order registered (ProbeRegistry::instance().in_order()).

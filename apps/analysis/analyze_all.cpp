@@ -61,7 +61,7 @@ AnalyzeAllReport analyze_all(const std::vector<fs::path>& roots, const fs::path&
   for (std::size_t i = 0; i < folders.size(); ++i) {
     const fs::path& folder = folders[i];
     const fs::path file = folder / "analysis.json";
-    if (unfinished[i].empty() && analysis_is_current(folder, options)) {
+    if (unfinished[i].empty() && !options.force && analysis_is_current(folder, options)) {
       analyses.push_back(nlohmann::ordered_json::parse(run_file(folder, "analysis.json").value()));
       ++report.kept;
     } else {

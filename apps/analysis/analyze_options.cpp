@@ -21,6 +21,9 @@ const config::OptionTable<AnalyzeOptions>& analyze_options() {
     t.add("include_partial", [](AnalyzeOptions& o) -> bool& { return o.include_partial; })
         .doc("also score runs that have not finished (training, paused, killed), marked partial with their epoch; "
              "by default they are left out and named");
+    t.add("force", [](AnalyzeOptions& o) -> bool& { return o.force; })
+        .doc("analyse every run again, even where its analysis.json is current (an analysis is otherwise kept while "
+             "the run's files, the options and the registered probes are unchanged)");
     return t;
   }();
   return table;

@@ -154,11 +154,20 @@ std::map<std::string, std::string> input_hashes(const fs::path& folder) {
 }  // namespace
 
 ordered_json options_json(const AnalyzeOptions& o) {
+  // The registered probes are part of what computed an analysis: a probe added or changed (in loci or an extension
+  // library, which bumps its version) makes every kept analysis.json stale, instead of leaving its column NaN.
+  ordered_json probes = ordered_json::array();
+  for (const auto* p : probe::ProbeRegistry::instance().in_order()) {
+    std::string outputs;
+    for (const auto& out : p->outputs) outputs += (outputs.empty() ? "" : ",") + out;
+    probes.push_back(p->name + "@" + std::to_string(p->version) + ":" + outputs);
+  }
   return {{"pe_metric", o.metric},
           {"knn_k", o.knn_k},
           {"mds_dims", o.mds_dims},
           {"leave_one_out_below", o.leave_one_out_below},
-          {"shuffle_positions", o.shuffle_positions}};
+          {"shuffle_positions", o.shuffle_positions},
+          {"probes", probes}};
 }
 
 namespace {

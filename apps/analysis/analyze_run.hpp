@@ -32,6 +32,7 @@ struct AnalyzeOptions {
   // Also score runs that have not finished (still training, paused, killed), each marked partial with the epoch
   // it reached; by default they are left out and named, so that no unfinished run is averaged in unawares.
   bool include_partial = false;
+  bool force = false;  // analyse again even where analysis.json is current
 };
 
 // Version of analysis.json's layout; bump when fields change meaning so stale files are recomputed.

@@ -10,6 +10,7 @@
 #include "apps/analysis/analyze_all.hpp"
 #include "datasets/folder_lock.hpp"
 #include "probe/oracle.hpp"
+#include "probe/registry.hpp"
 #include "tests/apps/analysis/run_folder_fixture.hpp"
 
 using namespace loci;
@@ -95,6 +96,24 @@ TEST_CASE("analysis.json is kept while the run is unchanged and redone when its 
   CHECK_FALSE(analysis::analysis_is_current(dir.path() / "r", analysis::AnalyzeOptions{}));
   auto redone = analysis::analyze_all({dir.path() / "r"}, dir.path(), {}, false);
   CHECK(redone.analysed == 1);
+
+  analysis::AnalyzeOptions force;  // --force: every run again, current or not
+  force.force = true;
+  CHECK(analysis::analysis_is_current(dir.path() / "r", {}));
+  CHECK(analysis::analyze_all({dir.path() / "r"}, dir.path(), force, false).analysed == 1);
+}
+
+TEST_CASE("A probe registered after an analysis makes that analysis stale, so its column is computed, not NaN") {
+  test::TempDir dir;
+  test::write_run(dir.path() / "r", one_evaluation(5));
+  REQUIRE(analysis::analyze_all({dir.path() / "r"}, dir.path(), {}, false).analysed == 1);
+  REQUIRE(analysis::analysis_is_current(dir.path() / "r", {}));
+  // As an extension library loaded later would: one more probe in the registry.
+  static const sim::Registration<probe::ProbeInfo> late(probe::ProbeInfo{
+      "late_test_probe", "the PE's first value", {"late_first"},
+      [](const Eigen::MatrixXd& pe, const probe::ProbeContext&) { return probe::ProbeValues{{"late_first", pe(0, 0)}}; }});
+  CHECK_FALSE(analysis::analysis_is_current(dir.path() / "r", {}));
+  CHECK(analysis::analyze_all({dir.path() / "r"}, dir.path(), {}, false).analysed == 1);
 }
 
 TEST_CASE("A damaged run is an error naming its file") {
