@@ -39,3 +39,22 @@ TEST_CASE("A missing or truncated array file is a DataError naming it") {
   CHECK_THROWS_AS(datasets::read_array_file(file), datasets::DataError);
   CHECK_THROWS_WITH(datasets::read_array_file(file), Catch::Contains(file.string()));
 }
+
+TEST_CASE("A damaged array file with its checksum record is refused before HDF5 opens it; without one it is read") {
+  test::TempDir dir;
+  const auto file = dir.path() / "pe.h5";
+  const std::vector<double> v(1000, 1.0);
+  datasets::write_array_file(file, {datasets::Array::of(datasets::ArraySpec{"v", {}, {"x"}, {1000}, ""}, v)}, {});
+  REQUIRE(std::filesystem::exists(dir.path() / "pe.h5.sha256"));
+  {
+    // One byte of the data changed: HDF5 itself would read it without complaint (no checksum of its own).
+    std::fstream f(file, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(-8, std::ios::end);
+    f.put('\x7f');
+  }
+  CHECK_THROWS_WITH(datasets::read_array_file(file),
+                    Catch::Contains(file.string()) && Catch::Contains("does not match its checksum"));
+  // A file an older loci wrote has no record: read unchecked, as before.
+  std::filesystem::remove(dir.path() / "pe.h5.sha256");
+  CHECK_NOTHROW(datasets::read_array_file(file));
+}
