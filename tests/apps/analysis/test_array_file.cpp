@@ -40,7 +40,7 @@ TEST_CASE("A missing or truncated array file is a DataError naming it") {
   CHECK_THROWS_WITH(datasets::read_array_file(file), Catch::Contains(file.string()));
 }
 
-TEST_CASE("A damaged array file with its checksum record is refused before HDF5 opens it; without one it is read") {
+TEST_CASE("A damaged array file with its checksum record is refused before HDF5 opens it - without one it is read") {
   test::TempDir dir;
   const auto file = dir.path() / "pe.h5";
   const std::vector<double> v(1000, 1.0);
