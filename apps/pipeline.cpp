@@ -8,6 +8,7 @@
 #include "core/config/schema.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
+#include "core/printable.hpp"
 
 namespace loci::apps {
 
@@ -137,6 +138,16 @@ void resolve_generate_stage(config::Node& out, const std::vector<std::string>& g
 
 // `sweep:` is one grid (a list of key=v1,v2 entries) or several (a list of such lists), run as their union; taken
 // out of the stage, which then resolves as a plain training config.
+// An entry of `sweep:` as its key=v1,v2 text. On the command line YAML splits `[seed=0,1]` at its comma, so an entry
+// without '=' says how to quote it.
+std::string sweep_entry(const config::Node& entry) {
+  const std::string text = entry.as_string();
+  if (text.find('=') == std::string::npos)
+    throw UserError(entry.mark().str() + ": sweep entry '" + printable(text) +
+                    "' is not key=v1,v2; on the command line quote each entry: 'train.sweep=[\"seed=0,1\"]'");
+  return text;
+}
+
 std::vector<std::vector<std::string>> take_sweep_grids(config::Node& stage) {
   std::vector<std::vector<std::string>> grids;
   if (const config::Node* s = stage.find("sweep")) {
@@ -147,11 +158,11 @@ std::vector<std::vector<std::string>> take_sweep_grids(config::Node& stage) {
       if (item.is_sequence() != nested)
         throw UserError(item.mark().str() + ": 'sweep' is either a list of key=v1,v2 entries or a list of such lists");
       if (!nested) {
-        grids.front().push_back(item.as_string());
+        grids.front().push_back(sweep_entry(item));
         continue;
       }
       grids.emplace_back();
-      for (const auto& entry : item.items()) grids.back().push_back(entry.as_string());
+      for (const auto& entry : item.items()) grids.back().push_back(sweep_entry(entry));
     }
     stage.erase("sweep");
   }
@@ -195,12 +206,25 @@ void check_every_sweep_point(const config::Node& stage, const config::Node& t, c
   }
 }
 
-void resolve_train_stage(config::Node& out, const std::vector<std::string>& train, const PipelineContext& c) {
+// `train.sweep=[...]` on the command line replaces the stage's grid, so a paper pipeline's grid is cut down without
+// copying its file; the other train overrides are returned.
+std::vector<std::string> apply_sweep_override(config::Node& stage, const std::vector<std::string>& train) {
+  std::vector<std::string> rest;
+  for (const auto& arg : train) {
+    config::Override o = config::parse_override(arg);
+    if (o.path == "sweep") stage.set("sweep", o.value);
+    else rest.push_back(arg);
+  }
+  return rest;
+}
+
+void resolve_train_stage(config::Node& out, const std::vector<std::string>& train_args, const PipelineContext& c) {
   const config::Node* t = stage_of(out, "train");
-  if (!t) return refuse_overrides_without_stage(train, "train");
+  if (!t) return refuse_overrides_without_stage(train_args, "train");
   config::Node stage = config::resolve_includes(*t, c.file.parent_path());
   if (!stage.is_map()) throw UserError(t->mark().str() + ": 'train' must be a training config (a mapping)");
-  const auto grids = take_sweep_grids(stage);
+  const std::vector<std::string> train = apply_sweep_override(stage, train_args);
+  const auto grids = as_typed("train", train_args, [&] { return take_sweep_grids(stage); });
   place_train_stage(stage, *t, out, c);
   if (const auto s = stage_plugin_schema(stage, train, c.registry)) check_stage_keys(train, "train", *s);
   check_every_sweep_point(stage, *t, grids, train, c);

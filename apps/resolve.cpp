@@ -32,7 +32,7 @@ plugins::PluginRegistry load_plugins(const config::Node& raw_config, const fs::p
   if (const auto* pp = raw.find("plugin_path"); pp && pp->is_sequence())
     for (const auto& item : pp->items()) {
       fs::path p = item.text();
-      if (p.is_relative()) p = config_file.parent_path() / p;
+      if (p.is_relative()) p = config::folder_of(item, config_file.parent_path()) / p;
       extra.push_back(p);
     }
   std::vector<std::string> override_names;

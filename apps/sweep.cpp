@@ -46,7 +46,8 @@ Sweep plan_sweep(const std::vector<std::string>& sweep_args) {
   auto& points = sweep.points;
   for (auto& overrides : config::expand_sweep(varying)) {
     SweepPoint p;
-    p.name = point_folder_name(overrides);
+    // A one-point sweep (every key given one value) is named after that point, as any other run is.
+    p.name = point_folder_name(overrides.empty() ? sweep.fixed : overrides);
     if (p.name.empty()) p.name = "run";
     p.overrides = std::move(overrides);
     points.push_back(std::move(p));

@@ -156,7 +156,7 @@ constexpr std::size_t kMaxIncludes = 1000;
 
 Node load_recursive(const fs::path& path, LoadState& state, const std::string& who);
 
-// Merges the files named by `own`'s `include:` key (relative to `base_dir`) under `own`'s other keys. A file named
+// Merges the files named by `own`'s `include:` key (each relative to the file that wrote it; see folder_of) under `own`'s other keys. A file named
 // twice in one list is merged once: a second merge of the same keys changes nothing.
 Node merge_includes(Node own, const fs::path& base_dir, LoadState& state) {
   Node result = Node::map(own.mark());
@@ -171,7 +171,7 @@ Node merge_includes(Node own, const fs::path& base_dir, LoadState& state) {
     for (const Node* p : paths) {
       if (!p->is_scalar()) throw UserError(p->mark().str() + ": 'include' entries must be file names");
       fs::path target = p->text();
-      if (target.is_relative()) target = base_dir / target;
+      if (target.is_relative()) target = folder_of(*p, base_dir) / target;
       std::error_code ec;
       const fs::path canonical = fs::weakly_canonical(target, ec);
       if (!ec && std::find(merged.begin(), merged.end(), canonical) != merged.end()) continue;
@@ -260,6 +260,10 @@ Node resolve_includes(const Node& node, const fs::path& base_dir) {
   if (!node.is_map() || !node.find("include")) return node;
   LoadState state;
   return merge_includes(node, base_dir, state);
+}
+
+fs::path folder_of(const Node& value, const fs::path& fallback) {
+  return value.mark().line > 0 ? fs::path(value.mark().file).parent_path() : fallback;
 }
 
 void merge(Node& base, const Node& over) {
