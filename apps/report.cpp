@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "apps/config_file.hpp"
 #include "core/error.hpp"
 
 namespace loci::apps {
@@ -20,10 +21,9 @@ namespace {
 fs::path report_script() {
   if (const char* s = std::getenv("LOCI_REPORT_SCRIPT")) return s;
   std::error_code ec;
-  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
   // The build tree mirrors the install: bin/loci and share/loci/loci_report.py.
-  const fs::path script = (exe.parent_path() / ".." / "share" / "loci" / "loci_report.py").lexically_normal();
-  if (ec || !fs::is_regular_file(script, ec))
+  const fs::path script = share_folder() / "loci_report.py";
+  if (!fs::is_regular_file(script, ec))
     throw UserError("cannot find the report script " + script.string() + " (set LOCI_REPORT_SCRIPT)");
   return script;
 }

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "apps/commands.hpp"
+#include "apps/config_file.hpp"
 #include "apps/resolve.hpp"
 #include "apps/pipeline.hpp"
 #include "core/config/yaml_io.hpp"
@@ -23,6 +24,7 @@ void add_config_command(CLI::App& app) {
   show->add_option("file", show_args->file, "Config file (YAML)")->required();
   show->add_option("overrides", show_args->overrides, "key.path=value overrides, applied after the file");
   show->callback([show_args] {
+    show_args->file = locate_config(show_args->file);
     plugins::PluginRegistry registry;
     const config::Node raw = config::load_file(show_args->file);
     if (kind_of(raw, show_args->file) == ConfigKind::pipeline) {

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "apps/commands.hpp"
+#include "apps/config_file.hpp"
 #include "apps/generate_stage.hpp"
 #include "apps/resolve.hpp"
 #include "core/error.hpp"
@@ -29,6 +30,7 @@ void add_generate_command(CLI::App& app) {
       ->excludes(force);
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
+    a->file = locate_config(a->file);
     plugins::PluginRegistry registry;
     const ResolvedConfig r = resolve(a->file, a->overrides, registry);
     if (r.kind != ConfigKind::generator)

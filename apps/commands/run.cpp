@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "apps/commands.hpp"
+#include "apps/config_file.hpp"
 #include "apps/dry_run.hpp"
 #include "apps/generate_stage.hpp"
 #include "apps/analysis/analyze_all.hpp"
@@ -152,6 +153,7 @@ void add_run_command(CLI::App& app) {
                 "nothing is written");
   cmd->callback([a] {
     RunFlags& f = a->flags;
+    f.file = locate_config(f.file);
     if (launch_rank().distributed())  // each rank would run every stage, sweeps included, into the same folders
       throw UserError("loci run is one process; under torchrun, mpirun or srun launch `loci generate` and `loci train`");
     const config::Node raw = config::load_file(f.file);

@@ -4,6 +4,7 @@
 #include <thread>
 
 #include "apps/commands.hpp"
+#include "apps/config_file.hpp"
 #include "apps/dry_run.hpp"
 #include "apps/invocation.hpp"
 #include "apps/resolve.hpp"
@@ -126,6 +127,7 @@ void add_train_command(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
+    a->file = locate_config(a->file);
     check_flag_combinations(*a);
     plugins::PluginRegistry registry;
     if (a->multirun) train_sweep(*a, registry);
