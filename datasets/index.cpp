@@ -5,6 +5,7 @@
 #include <type_traits>
 
 #include "datasets/checksum.hpp"
+#include "datasets/config_difference.hpp"
 #include "datasets/error.hpp"
 #include "datasets/format.hpp"
 
@@ -196,6 +197,9 @@ std::optional<std::string> identity_difference(const ojson& had, const ojson& wa
       return "the input files (inputs in index.json: their sizes or SHA-256) differ";
     if (it == had.end()) return key + " missing vs " + shorten(value);
     if (*it != value) {
+      if (key == "config_yaml" && it->is_string() && value.is_string())
+        if (const std::string keys = config_difference(it->get<std::string>(), value.get<std::string>()); !keys.empty())
+          return "its configuration differs: " + keys;
       if (key == "config_yaml" || key == "features" || key == "dataset_arrays" || key == "text_arrays") return key + " differs";
       return key + " " + shorten(*it) + " vs " + shorten(value);
     }

@@ -53,7 +53,7 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
     try {
       prior = Index::load(source);
     } catch (const DataError& e) {
-      if (!force) throw DataError(out_, std::string("holds a dataset this run cannot read (") + e.what() + "); pass force to replace it");
+      if (!force) throw DataError(out_, std::string("holds a dataset this run cannot read (") + e.what() + "); pass --force to replace it");
     }
   }
 
@@ -65,7 +65,7 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
       if (!is_temporary_name(name) && name != journal().filename().string() && !lock) empty = false;
     }
     if (!empty && !force)
-      throw DataError(out_, "is not empty and holds no loci dataset; choose an empty folder or pass force");
+      throw DataError(out_, "is not empty and holds no loci dataset; choose an empty folder or pass --force");
     // Even with force, files we did not make stay: force only lets the run write among them.
     remove_temporaries(shared ? &plan : nullptr);
     return {};
@@ -74,7 +74,7 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
   if (auto diff = identity_difference(prior->identity(), wanted.identity())) {
     if (!force)
       throw DataError(out_, "holds a different dataset (" + *diff + " in " + source.filename().string() +
-                                "); pass force to replace it");
+                                "); pass --force to replace it");
     remove_dataset_files();
     return {};
   }

@@ -235,6 +235,12 @@ TEST_CASE("first-day slips get a message that names the fix") {
   const auto data = run_loci("train " + cfg);
   CHECK(data.exit_code == 1);
   CHECK_THAT(data.output, Catch::Contains("no such dataset folder") && Catch::Contains("loci generate"));
+  // A dataset folder made with other settings: the refusal names the keys that differ and the flag as typed.
+  const std::string lst = std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml out=" + (dir.path() / "d").string();
+  REQUIRE(run_loci("generate -q " + lst + " splits.train=8 splits.test=4").exit_code == 0);
+  const auto other = run_loci("generate -q " + lst + " splits.train=12 splits.test=4");
+  CHECK(other.exit_code == 1);
+  CHECK_THAT(other.output, Catch::Contains("splits.train 8 vs 12") && Catch::Contains("pass --force"));
   // A run that ended before its first checkpoint with no error is interrupted, not failed.
   dir.write("sweep/a/config.yaml", "seed: 0\n");
   dir.write("sweep/a/train.log", "loci: chunk products: libxsmm 1.17 (cpx)\n");
