@@ -75,6 +75,7 @@ std::string untrusted_reason(const fs::path& path) {
 
 void PluginRegistry::scan(const std::vector<fs::path>& folders, const std::vector<std::string>& override_names) {
   std::set<fs::path> seen;
+  searched_.insert(searched_.end(), folders.begin(), folders.end());
   for (const auto& dir : folders) {
     std::error_code ec;
     const fs::path canon = fs::weakly_canonical(dir, ec);
@@ -181,6 +182,11 @@ const PluginRecord& PluginRegistry::find(const std::string& name, loci_plugin_ki
   const auto near = config::nearest(name, names);
   if (!near.empty()) msg += " (did you mean '" + near + "'?)";
   if (names.empty()) msg += "; no " + std::string(what) + " plugins were found (see `loci plugins`)";
+  // Where it was looked for, and how to look elsewhere: a plugin built out of tree is on no search path by itself.
+  std::string folders;
+  for (const auto& dir : searched_) folders += (folders.empty() ? "" : ":") + dir.string();
+  msg += "; searched " + (folders.empty() ? std::string("no folder") : folders) +
+         " (add its folder with `plugin_path:` or LOCI_PLUGIN_PATH)";
   throw UserError(msg);
 }
 

@@ -66,6 +66,7 @@ class PluginRegistry {
 
   std::vector<PluginRecord> plugins_;
   std::vector<RefusedPlugin> refused_;
+  std::vector<std::filesystem::path> searched_;  // the folders scan() was given, for a name found in none
   std::vector<std::pair<std::string, std::filesystem::path>> duplicates_;  // name, the second file providing it
 };
 

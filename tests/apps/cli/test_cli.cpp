@@ -62,7 +62,10 @@ TEST_CASE("a misspelled key in a config is reported with its position and a sugg
 TEST_CASE("an unknown generator is named with its position and the nearest plugin") {
   loci::test::TempDir dir;
   const auto f = dir.write("bad.yaml", "generator: lst_grd\nout: x\n");
-  CHECK(refusal(run_loci("generate " + f)) == "loci: error: " + f + ":1:12: no generator plugin named 'lst_grd' (did you mean 'lst_grid'?)\n");
+  const std::string said = refusal(run_loci("generate " + f));
+  CHECK(said.rfind("loci: error: " + f + ":1:12: no generator plugin named 'lst_grd' (did you mean 'lst_grid'?); searched ", 0) == 0);
+  // Where plugins are looked for, and how to add a folder: the build's own plugin folder is among them.
+  CHECK_THAT(said, Catch::Contains(std::string(LOCI_BUILD_DIR) + "/lib/loci/plugins") && Catch::Contains("LOCI_PLUGIN_PATH"));
 }
 
 TEST_CASE("overrides on the command line are typed and checked") {

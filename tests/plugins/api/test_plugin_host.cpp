@@ -148,6 +148,7 @@ TEST_CASE("asking for a plugin that is not there suggests the nearest name") {
   loci::plugins::PluginRegistry registry;
   registry.scan({LOCI_FIXTURE_PLUGIN_DIR});
   CHECK_THROWS_WITH(registry.find("echo_fixtur", LOCI_PLUGIN_GENERATOR),
-                    "no generator plugin named 'echo_fixtur' (did you mean 'echo_fixture'?)");
+                    "no generator plugin named 'echo_fixtur' (did you mean 'echo_fixture'?); searched " +
+                        std::string(LOCI_FIXTURE_PLUGIN_DIR) + " (add its folder with `plugin_path:` or LOCI_PLUGIN_PATH)");
   CHECK_THROWS_AS(registry.make_trainer("echo_fixture"), loci::UserError);
 }
