@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
+
 #include "core/config/schema.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
@@ -114,4 +117,23 @@ TEST_CASE("a malformed schema is refused") {
   CHECK_THROWS_WITH(Schema::parse("a: {type: integer}\n", "s"), Catch::Contains("unknown schema type 'integer'"));
   CHECK_THROWS_WITH(Schema::parse("a: {type: enum}\n", "s"), Catch::Contains("needs 'values'"));
   CHECK_THROWS_WITH(Schema::parse("a: {type: int, dflt: 1}\n", "s"), Catch::Contains("unknown schema attribute 'dflt'"));
+}
+
+TEST_CASE("the schema example in docs/EXTENDING.md parses and checks as the page says") {
+  std::ifstream page(std::string(LOCI_SOURCE_DIR) + "/docs/EXTENDING.md");
+  const std::string text((std::istreambuf_iterator<char>(page)), {});
+  const auto section = text.find("## The schema language");
+  REQUIRE(section != std::string::npos);
+  const auto open = text.find("```yaml\n", section);
+  REQUIRE(open != std::string::npos);
+  const auto close = text.find("```", open + 8);
+  const Schema s = Schema::parse(text.substr(open + 8, close - open - 8), "docs/EXTENDING.md");
+  const Node r = s.resolve(Node::map());
+  CHECK(r.at("grid").at("side").as_int() == 4);
+  CHECK(r.at("splits").at("train").as_int() == 100);
+  CHECK(r.at("atlas").is_null());
+  CHECK(s.outside_identity() == std::vector<std::string>{"threads"});
+  CHECK_THROWS_WITH(s.resolve(Node::map(), {"grid.side=1"}), Catch::Contains("grid.side"));
+  CHECK_THROWS_WITH(s.resolve(Node::map(), {"scales=[0.5,-1]"}), Catch::Contains("scales"));
+  CHECK_THROWS_WITH(s.resolve(Node::map(), {"noise=uniform"}), Catch::Contains("gaussian"));
 }
