@@ -88,10 +88,19 @@ def class_count(analyses):
 
 
 def task_columns(summary):
-    """Accuracy columns (or MSE for regression) of every split, e.g. human_accuracy."""
+    """Accuracy columns (or MSE for regression) of every split, e.g. human_accuracy. A plain split evaluated at the
+    default mask ratio (test_mse) that equals one of its split@ratio columns in every row (test@0.5_mse) is the same
+    number twice, and is left out."""
     cols = [c[:-5] for c in summary[0].keys() if c.endswith("_mean")]
     acc = [c for c in cols if c.endswith("_accuracy")]
-    return acc if acc else [c for c in cols if c.endswith("_mse")]
+    if acc:
+        return acc
+    mse = [c for c in cols if c.endswith("_mse")]
+
+    def repeats(c):
+        return any(split_of(o).startswith(split_of(c) + "@") and
+                   all(r[c + "_mean"] == r[o + "_mean"] for r in summary) for o in mse if o != c)
+    return [c for c in mse if not repeats(c)]
 
 
 def split_of(col):
@@ -115,7 +124,8 @@ def by_sigma(summary):
 def plot_against_sigma(figs, summary, columns, name, title, caption, ylabel, scale=1.0, chance=None,
                        chance_label="chance"):
     """One panel per column: drawn PEs against σ, fixed PEs as dash-dotted levels, chance (in the plotted unit) as a
-    dashed level where given."""
+    dashed level where given. `ylabel` is one label or a label per column; the caption gains a note on the
+    dash-dotted levels only where some were drawn."""
     drawn, fixed = by_sigma(summary)
     if not drawn and not fixed:
         return
@@ -137,7 +147,7 @@ def plot_against_sigma(figs, summary, columns, name, title, caption, ylabel, sca
             chance_line(ax, chance, chance_label)
         ax.set_title(col.replace("_", " "))
         ax.set_xlabel("init scale σ")
-        ax.set_ylabel(ylabel)
+        ax.set_ylabel(ylabel[col] if isinstance(ylabel, dict) else ylabel)
         sigmas = [number(r["sigma"]) for rows in drawn.values() for r in rows]
         if drawn and all(v > 0 for v in sigmas):
             ax.set_xscale("log")
@@ -146,6 +156,9 @@ def plot_against_sigma(figs, summary, columns, name, title, caption, ylabel, sca
         ax.grid(alpha=0.3)
     axes[0][0].legend(fontsize=7)
     fig.tight_layout()
+    levels = [r["group"] for r in fixed if any(not math.isnan(number(r[c + "_mean"])) for c in columns)]
+    if levels:
+        caption += " Dash-dotted lines: PEs without an init scale (" + ", ".join(levels) + ")."
     figs.save(fig, name, title, caption)
 
 
@@ -355,8 +368,10 @@ def plot_mds(figs, analyses):
         sc = ax.scatter(emb[:, 0], y, c=colour, s=size, cmap="viridis", edgecolors="k", linewidths=0.3)
         if len(pos) <= 36 and np.all(pos == np.round(pos)):  # a small grid: its cells' labels stay legible
             for i in range(len(pos)):
-                ax.annotate(",".join(f"{v:g}" for v in pos[i][:3]), (emb[i, 0], y[i]), fontsize=6, alpha=0.7)
-        ax.set_title(f"{a['run']['group']}\nseed {a['run']['seed']}", fontsize=8)
+                ax.annotate(",".join(f"{v:g}" for v in pos[i][:3]), (emb[i, 0], y[i]), fontsize=8, alpha=0.8)
+        ax.set_title(f"{a['run']['group']}\nseed {a['run']['seed']}", fontsize=10)
+        ax.set_xlabel("MDS 1")
+        ax.set_ylabel("MDS 2")
         ax.set_xticks([])
         ax.set_yticks([])
     fig.colorbar(sc, ax=axes.ravel().tolist(), fraction=0.02, label="true position, axis 0")
@@ -480,8 +495,6 @@ def plot_probes_over_training(figs, analyses):
     have = [a for a in analyses if any("displacement" in e for e in a.get("evaluations", []))]
     if not have:
         return
-    fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.4), squeeze=False)
-    groups = sorted({a["run"]["group"] for a in have})
     panels = [("mean", "RSA of the PE"), ("displacement", "RSA of PE(t) − PE(0)")]
     if any("attention_term" in e for a in have for e in a["evaluations"]):
         panels.append(("attention_term", "RSA of the position term P Wq Wkᵀ Pᵀ"))
@@ -524,7 +537,8 @@ def table_html(summary, columns):
     if any(number(r.get("rsa_fc_spearman_mean")) == number(r.get("rsa_fc_spearman_mean")) for r in summary):
         probes = ["rsa_spearman", "rsa_hops_spearman", "rsa_fc_spearman", "disp_rsa_spearman",
                   "procrustes_oracle_disparity", "decode_r2", "modularity"]
-    head = ["PE", "runs"] + [c.replace("_", " ") for c in columns] + [p.replace("_", " ") for p in probes]
+    names = {"procrustes_oracle_disparity": "Procrustes disparity (scale-free)"}
+    head = ["PE", "runs"] + [c.replace("_", " ") for c in columns] + [names.get(p, p.replace("_", " ")) for p in probes]
     rows = []
     for r in summary:
         cells = [html.escape(r["group"]), r["runs"]]
@@ -592,8 +606,8 @@ p.reading {{ margin: 0.3em 0; }}
 {intro}
 <h2>What these runs found</h2>
 {reading}
-<p>{runs} runs from <code>{source}</code>, grouped by PE type and init scale; mean ± sd over seeds at the last
-evaluation.{units} Figures are also in <code>figures/</code> as SVG and PNG.</p>
+<p>{runs} runs in <code>{run_folder}</code> (analysed into <code>{source}</code>), grouped by PE type and init scale;
+mean ± sd over seeds at the last evaluation.{units} Figures are also in <code>figures/</code> as SVG and PNG.</p>
 {table}
 {statistics}
 {figures}
@@ -621,8 +635,7 @@ class Inputs:
 def draw_task_against_sigma(figs, d):
     plot_against_sigma(figs, d.summary, d.columns, "task_vs_sigma", f"{d.metric} against σ",
                        f"{d.metric}{' (%)' if d.accuracy else ''} of each split at the last evaluation against the "
-                       "init scale of drawn PEs (mean ± sd over seeds); dash-dotted lines: PEs without an init scale." +
-                       chance_caption(d.chance),
+                       "init scale of drawn PEs (mean ± sd over seeds)." + chance_caption(d.chance),
                        "accuracy (%)" if d.accuracy else d.metric, 100.0 if d.accuracy else 1.0, d.chance)
     if d.accuracy:
         return
@@ -631,24 +644,41 @@ def draw_task_against_sigma(figs, d):
         plot_against_sigma(figs, d.summary, r2, "r2_vs_sigma", "R² against σ",
                            "R² of the masked tokens against each token's own mean over the training split, per "
                            "split and mask ratio (split@ratio; a plain split name is model.mask_ratio_eval), at the "
-                           "last evaluation, mean ± sd over seeds; dashed line: that trivial predictor (R² = 0); "
-                           "dash-dotted: PEs without an init scale, the oracle sinusoids of the true positions "
-                           "among them.", "R²", 1.0, 0.0, "node mean")
+                           "last evaluation, mean ± sd over seeds; dashed line: that trivial predictor (R² = 0).",
+                           "R²", 1.0, 0.0, "node mean")
+
+
+# Each probe panel: its y label and what its caption says of it.
+PROBE_PANELS = {
+    "rsa_spearman": ("Spearman ρ (PE vs true distances)",
+                     "rsa spearman: Spearman correlation between the PE's and the true distances between tokens"),
+    "rsa_fc_spearman": ("Spearman ρ (PE vs 1 − FC)",
+                        "rsa fc spearman: the same against 1 − the functional connectivity of the training split"),
+    "disp_rsa_spearman": ("Spearman ρ (PE(t) − PE(0))",
+                          "disp rsa spearman: the same for the displacement PE(t) − PE(0), what training wrote into "
+                          "the PE"),
+    "procrustes_oracle_disparity": ("Procrustes disparity (0 = same shape)",
+                                    "procrustes oracle disparity: the scale-free Procrustes disparity to the oracle "
+                                    "PE (sinusoids of the true positions), 0 for the same shape up to rotation and "
+                                    "scale, 1 for none in common (not the raw residual, which also measures size)"),
+    "decode_r2": ("R² of decoded coordinates",
+                  "decode r2: cross-validated R² of the true coordinates decoded linearly from the PE"),
+}
 
 
 def draw_probes_against_sigma(figs, d):
     probe_cols = ["rsa_spearman", "procrustes_oracle_disparity", "decode_r2"]
     if any(number(r.get("rsa_fc_spearman_mean")) == number(r.get("rsa_fc_spearman_mean")) for r in d.summary):
         probe_cols = ["rsa_spearman", "rsa_fc_spearman", "disp_rsa_spearman", "decode_r2"]
-    plot_against_sigma(figs, d.summary, probe_cols, "probes_vs_sigma",
-                       "RSA, Procrustes and decoding against σ",
-                       "RSA (Spearman between PE and true distances; rsa_fc: against 1 − the functional "
-                       "connectivity of the training split; disp_: of the displacement PE(t) − PE(0)), Procrustes "
-                       "disparity to the oracle PE (0 = the same shape) and cross-validated R² of the coordinates, "
-                       "averaged over blocks. "
-                       "Each y axis spans at least 0.2 (RSA, R²) or 0.1 (disparity), so that differences in the last "
-                       "digits do not look like a trend." + same_draw_note(one_per_group(d.analyses)),
-                       "value")
+    negative_r2 = any(number(r.get("decode_r2_mean")) < 0 for r in d.summary)
+    caption = ("; ".join(PROBE_PANELS[c][1] for c in probe_cols) + "; each the mean over blocks at the last "
+               "evaluation, mean ± sd over seeds." +
+               (" A negative R² means the decoder predicts held-out tokens' coordinates worse than their mean does: "
+                "no position can be read from the PE linearly." if negative_r2 else "") +
+               " Each y axis spans at least 0.2 (RSA, R²) or 0.1 (disparity), so that differences in the last "
+               "digits do not look like a trend." + same_draw_note(one_per_group(d.analyses)))
+    plot_against_sigma(figs, d.summary, probe_cols, "probes_vs_sigma", "RSA, Procrustes and decoding against σ",
+                       caption, {c: PROBE_PANELS[c][0] for c in probe_cols})
 
 
 def draw_runs(figs, d):
@@ -666,8 +696,10 @@ def write_page(out, figs, d):
     body = "\n".join(
         f'<figure id="{name}"><h2>{html.escape(title)}</h2>{svg}<figcaption>{html.escape(caption)}</figcaption></figure>'
         for name, title, caption, svg in figs.items)
+    folders = [r["folder"] for r in d.runs if r.get("folder")]
+    run_folder = os.path.commonpath([os.path.dirname(os.path.abspath(f)) for f in folders]) if folders else d.source
     page = PAGE.format(title=html.escape(os.path.basename(os.path.abspath(d.source))), runs=len(d.runs),
-                       source=html.escape(os.path.abspath(d.source)), intro=intro_html(d.analyses, d.columns, d.classes),
+                       run_folder=html.escape(run_folder), source=html.escape(os.path.abspath(d.source)), intro=intro_html(d.analyses, d.columns, d.classes),
                        reading=reading_html(d.analyses, d.columns, d.chance),
                        units=" Accuracies in %." if d.accuracy else "", table=table_html(d.summary, d.columns),
                        statistics=statistics_html(d.source), figures=body)

@@ -167,6 +167,15 @@ TEST_CASE("The quickstart pipeline's report renders in Chromium with every figur
   CHECK(r.dom.find("generalise to the 108 human puzzles") != std::string::npos);
   CHECK(r.dom.find("Accuracies in %") != std::string::npos);
   CHECK(r.dom.find("Dashed grey line: chance (25%, one class in 4)") != std::string::npos);
+  // Captions say only what their figure draws: no fixed PE here, so no dash-dotted levels; the runs are named where
+  // they are, not where the analysis went; the probes' axes are named, and disparity is told apart from residual.
+  CHECK(r.dom.find("Dash-dotted") == std::string::npos);
+  CHECK(r.dom.find("runs in <code>" + (out / "runs").string() + "</code>") != std::string::npos);
+  CHECK(r.dom.find("scale-free Procrustes disparity") != std::string::npos);
+  CHECK(r.dom.find("rsa fc spearman") == std::string::npos);  // no functional connectivity on the LST grid
+  CHECK(has_text(out / "report" / "figures" / "probes_vs_sigma.svg", "Procrustes disparity (0 = same shape)"));
+  CHECK(has_text(out / "report" / "figures" / "probes_vs_sigma.svg", "R² of decoded coordinates"));
+  CHECK(!has_text(out / "report" / "figures" / "probes_vs_sigma.svg", "value"));
   // The reading: each group's accuracy against chance, each drawn PE's RSA and its attention term's beside epoch 0,
   // with the permutation p printed; two epochs move neither shape, so each kept the shape it started with.
   CHECK(r.dom.find("What these runs found") != std::string::npos);
@@ -278,6 +287,7 @@ TEST_CASE("A masked-regression analysis gives a report in MSE, without a chance 
   CHECK(page.find("108 human puzzles") == std::string::npos);
   CHECK(page.find("Accuracies in %") == std::string::npos);
   CHECK(page.find("chance") == std::string::npos);
+  CHECK(page.find("A negative R²") == std::string::npos);  // every decoding R² here is 0.5
   // One seed: the two inits are one draw rescaled, and the MDS caption says why the two panels coincide.
   CHECK(page.find("the same draw rescaled") != std::string::npos);
   CHECK(has_text(out / "figures" / "task_vs_sigma.svg", "MSE"));
