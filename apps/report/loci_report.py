@@ -681,6 +681,36 @@ def draw_probes_against_sigma(figs, d):
                        caption, {c: PROBE_PANELS[c][0] for c in probe_cols})
 
 
+def registered_outputs(analyses):
+    """Every output of the probes registered when the runs were analysed (loci's own and any extension's), in
+    registration order, as (probe, output); analysis.json lists them as 'name@version:out1,out2'."""
+    seen = []
+    for a in analyses:
+        for entry in a.get("options", {}).get("probes", []):
+            name, _, outputs = entry.partition(":")
+            for out in outputs.split(","):
+                if out and (name, out) not in seen:
+                    seen.append((name, out))
+    return seen
+
+
+def draw_registered_probes(figs, d):
+    """A panel for each registered probe's output that no other figure draws (an extension's probe among them), so
+    every probe in analysis.json is on the page; the norm-matched controls are the reading's, not a figure's."""
+    shown = [(name, out) for name, out in registered_outputs(d.analyses)
+             if out not in PROBE_PANELS and not out.startswith("control_") and out + "_mean" in d.summary[0]
+             and any(number(r[out + "_mean"]) == number(r[out + "_mean"]) for r in d.summary)]
+    if not shown:
+        return
+    plot_against_sigma(figs, d.summary, [out for _, out in shown], "registered_probes_vs_sigma",
+                       "Registered probes against σ",
+                       "Every other probe registered when the runs were analysed (probe/registry.hpp; an extension's "
+                       "too), one panel per output: " + ", ".join(f"{out.replace('_', ' ')} (probe {name})"
+                                                                   for name, out in shown) +
+                       "; each the mean over the PE's blocks at the last evaluation, mean ± sd over seeds.",
+                       {out: out.replace("_", " ") for _, out in shown})
+
+
 def draw_runs(figs, d):
     plot_similarity(figs, d.analyses)
     plot_mds(figs, d.analyses)
@@ -718,6 +748,7 @@ def main(argv):
     figs = Figures(out)
     draw_task_against_sigma(figs, inputs)
     draw_probes_against_sigma(figs, inputs)
+    draw_registered_probes(figs, inputs)
     draw_runs(figs, inputs)
     write_page(out, figs, inputs)
 

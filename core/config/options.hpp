@@ -140,11 +140,14 @@ class OptionTable {
   // The parameters of a registered variant (a topology, a dynamics model: sim's ParamSpec, declared once in the
   // variant's own file) as keys `<group>.<name>`, read into the map `get` returns (flags as 1 / 0). The schema
   // states inclusive bounds; an exclusive one (ParamSpec::positive) is said in the doc and checked by its reader.
+  // `applies`: when the keys apply (see OptionSpec::applies), e.g. only for the variant chosen.
   template <class Get>
-  void add_params(const std::string& group, const std::vector<sim::ParamSpec>& specs, Get get) {
+  void add_params(const std::string& group, const std::vector<sim::ParamSpec>& specs, Get get,
+                  std::function<bool(const FlatConfig&)> applies = {}) {
     for (const auto& p : specs) {
       OptionSpec& s = specs_.emplace_back();
       s.path = group + "." + p.name;
+      s.applies = applies;
       switch (p.kind) {
         case sim::ParamSpec::Kind::flag: s.type = "bool", s.default_value = Node::scalar(p.fallback != 0 ? "true" : "false"); break;
         case sim::ParamSpec::Kind::integer:

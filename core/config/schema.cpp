@@ -75,6 +75,15 @@ bool is_field_spec(const Node& n) {
   return t && t->is_scalar();
 }
 
+// A default has no position in anything a user wrote: its marks are cleared, so that a resolved value with a position
+// is one a config file or the command line gave.
+void forget_position(Node& n) {
+  n.set_mark({});
+  n.set_key_mark({});
+  for (auto& item : n.items()) forget_position(item);
+  for (auto& e : n.entries()) forget_position(e.second);
+}
+
 std::shared_ptr<Entry> parse_entry(const Node& n) {
   auto e = std::make_shared<Entry>();
   if (is_field_spec(n)) {
@@ -82,7 +91,7 @@ std::shared_ptr<Entry> parse_entry(const Node& n) {
     e->type = parse_type(*n.find("type"));
     for (const auto& [k, v] : n.entries()) {
       if (k == "type") continue;
-      if (k == "default") e->default_value = v;
+      if (k == "default") forget_position(e->default_value.emplace(v));
       else if (k == "min") e->min = v.as_double();
       else if (k == "max") e->max = v.as_double();
       else if (k == "doc") e->doc = v.as_string();

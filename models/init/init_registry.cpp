@@ -17,6 +17,7 @@ struct Registered {
   InitFn fn;
   InitScaleKey scale;
   std::vector<std::string> reads;  // every InitOptions key the initialiser reads, its scale first
+  std::vector<sim::ParamSpec> keys;  // its own keys beyond InitOptions' fields
 };
 
 LOCI_DEFINE_REGISTRY(Registered, "initialiser")
@@ -42,7 +43,7 @@ const std::set<std::string>& option_keys() {
 }  // namespace
 
 bool InitRegistry::add(const std::string& name, InitFn fn, const InitScaleKey& scale,
-                       const std::vector<std::string>& also_reads) {
+                       const std::vector<std::string>& also_reads, std::vector<sim::ParamSpec> keys) {
   if (!scale.empty() && !scale_fields().count(scale))
     throw std::logic_error("initialiser '" + name + "': scale '" + scale + "' is not std, a, gain, scale or empty");
   std::vector<std::string> reads;
@@ -52,8 +53,15 @@ bool InitRegistry::add(const std::string& name, InitFn fn, const InitScaleKey& s
       throw std::logic_error("initialiser '" + name + "': reads '" + key + "', which is no key of InitOptions");
     if (std::find(reads.begin(), reads.end(), key) == reads.end()) reads.push_back(key);
   }
-  inits().add({name, std::move(fn), scale, std::move(reads)});
+  inits().add({name, std::move(fn), scale, std::move(reads), std::move(keys)});
   return true;
+}
+
+double InitOptions::param(const std::string& key) const {
+  const auto it = params_.find(key);
+  if (it == params_.end())
+    throw std::invalid_argument("initialiser '" + name_ + "' has no key '" + key + "' (declare it in its registration)");
+  return it->second;
 }
 
 namespace {
@@ -67,6 +75,8 @@ const InitFn& InitRegistry::get(const std::string& name) { return registered(nam
 const InitScaleKey& InitRegistry::scale_key(const std::string& name) { return registered(name).scale; }
 
 const std::vector<std::string>& InitRegistry::reads(const std::string& name) { return registered(name).reads; }
+
+const std::vector<sim::ParamSpec>& InitRegistry::keys(const std::string& name) { return registered(name).keys; }
 
 double init_scale(const InitOptions& options) {
   const InitScaleKey& key = InitRegistry::scale_key(options.name());

@@ -7,8 +7,11 @@
 #include <torch/types.h>
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "sim/registry/params.hpp"
 
 namespace loci::models {
 
@@ -32,6 +35,14 @@ struct InitOptions {
   TORCH_ARG(std::string, mode) = "project";
   // from_sinusoidal: the wavelength base.
   TORCH_ARG(double, base) = 10000.0;
+  // The initialiser's own keys (model.pe.init.<name>.<key> in a config), declared in its registration: name -> value,
+  // flags as 1 / 0.
+  using Params = std::map<std::string, double>;
+  TORCH_ARG(Params, params) = {};
+
+ public:  // TORCH_ARG leaves what follows it private
+  // The value of one of the initialiser's own keys; std::invalid_argument naming it when it declared none such.
+  double param(const std::string& key) const;
 };
 
 // What an initialiser may need beyond the shape: the tokens' true positions [T, dims] and the caller's generator,
@@ -52,8 +63,12 @@ class InitRegistry {
   // Returns true so that a registration can initialise a namespace-scope constant. `scale` is checked: one of
   // InitOptions' scale fields, or "". `also_reads`: the other InitOptions keys the initialiser reads (source, mode,
   // base, ...); a key it does not list is taken not to change its draw, so it is left out of a run's identity.
+  // `keys`: keys of its own beyond InitOptions' fields, model.pe.init.<name>.<key> in a config, read into
+  // InitOptions::params (an extension's initialiser declares what it needs here).
   static bool add(const std::string& name, InitFn fn, const InitScaleKey& scale = "std",
-                  const std::vector<std::string>& also_reads = {});
+                  const std::vector<std::string>& also_reads = {}, std::vector<sim::ParamSpec> keys = {});
+  // The initialiser's own keys; empty for most.
+  static const std::vector<sim::ParamSpec>& keys(const std::string& name);
   static const InitFn& get(const std::string& name);
   static const InitScaleKey& scale_key(const std::string& name);
   // Every InitOptions key the initialiser reads besides its name: its scale key, then `also_reads`.
@@ -76,7 +91,8 @@ at::Generator make_generator(uint64_t seed);
 #define LOCI_INIT_CONCAT_INNER(a, b) a##b
 #define LOCI_INIT_CONCAT(a, b) LOCI_INIT_CONCAT_INNER(a, b)
 // LOCI_REGISTER_INIT("name", fn) for an init scaled by `std`, LOCI_REGISTER_INIT("name", fn, "gain") otherwise;
-// LOCI_REGISTER_INIT("name", fn, "scale", {"mode"}) for one that reads more keys than its scale.
+// LOCI_REGISTER_INIT("name", fn, "scale", {"mode"}) for one that reads more keys than its scale;
+// LOCI_REGISTER_INIT("name", fn, "gain", {}, {sim::ParamSpec::real("p", 0.5, "doc")}) for one with keys of its own.
 #define LOCI_REGISTER_INIT(name, ...)                                  \
   static const bool LOCI_INIT_CONCAT(loci_init_registered_, __COUNTER__) = \
       ::loci::models::InitRegistry::add(name, __VA_ARGS__)

@@ -80,6 +80,7 @@ struct PEEntry {
   std::string name;
   PEFactory factory;
   PEDefaultInit default_init;
+  std::vector<sim::ParamSpec> keys;
 };
 
 LOCI_DEFINE_REGISTRY(PEEntry, "positional encoding")
@@ -88,9 +89,20 @@ sim::Registry<PEEntry>& pes() { return sim::Registry<PEEntry>::instance(); }
 
 }  // namespace
 
-bool PERegistry::add(const std::string& name, PEFactory factory, PEDefaultInit default_init) {
-  pes().add({name, std::move(factory), std::move(default_init)});
+bool PERegistry::add(const std::string& name, PEFactory factory, PEDefaultInit default_init,
+                     std::vector<sim::ParamSpec> keys) {
+  pes().add({name, std::move(factory), std::move(default_init), std::move(keys)});
   return true;
+}
+
+const std::vector<sim::ParamSpec>& PERegistry::keys(const std::string& name) { return pes().at(name).keys; }
+
+double PEOptions::param(const std::string& name) const {
+  const auto it = params_.find(name);
+  if (it == params_.end())
+    throw std::invalid_argument("positional encoding '" + type_ + "' has no key '" + name +
+                                "' (declare it in the PE's keys())");
+  return it->second;
 }
 
 c10::optional<InitOptions> PERegistry::effective_init(const PEOptions& options) {

@@ -10,12 +10,14 @@
 
 #include "models/choices.hpp"
 #include "models/init/init_registry.hpp"
+#include "sim/registry/params.hpp"
 
 #include <c10/util/Optional.h>
 #include <torch/nn/module.h>
 #include <torch/nn/pimpl.h>
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -56,6 +58,15 @@ struct PEOptions {
   // training seed: cells of a sweep can draw independently, or runs of different seeds share a draw on purpose.
   // make_generator(s) here draws the same tables as a model of seed s without it.
   TORCH_ARG(c10::optional<uint64_t>, draw_seed) = c10::nullopt;
+  // The chosen PE's own keys (model.pe.<type>.<key> in a config), declared by its class's keys() and so also by an
+  // extension's PE: name -> value, flags as 1 / 0.
+  using Params = std::map<std::string, double>;
+  TORCH_ARG(Params, params) = {};
+
+
+ public:  // TORCH_ARG leaves what follows it private
+  // The value of one of the PE's own keys; std::invalid_argument naming it when the PE did not declare it.
+  double param(const std::string& name) const;
 };
 
 // What a PE is built for. Positions are the dataset's true coordinates [T, dims]; T = positions.size(0).
@@ -75,6 +86,9 @@ class PositionalEncodingImpl : public torch::nn::Module {
   // The initialiser a PE uses when the caller gives none; nullopt for a PE that draws nothing. A PE that draws its
   // tables hides this with its own (the registry records it beside the factory).
   static c10::optional<InitOptions> default_init(const PEOptions&) { return c10::nullopt; }
+  // The keys a PE reads beyond PEOptions' own, each model.pe.<type>.<name> in a config with its default, range and
+  // doc; read into PEOptions::params. A PE with keys of its own hides this (the registry records them).
+  static std::vector<sim::ParamSpec> keys() { return {}; }
 
   const PEOptions& options() const { return options_; }
   int64_t tokens() const { return tokens_; }
@@ -146,7 +160,10 @@ using PEDefaultInit = std::function<c10::optional<InitOptions>(const PEOptions&)
 
 class PERegistry {
  public:
-  static bool add(const std::string& name, PEFactory factory, PEDefaultInit default_init);
+  static bool add(const std::string& name, PEFactory factory, PEDefaultInit default_init,
+                  std::vector<sim::ParamSpec> keys = {});
+  // The PE's own keys (its class's keys()); empty for most.
+  static const std::vector<sim::ParamSpec>& keys(const std::string& name);
   // The initialiser `options` would use: its own init when set, else its PE's default (nullopt: the PE draws nothing).
   // std::invalid_argument for an unknown type.
   static c10::optional<InitOptions> effective_init(const PEOptions& options);
@@ -160,11 +177,12 @@ class PERegistry {
 #define LOCI_PE_CONCAT_INNER(a, b) a##b
 #define LOCI_PE_CONCAT(a, b) LOCI_PE_CONCAT_INNER(a, b)
 // Registers class `Impl` (constructible from (const PEOptions&, const PEContext&)) under `name`, with its
-// Impl::default_init (inherited: draws nothing). A plugin library may register its own PE the same way.
+// Impl::default_init (inherited: draws nothing) and Impl::keys() (inherited: none). A plugin library may register its
+// own PE the same way.
 #define LOCI_REGISTER_PE(name, Impl)                                                               \
   static const bool LOCI_PE_CONCAT(loci_pe_registered_, __COUNTER__) = ::loci::models::PERegistry::add( \
       name,                                                                                        \
       [](const ::loci::models::PEOptions& o, const ::loci::models::PEContext& c) {                 \
         return std::static_pointer_cast<::loci::models::PositionalEncodingImpl>(std::make_shared<Impl>(o, c)); \
       },                                                                                           \
-      [](const ::loci::models::PEOptions& o) { return Impl::default_init(o); })
+      [](const ::loci::models::PEOptions& o) { return Impl::default_init(o); }, Impl::keys())

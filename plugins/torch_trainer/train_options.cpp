@@ -3,6 +3,7 @@
 #include "train_options.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "models/choices.hpp"
@@ -116,6 +117,13 @@ void declare_pe(Table& t) {
   t.check(
       "model.pe.draw", [](const O& o) { return is_pe_draw(o.pe_draw); },
       [](const O& o) { return "must be seed, run or a whole number, not '" + o.pe_draw + "'"; });
+  // Each PE's own keys, declared with its registration (an extension's PE too): model.pe.<type>.<key>. They apply
+  // only to runs of that PE, so they enter only those runs' identity, and are refused on any other (read_options).
+  for (const auto& name : models::PERegistry::names())
+    t.add_params(
+        "model.pe." + name, models::PERegistry::keys(name),
+        [name](O& o) -> std::map<std::string, double>& { return o.pe_params[name]; },
+        [name](const config::FlatConfig& keys) { return config::flat_value(keys, "model.pe.type") == name; });
 }
 
 // An init key applies when the run's initialiser reads it (its registration lists what it reads); with no
@@ -159,6 +167,13 @@ void declare_init(Table& t) {
       .min(1)
       .doc("from_sinusoidal: wavelength base")
       .applies_if(read_by_init("base"));
+  // Each initialiser's own keys, declared with its registration (an extension's too): model.pe.init.<name>.<key>,
+  // applying only to runs drawn by that initialiser.
+  for (const auto& name : models::InitRegistry::names())
+    t.add_params(
+        "model.pe.init." + name, models::InitRegistry::keys(name),
+        [name](O& o) -> std::map<std::string, double>& { return o.init_params[name]; },
+        [name](const config::FlatConfig& keys) { return config::flat_value(keys, "model.pe.init.name") == name; });
 }
 
 bool early_stopping(const config::FlatConfig& keys) {
@@ -373,6 +388,40 @@ void refuse_unread_init_keys(const config::Node& r, const InitKeys& k, const c10
   }
 }
 
+// A key of another PE (or initialiser) than the run's would be read and never used: refused where the config gave
+// it. (The schema fills every variant's keys with their defaults, which carry no position: only a key someone wrote
+// has one.) A value the key's declaration bounds exclusively (ParamSpec::positive) is checked here, where it is read.
+// `group` is "model.pe" or "model.pe.init", `what` "PE" or "initialiser", `chosen` the run's ("" for none).
+void refuse_other_variant_keys(const config::Node& r, const std::string& group, const char* what,
+                               const std::vector<std::string>& names,
+                               const std::function<const std::vector<sim::ParamSpec>&(const std::string&)>& keys_of,
+                               const std::string& chosen) {
+  for (const auto& name : names)
+    for (const auto& key : keys_of(name)) {
+      const std::string path = group + "." + name + "." + key.name;
+      const config::Node* node = r.find_path(path);
+      if (!node || node->mark().file.empty()) continue;
+      const std::string where = node->mark().str() + ": ";
+      if (name != chosen)
+        throw UserError(where + "'" + path + "' is a key of the " + name + " " + what + ", and this run's " + what +
+                        " is " + (chosen.empty() ? std::string("none") : chosen) + "; leave it out");
+      if (key.min_exclusive && key.kind != sim::ParamSpec::Kind::flag && !(node->as_double() > key.min))
+        throw UserError(where + "'" + path + "' must be above " + config::default_text(key.min));
+    }
+}
+
+// The variant's own keys as config.yaml records them (flags as true / false).
+config::Node own_keys_node(const std::vector<sim::ParamSpec>& keys, const std::map<std::string, double>& values) {
+  config::Node n = config::Node::map();
+  for (const auto& key : keys) {
+    const auto it = values.find(key.name);
+    if (it == values.end()) continue;
+    n.set(key.name, config::Node::scalar(key.kind == sim::ParamSpec::Kind::flag ? (it->second != 0 ? "true" : "false")
+                                                                               : config::default_text(it->second)));
+  }
+  return n;
+}
+
 }  // namespace
 
 const config::OptionSpec* option_spec(const std::string& dotted) { return table().spec(dotted); }
@@ -402,6 +451,15 @@ TrainOptions read_options(const config::Node& r) {
   auto& pe = o.model.encoder().pe();
   pe.init(compose_init(pe, o.init));
   refuse_unread_init_keys(r, o.init, pe.init());
+  refuse_other_variant_keys(r, "model.pe", "PE", models::PERegistry::names(), models::PERegistry::keys, pe.type());
+  pe.params(o.pe_params[pe.type()]);
+  refuse_other_variant_keys(r, "model.pe.init", "initialiser", models::InitRegistry::names(),
+                            models::InitRegistry::keys, pe.init() ? pe.init()->name() : "");
+  if (pe.init()) {
+    models::InitOptions init = *pe.init();
+    init.params(o.init_params[init.name()]);
+    pe.init(init);
+  }
   return o;
 }
 
@@ -418,10 +476,18 @@ config::Node with_effective_init(const config::Node& resolved, const TrainOption
         {"base", config::default_text(init->base())}};
     n.set("name", config::Node::scalar(init->name()));
     for (const auto& key : models::InitRegistry::reads(init->name())) n.set(key, config::Node::scalar(values.at(key)));
+    const config::Node own = own_keys_node(models::InitRegistry::keys(init->name()), init->params());
+    if (!own.entries().empty()) n.set(init->name(), own);
   } else {
     n.set("name", config::Node());
   }
   out.set_path("model.pe.init", n);
+  // Only the run's own PE keeps its group of keys: another PE's (an extension's, say) would make config.yaml
+  // unreadable by a loci without that extension, and says nothing of this run.
+  if (config::Node* model = out.find("model"))
+    if (config::Node* pe = model->find("pe"))
+      for (const auto& name : models::PERegistry::names())
+        if (name != o.model.encoder().pe().type()) pe->erase(name);
   return out;
 }
 

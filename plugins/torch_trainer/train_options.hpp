@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -67,6 +68,10 @@ struct TrainOptions {
 
   models::ModelOptions model;  // task-dependent sizes (channels, classes) are filled in from the dataset
   InitKeys init;               // composed into model.encoder().pe().init() by read_options
+  // Every registered PE's own keys (model.pe.<type>.<key>) as read; the chosen PE's become its PEOptions::params.
+  std::map<std::string, std::map<std::string, double>> pe_params;
+  // Every registered initialiser's own keys (model.pe.init.<name>.<key>); the run's initialiser gets its own.
+  std::map<std::string, std::map<std::string, double>> init_params;
 };
 
 // Whether `value` is a valid model.pe.draw: seed, run, or a whole number below 10^19.

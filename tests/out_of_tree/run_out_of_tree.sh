@@ -33,6 +33,8 @@ test -f "$work/data/train-00002-of-00003.h5" || { echo "FAIL: shards missing"; e
 grep -q "extension.*coordinate_start_pe" <<<"$listing" || { echo "FAIL: the PE extension is not listed"; exit 1; }
 schema=$(LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" config schema torch_trainer)
 grep -q "model.pe.type .*coordinate_start" <<<"$schema" || { echo "FAIL: model.pe.type does not offer the extension's PE"; exit 1; }
+grep -q "model.pe.coordinate_start.learn .*bool" <<<"$schema" || { echo "FAIL: the extension PE's own key is not in the schema"; exit 1; }
+grep -q "model.pe.init.signs.positive .*float" <<<"$schema" || { echo "FAIL: the extension init's own key is not in the schema"; exit 1; }
 "$work/prefix/bin/loci" generate -q "$source_dir/configs/lst.yaml" out="$work/lst" splits.train=64 splits.test=16
 cat > "$work/train.yaml" <<YAML
 trainer: torch_trainer
@@ -47,6 +49,30 @@ grep -q "from_coordinates" "$work/run/config.yaml" || { echo "FAIL: the PE's own
 LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" analyze -q "$work/run"
 grep -q '"row_norm_spread"' "$work/run/analysis.json" || { echo "FAIL: the extension's probe did not run"; exit 1; }
 grep -q 'row_norm_spread' "$work/run/summary.csv" || { echo "FAIL: the extension's probe is not a summary column"; exit 1; }
+# The PE's own key: read with the checks of every key, recorded in the run's identity, refused for another PE.
+grep -q '"model.pe.coordinate_start.learn": true' "$work/run/identity.json" \
+  || { echo "FAIL: the PE's own key is not in the run's identity"; exit 1; }
+LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" train -q "$work/train.yaml" out="$work/frozen" \
+  model.pe.coordinate_start.learn=false
+grep -q '"model.pe.coordinate_start.learn": false' "$work/frozen/identity.json" \
+  || { echo "FAIL: the PE's own key set to false is not in the run's identity"; exit 1; }
+said=$(LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" train -q "$work/train.yaml" out="$work/bad" \
+  model.pe.coordinate_start.learn=3 2>&1) && { echo "FAIL: a non-bool value of the PE's key was taken"; exit 1; }
+grep -q "model.pe.coordinate_start.learn" <<<"$said" || { echo "FAIL: the bad value's error does not name the key: $said"; exit 1; }
+said=$(LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" train -q "$work/train.yaml" out="$work/bad" \
+  model.pe.type=learned model.pe.coordinate_start.learn=false 2>&1) && { echo "FAIL: another PE's key was taken"; exit 1; }
+grep -q "is a key of the coordinate_start PE" <<<"$said" || { echo "FAIL: another PE's key is not refused by name: $said"; exit 1; }
+# The initialiser's own key likewise: recorded in identity and config.yaml, refused on a run of another initialiser.
+LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" train -q "$work/train.yaml" out="$work/positive" \
+  model.pe.init.name=signs model.pe.init.signs.positive=0.9
+grep -q '"model.pe.init.signs.positive": 0.9' "$work/positive/identity.json" \
+  || { echo "FAIL: the init's own key is not in the run's identity"; exit 1; }
+grep -q 'positive: 0.9' "$work/positive/config.yaml" || { echo "FAIL: the init's own key is not in config.yaml"; exit 1; }
+grep -q 'coordinate_start:' "$work/run/config.yaml" || { echo "FAIL: the PE's own key is not in config.yaml"; exit 1; }
+said=$(LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" train -q "$work/train.yaml" out="$work/bad" \
+  model.pe.init.signs.positive=0.9 2>&1) && { echo "FAIL: another initialiser's key was taken"; exit 1; }
+grep -q "is a key of the signs initialiser, and this run's initialiser is from_coordinates" <<<"$said" \
+  || { echo "FAIL: another initialiser's key is not refused by name: $said"; exit 1; }
 # The extension's PE with its default init (from_coordinates, scale 0.2) and with the extension's own init (signs,
 # scaled by gain): both are drawn from an init, so each run carries its sigma into runs.csv and the sigma figures.
 LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" train -q "$work/train.yaml" out="$work/runs/signs" \
@@ -59,6 +85,9 @@ grep -q ',coordinate_start,.*,signs(0.5),0.5,' "$work/analysis/runs.csv" \
   || { cat "$work/analysis/runs.csv"; echo "FAIL: the extension's init is not grouped by its gain"; exit 1; }
 if /usr/bin/python3 -c "import matplotlib" 2>/dev/null; then
   LOCI_PLUGIN_PATH="$work/build" "$work/prefix/bin/loci" report "$work/analysis" >/dev/null
+  # Every probe in analysis.json is drawn: the extension's in the panel for registered probes.
+  grep -q -- "<!-- row norm spread -->" "$work/analysis/figures/registered_probes_vs_sigma.svg" \
+    || { echo "FAIL: the extension's probe is not drawn in the report"; exit 1; }
   for tick in 0.2 0.5; do
     grep -q -- "<!-- $tick -->" "$work/analysis/figures/task_vs_sigma.svg" \
       || { echo "FAIL: sigma $tick is not on the task-against-sigma figure"; exit 1; }

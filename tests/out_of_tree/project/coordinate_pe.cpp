@@ -15,11 +15,16 @@ class CoordinateStartPE : public loci::models::TablePEImpl {
   static c10::optional<loci::models::InitOptions> default_init(const loci::models::PEOptions&) {
     return loci::models::InitOptions("from_coordinates").scale(0.2);
   }
+  // A key of its own: model.pe.coordinate_start.learn in a config, checked, documented and recorded like any other.
+  static std::vector<loci::sim::ParamSpec> keys() {
+    return {loci::sim::ParamSpec::flag("learn", true, "false keeps the table at its initial values (not trained)")};
+  }
 
   CoordinateStartPE(const loci::models::PEOptions& o, const loci::models::PEContext& c) : TablePEImpl(o, c) {
     const auto init = init_or(*default_init(o));
+    const bool learn = o.param("learn") != 0;
     for (int64_t p = 0; p < placements(); ++p)
-      add_table(loci::models::make_init({tokens(), d_model()}, init, init_context()), /*learned=*/true);
+      add_table(loci::models::make_init({tokens(), d_model()}, init, init_context()), learn);
   }
 };
 
@@ -27,14 +32,16 @@ class CoordinateStartPE : public loci::models::TablePEImpl {
 
 LOCI_REGISTER_PE("coordinate_start", CoordinateStartPE);
 
-// An initialiser of its own, scaled by `gain`: entries +gain or -gain with equal odds (Rademacher). Its registration
-// names that scale, so the analysis groups and plots its runs by gain.
+// An initialiser of its own, scaled by `gain`: entries +gain or -gain, +gain with odds model.pe.init.signs.positive
+// (a key of its own, declared in its registration; 0.5 is Rademacher). Its registration names that scale, so the
+// analysis groups and plots its runs by gain.
 static torch::Tensor signs(at::IntArrayRef shape, const loci::models::InitOptions& o,
                            const loci::models::InitContext& c) {
-  auto coin = torch::empty(shape, torch::kFloat32).bernoulli_(0.5, c.generator);
+  auto coin = torch::empty(shape, torch::kFloat32).bernoulli_(o.param("positive"), c.generator);
   return (coin * 2 - 1) * o.gain();
 }
-LOCI_REGISTER_INIT("signs", signs, "gain");
+LOCI_REGISTER_INIT("signs", signs, "gain", {},
+                   {loci::sim::ParamSpec::real("positive", 0.5, "odds of +gain over -gain").within(0, 1)});
 
 // And a probe of its own: how unequal the PE's rows are in size (sd / mean of the row norms).
 LOCI_REGISTER_PROBE({"row_norm_spread", "sd over mean of the PE's row norms", {"row_norm_spread"},
