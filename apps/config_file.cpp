@@ -22,8 +22,8 @@ std::string locate_config(const std::string& given) {
   const fs::path share = share_folder();
   for (const fs::path& candidate : {share / path, share / "configs" / path})
     if (fs::is_regular_file(candidate, ec)) return candidate.lexically_normal().string();
-  throw UserError(printable(given) + ": no such file here (" + fs::current_path(ec).string() + ") nor among the shipped configs (" +
-                  (share / "configs").string() + ")");
+  throw UserError(printable(given) + ": no such file here (" + fs::current_path(ec).string() +
+                  ") nor among the shipped configs (" + (share / "configs").string() + ")");
 }
 
 }  // namespace loci::apps
