@@ -21,6 +21,10 @@ const config::OptionTable<AnalyzeOptions>& analyze_options() {
     t.add("include_partial", [](AnalyzeOptions& o) -> bool& { return o.include_partial; })
         .doc("also score runs that have not finished (training, paused, killed), marked partial with their epoch; "
              "by default they are left out and named");
+    t.add("comparisons", [](AnalyzeOptions& o) -> std::string& { return o.comparisons; })
+        .choices({"all", "one_setting"})
+        .doc("which pairs of groups are compared, with Holm's adjustment over that family: all = every pair; "
+             "one_setting = pairs that differ in exactly one setting (a grid's planned contrasts), a smaller family");
     t.add("force", [](AnalyzeOptions& o) -> bool& { return o.force; })
         .doc("analyse every run again, even where its analysis.json is current (an analysis is otherwise kept while "
              "the run's files, the options and the registered probes are unchanged)");

@@ -33,6 +33,10 @@ struct AnalyzeOptions {
   // it reached; by default they are left out and named, so that no unfinished run is averaged in unawares.
   bool include_partial = false;
   bool force = false;  // analyse again even where analysis.json is current
+  // Across runs: which pairs of groups summary.md and comparisons.csv compare, Holm holding over that family. "all":
+  // every pair; "one_setting": only pairs that differ in exactly one setting (a factorial grid's planned contrasts:
+  // sigma within each learning rate, the learning rate within each sigma).
+  std::string comparisons = "all";
 };
 
 // Version of analysis.json's layout; bump when fields change meaning so stale files are recomputed.

@@ -98,8 +98,16 @@ std::string md_comparisons(const std::vector<ComparisonRow>& rows, const std::st
 
 }  // namespace
 
+// How many settings two groups differ in (a key one has and the other lacks counts).
+std::size_t settings_apart(const RunRecord& a, const RunRecord& b) {
+  std::size_t n = 0;
+  for (const auto& [k, v] : a.settings) n += !b.settings.count(k) || b.settings.at(k) != v;
+  for (const auto& [k, v] : b.settings) n += !a.settings.count(k);
+  return n;
+}
+
 std::string write_comparisons(const std::vector<std::string>& groups, const std::vector<RunRecord>& runs,
-                              const std::vector<std::string>& metrics, const fs::path& folder) {
+                              const std::vector<std::string>& metrics, const fs::path& folder, bool one_setting) {
   std::map<std::string, std::vector<const RunRecord*>> members;
   for (const auto& r : runs) members[r.group].push_back(&r);
   std::ostringstream csv, md;
@@ -109,6 +117,8 @@ std::string write_comparisons(const std::vector<std::string>& groups, const std:
     std::vector<ComparisonRow> rows;
     for (std::size_t i = 0; i < groups.size(); ++i)
       for (std::size_t j = i + 1; j < groups.size(); ++j) {
+        if (members[groups[i]].empty() || members[groups[j]].empty()) continue;
+        if (one_setting && settings_apart(*members[groups[i]].front(), *members[groups[j]].front()) != 1) continue;
         const Pair p = values_of(members[groups[i]], members[groups[j]], m);
         ComparisonRow row{m, groups[i], groups[j], mean_of_finite(p.a), mean_of_finite(p.b),
                           p.paired ? probe::compare_paired(p.a, p.b) : probe::compare_independent(p.a, p.b)};
@@ -129,7 +139,10 @@ std::string write_comparisons(const std::vector<std::string>& groups, const std:
   datasets::write_file_atomically(folder / "comparisons.csv", csv.str());
   const std::string body = md.str();
   return body.empty() ? ""
-                      : "\n## Comparisons between groups\n\nFor each pair of groups: B − A with its 95% t interval "
+                      : std::string("\n## Comparisons between groups\n\nFor each pair of groups") +
+                            (one_setting ? " that differ in exactly one setting (analyze comparisons: one_setting)"
+                                         : "") +
+                            ": B − A with its 95% t interval "
                         "(Welch's for independent groups), the effect size (paired: d_z; independent: Cohen's d), a "
                         "permutation test (paired by shared PE draw and dataset where the groups share them: exact "
                         "sign-flip; otherwise label permutation), and Holm's adjustment over the comparisons of each "

@@ -19,6 +19,7 @@ struct RunRecord {
   std::string pairing;  // "<dataset>|<pe draw>"
   bool drawn = false;   // its PE was drawn at some sigma (learned, random_fixed)
   std::map<std::string, double> values;
+  std::map<std::string, std::string> settings;  // the settings that vary between the runs analysed, seed aside
   // Onsets (onset.hpp): the epoch at which the statistic took the shape, or none, and the last evaluation.
   std::map<std::string, double> onset;  // statistic -> epoch (absent: no onset)
   double last_epoch = 0;
@@ -26,8 +27,10 @@ struct RunRecord {
 
 // Each returns the markdown summary.md shows and writes its csv into `folder`. `groups` in the summary's order.
 // `metrics`: the columns two groups are compared on.
+// `one_setting`: only pairs of groups whose settings differ in exactly one key (planned contrasts), else every pair.
 std::string write_comparisons(const std::vector<std::string>& groups, const std::vector<RunRecord>& runs,
-                              const std::vector<std::string>& metrics, const std::filesystem::path& folder);
+                              const std::vector<std::string>& metrics, const std::filesystem::path& folder,
+                              bool one_setting = false);
 
 // `statistics` of each drawn-PE run correlated with each of `task` (its accuracy or held-out MSE).
 std::string write_correlations(const std::vector<RunRecord>& runs, const std::vector<std::string>& statistics,

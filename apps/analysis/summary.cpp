@@ -409,6 +409,7 @@ std::vector<RunRecord> records_of(const Table& t, const std::vector<ordered_json
                 (draw.is_string() ? draw.get<std::string>() : draw.dump());
     r.drawn = run["drawn"].get<bool>();
     r.values = t.values[i];
+    for (const auto& k : t.varying) r.settings[k] = setting(t.settings[i], k);
     const ordered_json& a = analyses[i];
     const ordered_json& evaluations = a.contains("evaluations") ? a["evaluations"] : ordered_json();
     if (!evaluations.is_array() || evaluations.empty()) {
@@ -430,19 +431,20 @@ std::vector<RunRecord> records_of(const Table& t, const std::vector<ordered_json
 }
 
 // summary.md's statistics: comparisons between groups, correlations with the task over runs, onsets.
-std::string statistics_sections(const Table& t, const std::vector<std::string>& groups, const fs::path& folder) {
+std::string statistics_sections(const Table& t, const std::vector<std::string>& groups, const fs::path& folder,
+                                bool one_setting) {
   if (t.columns.empty()) return "";
   std::vector<std::string> compared = task_metrics(t.columns);
   const bool accuracy = !compared.empty() && is_percentage(compared.front());
   const std::vector<std::string> task = compared;
   compared.push_back("rsa_spearman");
-  return write_comparisons(groups, t.records, compared, folder) +
+  return write_comparisons(groups, t.records, compared, folder, one_setting) +
          write_correlations(t.records, correlated_statistics(), task, accuracy, folder) +
          write_onsets(groups, t.records, folder);
 }
 
 // summary.csv (every column, mean and sd per group) and summary.md (the main columns, and the correlation).
-void write_group_tables(const Table& t, const fs::path& folder) {
+void write_group_tables(const Table& t, const fs::path& folder, bool one_setting) {
   const std::vector<std::string> shown = shown_columns(t.columns);
   std::ostringstream csv, md;
   csv << "group,pe_type,placement,init,sigma,runs,seeds";
@@ -473,19 +475,19 @@ void write_group_tables(const Table& t, const fs::path& folder) {
     }
     md << "\n";
   }
-  md << partial_note(t) << statistics_sections(t, order, folder);
+  md << partial_note(t) << statistics_sections(t, order, folder, one_setting);
   datasets::write_file_atomically(folder / "summary.csv", csv.str());
   datasets::write_file_atomically(folder / "summary.md", md.str());
 }
 
 }  // namespace
 
-void write_summary(const std::vector<ordered_json>& analyses, const fs::path& folder) {
+void write_summary(const std::vector<ordered_json>& analyses, const fs::path& folder, const std::string& comparisons) {
   Table t = gather(analyses);
   name_groups(t);
   t.records = records_of(t, analyses);
   write_runs_csv(t, folder);
-  write_group_tables(t, folder);
+  write_group_tables(t, folder, comparisons == "one_setting");
 }
 
 }  // namespace loci::analysis

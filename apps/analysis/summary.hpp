@@ -11,6 +11,8 @@
 namespace loci::analysis {
 
 // analyses: the analysis.json of each run. Files are written atomically into `folder`.
-void write_summary(const std::vector<nlohmann::ordered_json>& analyses, const std::filesystem::path& folder);
+// `comparisons`: AnalyzeOptions::comparisons ("all" or "one_setting").
+void write_summary(const std::vector<nlohmann::ordered_json>& analyses, const std::filesystem::path& folder,
+                   const std::string& comparisons = "all");
 
 }  // namespace loci::analysis

@@ -4,12 +4,13 @@
 # out), then bench/data/NAME/ gets the analysis tables (summary.md, summary.csv, runs.csv, comparisons.csv,
 # correlations.csv, onsets.csv) and runs.h5, every run's identity, summary, metrics and its PE and attention terms
 # at epoch 0 and at the end (bench/bundles/bundle_runs.py). Run it again as runs finish; commit bench/data/NAME.
-#   bash bench/bundles/save_table.sh NAME RUNS_ROOT [LOCI]
+#   bash bench/bundles/save_table.sh NAME RUNS_ROOT [LOCI [ANALYZE FLAGS...]]   (e.g. --comparisons one_setting)
 set -euo pipefail
 name=$1 runs=$2 loci=${3:-loci}
+flags=("${@:4}")
 here=$(cd "$(dirname "$0")" && pwd)
 out="$here/../data/$name"
 mkdir -p "$out"
-"$loci" analyze -q "$runs" -o "$out"
+"$loci" analyze -q "$runs" -o "$out" "${flags[@]}"
 /usr/bin/python3 "$here/bundle_runs.py" "$runs" "$out/runs.h5" --name "$name"
 echo "recompute: /usr/bin/python3 bench/bundles/recompute_table.py bench/data/$name/runs.h5 --check"

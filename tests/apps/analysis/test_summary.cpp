@@ -234,3 +234,39 @@ TEST_CASE("Onsets are censored data: a run without one counts as censored at its
   const std::string md = read_text(dir.path() / "out" / "summary.md");
   CHECK(md.find("| rsa | learned normal(0.2) | 2 | 1 | 0.50 [") != std::string::npos);
 }
+
+TEST_CASE("comparisons: one_setting compares only groups that differ in one setting, and Holm holds over those") {
+  // A 2 x 2 grid: PE type (learned, random_fixed) x sigma (0.2, 2), three seeds a cell, independent draws.
+  auto analysed = [](const test::TempDir& dir, const std::string& comparisons) {
+    for (const char* type : {"learned", "random_fixed"})
+      for (double sigma : {0.2, 2.0})
+        for (int seed = 0; seed < 3; ++seed) {
+          test::FakeRun run = noisy_grid_run(sigma);
+          run.pe_type = type;
+          run.seed = seed;
+          run.draw = "run";
+          run.human_accuracy = {(sigma < 1 ? 0.9 : 0.4) - 0.01 * seed};
+          test::write_run(dir.path() / "sweep" / (std::string(type) + std::to_string(sigma) + "_" + std::to_string(seed)),
+                          run);
+        }
+    analysis::AnalyzeOptions o;
+    o.comparisons = comparisons;
+    analysis::analyze_all({dir.path() / "sweep"}, dir.path() / "out", o, false);
+    return read_text(dir.path() / "out" / "comparisons.csv");
+  };
+  test::TempDir all_dir, planned_dir;
+  const std::string all = analysed(all_dir, "all"), planned = analysed(planned_dir, "one_setting");
+  INFO(all);
+  INFO(planned);
+  // Every pair of the 4 groups against the 4 that differ in type alone or in sigma alone.
+  CHECK(cell(all, "human_accuracy,learned normal(0.2),learned normal(2),", "family") == "6");
+  CHECK(cell(planned, "human_accuracy,learned normal(0.2),learned normal(2),", "family") == "4");
+  CHECK(cell(planned, "human_accuracy,learned normal(0.2),random_fixed normal(0.2),", "family") == "4");
+  CHECK(cell(planned, "human_accuracy,learned normal(0.2),random_fixed normal(2),", "family") == "<absent>");
+  CHECK(cell(all, "human_accuracy,learned normal(0.2),random_fixed normal(2),", "family") == "6");
+  // The smaller family adjusts less: the same p, a smaller Holm p.
+  const std::string key = "human_accuracy,learned normal(0.2),learned normal(2),";
+  CHECK(cell(planned, key, "p_value") == cell(all, key, "p_value"));
+  CHECK(std::stod(cell(planned, key, "p_holm")) < std::stod(cell(all, key, "p_holm")));
+  CHECK(read_text(planned_dir.path() / "out" / "summary.md").find("differ in exactly one setting") != std::string::npos);
+}
