@@ -120,10 +120,20 @@ def check_against_loci(runs):
     return worst
 
 
+def settings_apart(a, b):
+    """How many settings two group names ("key=value key=value ...") differ in; a key only one has counts."""
+    sa = dict(item.split("=", 1) for item in a.split() if "=" in item)
+    sb = dict(item.split("=", 1) for item in b.split() if "=" in item)
+    return sum(sa.get(k) != sb.get(k) for k in set(sa) | set(sb))
+
+
 def main(argv):
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("bundle")
     p.add_argument("--permutations", type=int, default=1000)
+    p.add_argument("--comparisons", choices=["all", "one_setting"], default="all",
+                   help="every pair of groups, or only pairs that differ in exactly one setting (loci analyze's "
+                        "option of that name), Holm over the family compared")
     p.add_argument("--check", action="store_true",
                    help="also hold every run's RSA against loci's own analysis.json; exit 1 past 1e-6")
     a = p.parse_args(argv)
@@ -154,6 +164,8 @@ def main(argv):
     for column in ([task[0]] if task else []) + ["rsa"]:
         rows = []
         for (na, ra), (nb, rb) in itertools.combinations(sorted(groups.items()), 2):
+            if a.comparisons == "one_setting" and settings_apart(na, nb) != 1:
+                continue
             c = compare(ra, rb, column)
             if c:
                 rows.append((na, nb) + c)
