@@ -122,22 +122,6 @@ void inherit_plugin_keys(config::Node& stage, const config::Node& out) {
     if (!stage.find(key) && out.find(key)) stage.set(key, *out.find(key));
 }
 
-void resolve_generate_stage(config::Node& out, const std::vector<std::string>& gen, const PipelineContext& c) {
-  const config::Node* g = stage_of(out, "generate");
-  if (!g) return refuse_overrides_without_stage(gen, "generate");
-  config::Node stage = config::resolve_includes(*g, c.file.parent_path());
-  if (!stage.is_map()) throw UserError(g->mark().str() + ": 'generate' must be a generator config (a mapping)");
-  if (!own_key(*g, "out")) stage.set("out", config::Node::scalar((c.folder / "data").string(), g->mark()));
-  inherit_plugin_keys(stage, out);
-  if (const auto s = stage_plugin_schema(stage, gen, c.registry)) check_stage_keys(gen, "generate", *s);
-  const ResolvedConfig r =
-      as_typed("generate", gen, [&] { return resolve_node(stage, gen, c.registry, c.file.string() + " (generate)"); });
-  if (r.kind != ConfigKind::generator) throw UserError(g->mark().str() + ": the 'generate' stage needs a `generator:` key");
-  out.set("generate", r.node);
-}
-
-// `sweep:` is one grid (a list of key=v1,v2 entries) or several (a list of such lists), run as their union; taken
-// out of the stage, which then resolves as a plain training config.
 // An entry of `sweep:` as its key=v1,v2 text. On the command line YAML splits `[seed=0,1]` at its comma, so an entry
 // without '=' says how to quote it.
 std::string sweep_entry(const config::Node& entry) {
@@ -148,6 +132,8 @@ std::string sweep_entry(const config::Node& entry) {
   return text;
 }
 
+// `sweep:` is one grid (a list of key=v1,v2 entries) or several (a list of such lists), run as their union; taken
+// out of the stage, which then resolves as a plain generator or training config.
 std::vector<std::vector<std::string>> take_sweep_grids(config::Node& stage) {
   std::vector<std::vector<std::string>> grids;
   if (const config::Node* s = stage.find("sweep")) {
@@ -180,13 +166,87 @@ config::Node sweep_node_of(const std::vector<std::vector<std::string>>& grids, c
   return sweep_node;
 }
 
+// `train.sweep=[...]` (or `generate.sweep=[...]`) on the command line replaces the stage's grid, so a paper pipeline's
+// grid is cut down without copying its file; the stage's other overrides are returned.
+std::vector<std::string> apply_sweep_override(config::Node& stage, const std::vector<std::string>& train) {
+  std::vector<std::string> rest;
+  for (const auto& arg : train) {
+    config::Override o = config::parse_override(arg);
+    if (o.path == "sweep") stage.set("sweep", o.value);
+    else rest.push_back(arg);
+  }
+  return rest;
+}
+
+// A swept generate stage makes one dataset per point, each into <out>/<point>; the train stage's grid then runs on
+// each of them through a `data=` axis, whose values are split at commas, so a folder name holds none.
+std::string dataset_folder_name(const std::string& point) {
+  std::string name;
+  for (const char c : point) name += c == ',' ? std::string("%2C") : std::string(1, c);
+  return name;
+}
+
+// A data= sweep value is split at commas and read as YAML, so a dataset folder's path may hold none of these.
+void check_data_axis_path(const std::string& path, const config::Mark& mark) {
+  if (const auto bad = path.find_first_of(",'\"[]{}()#"); bad != std::string::npos)
+    throw UserError(mark.str() + ": generate.out '" + printable(path) + "' holds '" + path[bad] +
+                    "', which a swept generate stage cannot pass to the train stage's data= axis; choose another out");
+}
+
+config::Node resolve_one_dataset(config::Node stage, const config::Node& g, const std::vector<std::string>& gen,
+                                 const PipelineContext& c) {
+  const ResolvedConfig r =
+      as_typed("generate", gen, [&] { return resolve_node(stage, gen, c.registry, c.file.string() + " (generate)"); });
+  if (r.kind != ConfigKind::generator) throw UserError(g.mark().str() + ": the 'generate' stage needs a `generator:` key");
+  return r.node;
+}
+
+void resolve_generate_stage(config::Node& out, const std::vector<std::string>& gen_args, const PipelineContext& c) {
+  const config::Node* g = stage_of(out, "generate");
+  if (!g) return refuse_overrides_without_stage(gen_args, "generate");
+  config::Node stage = config::resolve_includes(*g, c.file.parent_path());
+  if (!stage.is_map()) throw UserError(g->mark().str() + ": 'generate' must be a generator config (a mapping)");
+  const std::vector<std::string> gen = apply_sweep_override(stage, gen_args);
+  const bool swept = stage.find("sweep") != nullptr;
+  const auto grids = as_typed("generate", gen_args, [&] { return take_sweep_grids(stage); });
+  if (!own_key(*g, "out")) stage.set("out", config::Node::scalar((c.folder / "data").string(), g->mark()));
+  inherit_plugin_keys(stage, out);
+  if (const auto s = stage_plugin_schema(stage, gen, c.registry)) check_stage_keys(gen, "generate", *s);
+  if (!swept) {
+    out.set("generate", resolve_one_dataset(stage, *g, gen, c));
+    return;
+  }
+  const std::filesystem::path root = stage.at("out").text();
+  check_data_axis_path(root.string(), stage.at("out").mark());
+  config::Node datasets = config::Node::sequence(g->mark());
+  const Sweep plan = plan_sweep_grids(grids);
+  for (const auto& point : plan.points) {
+    std::vector<std::string> o = plan.fixed;
+    o.insert(o.end(), point.overrides.begin(), point.overrides.end());
+    o.insert(o.end(), gen.begin(), gen.end());
+    config::Node one = stage;
+    one.set("out", config::Node::scalar((root / dataset_folder_name(point.name)).string(), stage.at("out").mark()));
+    datasets.push_back(resolve_one_dataset(one, *g, o, c));
+  }
+  out.set("generate", datasets);
+}
+
 // data and out follow the pipeline unless the stage itself sets them: an included training config's own data/out
-// (configs/lst_train.yaml's data/lst) belong to its standalone use.
-void place_train_stage(config::Node& stage, const config::Node& t, const config::Node& out, const PipelineContext& c) {
+// (configs/lst_train.yaml's data/lst) belong to its standalone use. After a swept generate stage the grids run on
+// every dataset it makes: a `data=` axis leads each grid, so a dataset's runs come together.
+void place_train_stage(config::Node& stage, std::vector<std::vector<std::string>>& grids, const config::Node& t,
+                       const config::Node& out, const PipelineContext& c) {
   if (!own_key(t, "data")) {
     const config::Node* g = stage_of(out, "generate");
     if (!g) throw UserError(t.mark().str() + ": the 'train' stage needs `data:` when there is no 'generate' stage");
-    stage.set("data", g->at("out"));
+    if (g->is_sequence()) {
+      std::string axis = "data=";
+      for (const auto& dataset : g->items()) axis += (axis.size() > 5 ? "," : "") + dataset.at("out").text();
+      for (auto& grid : grids) grid.insert(grid.begin(), axis);
+      stage.set("data", g->items().front().at("out"));
+    } else {
+      stage.set("data", g->at("out"));
+    }
   }
   if (!own_key(t, "out")) stage.set("out", config::Node::scalar((c.folder / "runs").string(), t.mark()));
   inherit_plugin_keys(stage, out);
@@ -206,26 +266,14 @@ void check_every_sweep_point(const config::Node& stage, const config::Node& t, c
   }
 }
 
-// `train.sweep=[...]` on the command line replaces the stage's grid, so a paper pipeline's grid is cut down without
-// copying its file; the other train overrides are returned.
-std::vector<std::string> apply_sweep_override(config::Node& stage, const std::vector<std::string>& train) {
-  std::vector<std::string> rest;
-  for (const auto& arg : train) {
-    config::Override o = config::parse_override(arg);
-    if (o.path == "sweep") stage.set("sweep", o.value);
-    else rest.push_back(arg);
-  }
-  return rest;
-}
-
 void resolve_train_stage(config::Node& out, const std::vector<std::string>& train_args, const PipelineContext& c) {
   const config::Node* t = stage_of(out, "train");
   if (!t) return refuse_overrides_without_stage(train_args, "train");
   config::Node stage = config::resolve_includes(*t, c.file.parent_path());
   if (!stage.is_map()) throw UserError(t->mark().str() + ": 'train' must be a training config (a mapping)");
   const std::vector<std::string> train = apply_sweep_override(stage, train_args);
-  const auto grids = as_typed("train", train_args, [&] { return take_sweep_grids(stage); });
-  place_train_stage(stage, *t, out, c);
+  auto grids = as_typed("train", train_args, [&] { return take_sweep_grids(stage); });
+  place_train_stage(stage, grids, *t, out, c);
   if (const auto s = stage_plugin_schema(stage, train, c.registry)) check_stage_keys(train, "train", *s);
   check_every_sweep_point(stage, *t, grids, train, c);
   config::Node resolved = resolve_node(stage, train, c.registry, c.file.string() + " (train)").node;
@@ -256,6 +304,11 @@ void resolve_report_stage(config::Node& out, const std::vector<std::string>& rep
 }
 
 }  // namespace
+
+std::vector<config::Node> generate_configs(const config::Node& generate) {
+  if (!generate.is_sequence()) return {generate};
+  return generate.items();
+}
 
 config::Node resolve_pipeline(const config::Node& raw, const std::vector<std::string>& overrides,
                               plugins::PluginRegistry& registry, const std::filesystem::path& file) {

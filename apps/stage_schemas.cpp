@@ -26,7 +26,8 @@ config::OptionTable<PipelineKeys> make_pipeline_keys() {
       .doc("pipeline folder: every stage writes below it");
   t.add("generate", [](P& p) -> config::Node& { return p.generate; })
       .any()
-      .doc("generator config (see `loci config schema GENERATOR`); out defaults to <out>/data");
+      .doc("generator config (see `loci config schema GENERATOR`); out defaults to <out>/data. With `sweep:` "
+           "([seed=0,1,2]) one dataset per point, each in <out>/data/<point>, and the train stage's grid runs on each");
   t.add("train", [](P& p) -> config::Node& { return p.train; })
       .any()
       .doc("training config (see `loci config schema TRAINER`) plus `sweep:` (one grid [key=v1,v2, ...] or a list of "

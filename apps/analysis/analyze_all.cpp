@@ -76,7 +76,7 @@ AnalyzeAllReport analyze_all(const std::vector<fs::path>& roots, const fs::path&
   bar.finish();
   add_attention_similarity(folders, analyses, options.attention_reference);
   datasets::make_folder(summary_folder);
-  write_summary(analyses, summary_folder, options.comparisons);
+  write_summary(analyses, summary_folder, options.comparisons, options.pool_datasets);
   return report;
 }
 

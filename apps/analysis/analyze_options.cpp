@@ -25,6 +25,10 @@ const config::OptionTable<AnalyzeOptions>& analyze_options() {
         .choices({"all", "one_setting"})
         .doc("which pairs of groups are compared, with Holm's adjustment over that family: all = every pair; "
              "one_setting = pairs that differ in exactly one setting (a grid's planned contrasts), a smaller family");
+    t.add("pool_datasets", [](AnalyzeOptions& o) -> bool& { return o.pool_datasets; })
+        .doc("summarise runs on different datasets together (the dataset a replicate like the seed: a swept "
+             "generate stage's graphs or parcellations); comparisons still pair runs that share a dataset and PE "
+             "draw; by default each dataset's runs form their own groups");
     t.add("force", [](AnalyzeOptions& o) -> bool& { return o.force; })
         .doc("analyse every run again, even where its analysis.json is current (an analysis is otherwise kept while "
              "the run's files, the options and the registered probes are unchanged)");

@@ -37,6 +37,9 @@ struct AnalyzeOptions {
   // every pair; "one_setting": only pairs that differ in exactly one setting (a factorial grid's planned contrasts:
   // sigma within each learning rate, the learning rate within each sigma).
   std::string comparisons = "all";
+  // Across runs: runs on different datasets (a pipeline's swept generate stage: three graphs) summarised together,
+  // the dataset a replicate like the seed; comparisons still pair the runs that share a dataset and a PE draw.
+  bool pool_datasets = false;
 };
 
 // Version of analysis.json's layout; bump when fields change meaning so stale files are recomputed.

@@ -144,6 +144,7 @@ struct Group {
   ordered_json run;  // identity of the first run
   std::vector<std::map<std::string, double>> values;
   std::vector<std::int64_t> seeds;
+  std::set<std::string> datasets;
 };
 
 std::string pm(const Stat& s, int precision) {
@@ -186,7 +187,7 @@ bool has_identity_keys(const nlohmann::json& identity) {
 // identity holds. Runs are compared in one of the two forms, never a mix: an identity leaves out keys that do not
 // apply and spells values as typed, so the two forms of one setting differ.
 config::FlatConfig settings_of(const ordered_json& run, const nlohmann::json& identity, bool from_config,
-                               const std::vector<std::string>& outside) {
+                               const std::vector<std::string>& outside, bool pool_datasets) {
   const fs::path folder = fs::path(run["folder"].get<std::string>());
   std::error_code ec;
   const bool has_config = fs::exists(folder / "config.yaml", ec);
@@ -199,6 +200,7 @@ config::FlatConfig settings_of(const ordered_json& run, const nlohmann::json& id
     return {};
   }
   out.erase("seed");
+  if (pool_datasets) out.erase("data.shards_sha256"), out.erase("data");
   if (has_config)
     if (const auto* epochs = run_config(folder).find_path("train.epochs")) out["train.epochs"] = epochs->text();
   return out;
@@ -237,10 +239,11 @@ struct Table {
   std::vector<config::FlatConfig> settings;
   std::vector<std::string> columns, varying;
   std::vector<std::string> names;                   // each run's group name
+  std::size_t datasets = 0;                         // how many datasets the runs were trained on
   std::vector<RunRecord> records;                   // for the statistics, once named
 };
 
-Table gather(const std::vector<ordered_json>& analyses) {
+Table gather(const std::vector<ordered_json>& analyses, bool pool_datasets) {
   Table t;
   std::vector<nlohmann::json> identities;
   for (const auto& a : analyses) identities.push_back(identity_record(a["run"]));
@@ -251,10 +254,14 @@ Table gather(const std::vector<ordered_json>& analyses) {
   for (std::size_t i = 0; i < analyses.size(); ++i) {
     t.runs.push_back(analyses[i]["run"]);
     t.values.push_back(values_of(analyses[i]));
-    t.settings.push_back(settings_of(analyses[i]["run"], identities[i], from_config, outside));
+    t.settings.push_back(settings_of(analyses[i]["run"], identities[i], from_config, outside, pool_datasets));
   }
   t.columns = columns_of(t.values);
   t.varying = varying_keys(t.settings);
+  std::set<std::string> data;
+  for (const auto& run : t.runs)
+    if (run.contains("data")) data.insert(run["data"].get<std::string>());
+  t.datasets = data.size();
   return t;
 }
 
@@ -314,6 +321,7 @@ std::map<Bucket, Group> groups_of(const Table& t) {
     }
     g.values.push_back(t.values[i]);
     g.seeds.push_back(t.runs[i]["seed"].get<std::int64_t>());
+    if (t.runs[i].contains("data")) g.datasets.insert(t.runs[i]["data"].get<std::string>());
   }
   return groups;
 }
@@ -340,10 +348,13 @@ std::vector<std::string> shown_columns(const std::vector<std::string>& columns) 
   return shown;
 }
 
-std::string md_header(std::size_t runs, const std::vector<std::string>& columns, const std::vector<std::string>& shown) {
+std::string md_header(std::size_t runs, std::size_t pooled_datasets, const std::vector<std::string>& columns,
+                      const std::vector<std::string>& shown) {
   std::ostringstream md;
   md << "# Summary of " << runs << " runs\n\n"
-     << "Mean ± sd over seeds of the last evaluation"
+     << "Mean ± sd over seeds"
+     << (pooled_datasets > 1 ? " and the " + std::to_string(pooled_datasets) + " datasets, pooled," : "")
+     << " of the last evaluation"
      << (std::any_of(columns.begin(), columns.end(), is_percentage) ? ", accuracies in %" : "")
      << ". Probes of the PE averaged over its blocks: "
         "RSA = Spearman between PE and true distances, Procrustes = disparity to the oracle (sinusoids of the true "
@@ -444,13 +455,13 @@ std::string statistics_sections(const Table& t, const std::vector<std::string>& 
 }
 
 // summary.csv (every column, mean and sd per group) and summary.md (the main columns, and the correlation).
-void write_group_tables(const Table& t, const fs::path& folder, bool one_setting) {
+void write_group_tables(const Table& t, const fs::path& folder, bool one_setting, bool pooled) {
   const std::vector<std::string> shown = shown_columns(t.columns);
   std::ostringstream csv, md;
-  csv << "group,pe_type,placement,init,sigma,runs,seeds";
+  csv << "group,pe_type,placement,init,sigma,runs,seeds,datasets";
   for (const auto& c : t.columns) csv << "," << c << "_mean," << c << "_sd," << c << "_ci_low," << c << "_ci_high";
   csv << "\n";
-  md << md_header(t.runs.size(), t.columns, shown);
+  md << md_header(t.runs.size(), pooled ? t.datasets : 0, t.columns, shown);
   std::vector<std::string> order;
   for (const auto& [key, g] : groups_of(t)) {
     order.push_back(g.run["group"].get<std::string>());
@@ -460,7 +471,7 @@ void write_group_tables(const Table& t, const fs::path& folder, bool one_setting
     csv << csv_text(g.run["group"].get<std::string>()) << "," << g.run["pe_type"].get<std::string>() << ","
         << g.run["placement"].get<std::string>() << "," << csv_text(g.run["init"].get<std::string>()) << ","
         << (g.run["drawn"].get<bool>() ? csv_number(g.run["sigma"].get<double>()) : "") << "," << g.values.size()
-        << "," << seeds;
+        << "," << seeds << "," << g.datasets.size();
     for (const auto& c : t.columns) {
       const Stat& st = stats.at(c);
       csv << "," << csv_number(st.mean) << "," << csv_number(st.sd) << "," << csv_number(st.ci.low) << ","
@@ -482,12 +493,13 @@ void write_group_tables(const Table& t, const fs::path& folder, bool one_setting
 
 }  // namespace
 
-void write_summary(const std::vector<ordered_json>& analyses, const fs::path& folder, const std::string& comparisons) {
-  Table t = gather(analyses);
+void write_summary(const std::vector<ordered_json>& analyses, const fs::path& folder, const std::string& comparisons,
+                   bool pool_datasets) {
+  Table t = gather(analyses, pool_datasets);
   name_groups(t);
   t.records = records_of(t, analyses);
   write_runs_csv(t, folder);
-  write_group_tables(t, folder, comparisons == "one_setting");
+  write_group_tables(t, folder, comparisons == "one_setting", pool_datasets);
 }
 
 }  // namespace loci::analysis

@@ -40,7 +40,7 @@ struct RunFlags {
   std::size_t refused = 0;  // with dry_run: stages and runs that would be refused
 };
 
-void generate_stage(const config::Node& gen, plugins::PluginRegistry& registry, RunFlags& f) {
+void generate_one(const config::Node& gen, plugins::PluginRegistry& registry, RunFlags& f) {
   const auto& plugin = registry.find(gen.at("generator").text(), LOCI_PLUGIN_GENERATOR);
   if (f.dry_run) {
     const std::string line = dry_run_generate(gen, plugin, registry);
@@ -54,6 +54,10 @@ void generate_stage(const config::Node& gen, plugins::PluginRegistry& registry, 
   const auto report = generate_from_config(gen, plugin, registry, flags);
   std::cerr << "loci: [generate] " << gen.at("out").text() << ": " << report.shards_kept << " shards kept, "
             << report.shards_written << " written\n";
+}
+
+void generate_stage(const config::Node& stage, plugins::PluginRegistry& registry, RunFlags& f) {
+  for (const auto& gen : generate_configs(stage)) generate_one(gen, registry, f);
 }
 
 void train_stage(const config::Node& train, const fs::path& folder, plugins::PluginRegistry& registry, RunFlags& f) {

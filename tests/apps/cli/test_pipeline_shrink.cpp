@@ -40,3 +40,16 @@ TEST_CASE("train.sweep on the command line replaces a pipeline's grid, and a one
   CHECK_THAT(refusal(run_loci("config show " + kPaper + "exp1_lst_quick.yaml 'train.sweep=[seed=0,1]'", in_dir)),
              Catch::Contains("train.sweep=[seed=0,1]") && Catch::Contains("quote each entry"));
 }
+
+TEST_CASE("a swept generate stage names a dataset folder per point, and refuses an out its data= axis cannot carry") {
+  loci::test::TempDir dir;
+  const std::string in_dir = "cd " + dir.path().string() + " &&";
+  const auto r = run_loci("run " + kPaper + "exp2_network_datasets.yaml out=p --dry-run", in_dir);
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  CHECK_THAT(r.output, Catch::Contains("p/data/seed=0: new") && Catch::Contains("p/data/seed=2: new"));
+  CHECK_THAT(r.output, Catch::Contains("[train] 36 runs"));
+  // Sweep values are split at commas: a dataset path holding one could not reach its runs intact.
+  CHECK_THAT(refusal(run_loci("config show " + kPaper + "exp2_network_datasets.yaml out=a,b", in_dir)),
+             Catch::Contains("generate.out 'a,b/data'") && Catch::Contains("holds ','"));
+}

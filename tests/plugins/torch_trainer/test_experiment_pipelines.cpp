@@ -75,3 +75,42 @@ TEST_CASE("configs/paper/exp3_parcels_quick.yaml runs end to end on a tiny brain
                  "generate.parcels.count=16 generate.volume.voxel_mm=12 generate.windows.length=6 "
                  "generate.windows.stride=6");
 }
+
+// Experiment 2 across datasets: the generate stage's sweep makes one graph per seed, the train grid runs on each,
+// and the analysis pools them (a group is one PE over every graph and seed) while its comparisons stay paired.
+TEST_CASE("a swept generate stage makes a dataset per point, trains the grid on each and the summary pools them") {
+  loci::test::TempDir dir;
+  const fs::path out = dir.path() / "p";
+  const auto r = run_loci("run -q " + std::string(LOCI_SOURCE_DIR) + "/configs/paper/exp2_network_datasets.yaml out=" +
+                          out.string() +
+                          " generate.splits.train=32 generate.splits.test=8 generate.splits.test_noise=8 "
+                          "generate.graph.nodes=16 generate.windows.length=6 generate.windows.stride=6 "
+                          "'generate.sweep=[\"seed=0,1\"]' "
+                          "'train.sweep=[\"model.pe.type=learned\",\"model.pe.init.std=0.2,3.0\",\"seed=0\"]' "
+                          "train.train.epochs=1 train.train.eval_every=1 train.train.precision=fp32");
+  INFO(r.output);
+  REQUIRE(r.exit_code == 0);
+  // Two graphs, each its own dataset: their true positions differ, so their shards do.
+  const std::string a = read_file(out / "data" / "seed=0" / "index.json"), b = read_file(out / "data" / "seed=1" / "index.json");
+  REQUIRE(!a.empty());
+  REQUIRE(!b.empty());
+  CHECK(a != b);
+  std::size_t runs = 0;
+  for (const auto& e : fs::directory_iterator(out / "runs")) runs += fs::exists(e.path() / "summary.json");
+  CHECK(runs == 4);
+  // Pooled: one row per sigma, each over both graphs.
+  const std::string summary = read_file(out / "analysis" / "summary.csv");
+  CHECK(column_values(summary, "sigma") == std::set<std::string>{"0.2", "3"});
+  CHECK(column_values(summary, "runs") == std::set<std::string>{"2"});
+  CHECK(column_values(summary, "datasets") == std::set<std::string>{"2"});
+  CHECK(read_file(out / "analysis" / "summary.md").find("the 2 datasets, pooled") != std::string::npos);
+  // The sigma comparison pairs the runs on one graph with one PE draw.
+  CHECK(read_file(out / "analysis" / "comparisons.csv").find(",paired,2,2,") != std::string::npos);
+  // Not pooled, each graph's runs are groups of their own.
+  const auto apart = run_loci("analyze -q " + (out / "runs").string() + " --out " + (dir.path() / "apart").string());
+  INFO(apart.output);
+  REQUIRE(apart.exit_code == 0);
+  const std::string split = read_file(dir.path() / "apart" / "summary.csv");
+  CHECK(column_values(split, "runs") == std::set<std::string>{"1"});
+  CHECK(column_values(split, "datasets") == std::set<std::string>{"1"});
+}
