@@ -18,6 +18,7 @@
 #include "datasets/error.hpp"
 #include "probe/communities.hpp"
 #include "probe/correlation.hpp"
+#include "probe/displacement.hpp"
 #include "probe/oracle.hpp"
 #include "probe/permutation.hpp"
 #include "probe/probe.hpp"
@@ -557,6 +558,31 @@ ordered_json independent_draw_probes(const RunFolder& run,
   return mean_over(per);
 }
 
+// The displacement account at the last evaluation (probe/displacement.hpp), as the mean over the PE's placements:
+// ||dP|| / ||P(0)|| and the RSA that dP predicts on any draw of P(0)'s size, beside the trained PE's own RSA. Null
+// without an epoch-0 PE or for a PE that never moved (a fixed one).
+ordered_json displacement_account_of(const RunFolder& run, const ordered_json& evaluations,
+                                     const std::vector<std::pair<int, const datasets::NumericArray*>>& tables,
+                                     const ProbeSetup& s) {
+  ordered_json none = {{"disp_norm_ratio", nullptr}, {"disp_predicted_rsa", nullptr}, {"disp_predicted_rsa_sd", nullptr}};
+  if (tables.empty() || evaluations.size() < 2 || evaluations.front()["epoch"].get<std::int64_t>() != 0) return none;
+  const std::int64_t last = static_cast<std::int64_t>(evaluations.size()) - 1;
+  const fs::path file = run.folder / "pe.h5";
+  double ratio = 0, predicted = 0, spread = 0;
+  int moved = 0;
+  for (const auto& [index, array] : tables) {
+    const Eigen::MatrixXd initial = slice(*array, 0, file, "placement"), trained = slice(*array, last, file, "placement");
+    if ((trained - initial).norm() == 0) continue;
+    const auto a = probe::displacement_account(initial, trained, s.context.true_distance, s.context.pe_metric,
+                                               draw_control_seed(run) + static_cast<std::uint64_t>(index));
+    ratio += a.norm_ratio, predicted += a.predicted_rsa, spread += a.predicted_rsa_sd, ++moved;
+  }
+  if (moved == 0) return none;
+  return {{"disp_norm_ratio", number(ratio / moved)},
+          {"disp_predicted_rsa", number(predicted / moved)},
+          {"disp_predicted_rsa_sd", number(spread / moved)}};
+}
+
 // The last evaluation's probes, with their controls beside them: the same probes at initialisation (init_*) and
 // on the displacement (disp_*), and the permutation p-value of the RSA (rsa_p_value: the true positions shuffled
 // among the tokens, 1000 times, every block's PE scored against each shuffle).
@@ -588,6 +614,7 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
   f["rsa_onset_epoch"] = onset_of(evaluations, "mean", "rsa");
   f["rsa_took_shape"] = took_shape_at_end(evaluations, "mean", "rsa");
   f["pe_to_embedding_norm"] = relative_scale(run, f, s);
+  f.update(displacement_account_of(run, evaluations, tables, s));
   if (evaluations.back().contains("attention_term")) {
     const auto& term = evaluations.back()["attention_term"];
     f["qk_rsa_spearman"] = term["rsa_spearman"];

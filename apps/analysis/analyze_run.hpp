@@ -43,7 +43,7 @@ struct AnalyzeOptions {
 };
 
 // Version of analysis.json's layout; bump when fields change meaning so stale files are recomputed.
-constexpr int kAnalysisVersion = 10;
+constexpr int kAnalysisVersion = 11;
 
 // The probes analysis.json also gives at initialisation (final.init_<name>) and on the displacement PE(t) - PE(0)
 // (final.disp_<name>, evaluations[].displacement).

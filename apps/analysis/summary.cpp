@@ -57,6 +57,8 @@ const std::vector<std::string>& probe_columns() {
     for (const auto& n : baseline_probes()) c.push_back("init_" + n);
     for (const auto& n : baseline_probes()) c.push_back("draw_" + n);
     for (const auto& n : baseline_probes()) c.push_back("disp_" + n);
+    // The displacement account (probe/displacement.hpp).
+    for (const char* k : {"disp_norm_ratio", "disp_predicted_rsa", "disp_predicted_rsa_sd"}) c.push_back(k);
     return c;
   }();
   return columns;
@@ -343,7 +345,7 @@ std::vector<std::string> shown_columns(const std::vector<std::string>& columns) 
     if (is_percentage(c) || (c.find("_mse") != std::string::npos && c.find("_mean") == std::string::npos) ||
         c.find("_r2_token_mean") != std::string::npos || c == "rsa_spearman" ||
         c == "procrustes_oracle_disparity" || c == "procrustes_coords_disparity" || c == "decode_r2" ||
-        c == "knn_overlap")
+        c == "knn_overlap" || c == "disp_norm_ratio" || c == "disp_predicted_rsa")
       shown.push_back(c);
   return shown;
 }

@@ -221,7 +221,14 @@ TEST_CASE("train.save_attention writes each block's mean attention maps at every
                             "assert abs(f.init_rsa_spearman - f.rsa_spearman) < 1e-12, f; "
                             "assert pandas.isna(f.disp_rsa_spearman), f; assert f.rsa_p_value < 0.01, f.rsa_p_value; "
                             "l = r.set_index('pe_type').loc['learned']; assert 0 < l.rsa_p_value <= 1; "
-                            "assert l.disp_norm_frobenius > 0; assert not pandas.isna(l.init_rsa_spearman)\"";
+                            "assert l.disp_norm_frobenius > 0; assert not pandas.isna(l.init_rsa_spearman); "
+                            // The displacement account: a moved PE has its ratio and draw-free prediction, a fixed
+                            // one has none; the summary carries them.
+                            "assert pandas.isna(f.disp_norm_ratio) and pandas.isna(f.disp_predicted_rsa), f; "
+                            "assert l.disp_norm_ratio > 0 and -1 <= l.disp_predicted_rsa <= 1, l; "
+                            "assert l.disp_predicted_rsa_sd > 0, l; "
+                            "s = pandas.read_csv('" + (whole.path() / "summary.csv").string() + "'); "
+                            "assert 'disp_norm_ratio_mean' in s and 'disp_predicted_rsa_mean' in s, list(s)\"";
   CHECK(std::system(check.c_str()) == 0);
 }
 
