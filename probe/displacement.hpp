@@ -17,6 +17,9 @@ struct DisplacementAccount {
   double norm_ratio = 0;        // ||dP||_F / ||P(0)||_F
   double predicted_rsa = 0;     // mean RSA of Q + dP over `draws` isotropic Gaussian Q with ||Q||_F = ||P(0)||_F
   double predicted_rsa_sd = 0;  // its spread over those draws (the prediction's own noise)
+  // <P(t), P(0)> / ||P(0)||^2: the share of the draw the trained PE keeps. Near 1 without weight decay; decay
+  // shrinks it, and dP then holds -(1 - kept_draw) P(0), a copy of the draw the additive account cannot see through.
+  double kept_draw = 0;
 };
 
 // initial and trained: T x d, the same shape; true_distance T x T. Deterministic in `seed`. Throws

@@ -564,23 +564,25 @@ ordered_json independent_draw_probes(const RunFolder& run,
 ordered_json displacement_account_of(const RunFolder& run, const ordered_json& evaluations,
                                      const std::vector<std::pair<int, const datasets::NumericArray*>>& tables,
                                      const ProbeSetup& s) {
-  ordered_json none = {{"disp_norm_ratio", nullptr}, {"disp_predicted_rsa", nullptr}, {"disp_predicted_rsa_sd", nullptr}};
+  ordered_json none = {{"disp_norm_ratio", nullptr}, {"disp_predicted_rsa", nullptr}, {"disp_predicted_rsa_sd", nullptr},
+                       {"disp_kept_draw", nullptr}};
   if (tables.empty() || evaluations.size() < 2 || evaluations.front()["epoch"].get<std::int64_t>() != 0) return none;
   const std::int64_t last = static_cast<std::int64_t>(evaluations.size()) - 1;
   const fs::path file = run.folder / "pe.h5";
-  double ratio = 0, predicted = 0, spread = 0;
+  double ratio = 0, predicted = 0, spread = 0, kept = 0;
   int moved = 0;
   for (const auto& [index, array] : tables) {
     const Eigen::MatrixXd initial = slice(*array, 0, file, "placement"), trained = slice(*array, last, file, "placement");
     if ((trained - initial).norm() == 0) continue;
     const auto a = probe::displacement_account(initial, trained, s.context.true_distance, s.context.pe_metric,
                                                draw_control_seed(run) + static_cast<std::uint64_t>(index));
-    ratio += a.norm_ratio, predicted += a.predicted_rsa, spread += a.predicted_rsa_sd, ++moved;
+    ratio += a.norm_ratio, predicted += a.predicted_rsa, spread += a.predicted_rsa_sd, kept += a.kept_draw, ++moved;
   }
   if (moved == 0) return none;
   return {{"disp_norm_ratio", number(ratio / moved)},
           {"disp_predicted_rsa", number(predicted / moved)},
-          {"disp_predicted_rsa_sd", number(spread / moved)}};
+          {"disp_predicted_rsa_sd", number(spread / moved)},
+          {"disp_kept_draw", number(kept / moved)}};
 }
 
 // The last evaluation's probes, with their controls beside them: the same probes at initialisation (init_*) and

@@ -58,7 +58,7 @@ const std::vector<std::string>& probe_columns() {
     for (const auto& n : baseline_probes()) c.push_back("draw_" + n);
     for (const auto& n : baseline_probes()) c.push_back("disp_" + n);
     // The displacement account (probe/displacement.hpp).
-    for (const char* k : {"disp_norm_ratio", "disp_predicted_rsa", "disp_predicted_rsa_sd"}) c.push_back(k);
+    for (const char* k : {"disp_norm_ratio", "disp_predicted_rsa", "disp_predicted_rsa_sd", "disp_kept_draw"}) c.push_back(k);
     return c;
   }();
   return columns;

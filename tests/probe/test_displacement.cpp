@@ -27,6 +27,8 @@ TEST_CASE("the displacement account: norm ratio, and a prediction that tracks th
     const Eigen::MatrixXd trained = initial + geometric_displacement(ratio * initial.norm());
     const DisplacementAccount a = displacement_account(initial, trained, truth, Metric::euclidean, 11);
     CHECK(a.norm_ratio == Approx(ratio));
+    // The displacement is (nearly) orthogonal to the draw: the draw is kept whole.
+    CHECK(a.kept_draw == Approx(1.0).margin(0.1 * ratio));
     // The draw is independent of the displacement here, so the trained PE is one more sample of what is predicted.
     const double observed = rsa(trained, truth).spearman;
     INFO("ratio " << ratio << ": observed " << observed << ", predicted " << a.predicted_rsa << " +- " << a.predicted_rsa_sd);
@@ -55,5 +57,7 @@ TEST_CASE("the displacement account's prediction fails where the draw itself car
   const DisplacementAccount a = displacement_account(initial, trained, truth, Metric::euclidean, 11);
   CHECK(rsa(trained, truth).spearman > 0.9);
   CHECK(a.predicted_rsa < 0.2);
+  // Decay that halves the draw: the trained PE keeps half of it.
+  CHECK(displacement_account(initial, 0.5 * initial, truth, Metric::euclidean, 1).kept_draw == Approx(0.5));
   CHECK_THROWS_AS(displacement_account(initial, trained.leftCols(5), truth, Metric::euclidean, 1), std::invalid_argument);
 }

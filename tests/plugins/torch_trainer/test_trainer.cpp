@@ -226,7 +226,7 @@ TEST_CASE("train.save_attention writes each block's mean attention maps at every
                             // one has none; the summary carries them.
                             "assert pandas.isna(f.disp_norm_ratio) and pandas.isna(f.disp_predicted_rsa), f; "
                             "assert l.disp_norm_ratio > 0 and -1 <= l.disp_predicted_rsa <= 1, l; "
-                            "assert l.disp_predicted_rsa_sd > 0, l; "
+                            "assert l.disp_predicted_rsa_sd > 0 and 0.5 < l.disp_kept_draw < 1.5, l; "
                             "s = pandas.read_csv('" + (whole.path() / "summary.csv").string() + "'); "
                             "assert 'disp_norm_ratio_mean' in s and 'disp_predicted_rsa_mean' in s, list(s)\"";
   CHECK(std::system(check.c_str()) == 0);
