@@ -56,6 +56,14 @@ struct BatchStream::Impl {
         units.push_back({s.first_sample + b, s.first_sample + std::min(s.samples, b + chunk)});
     }
     std::sort(units.begin(), units.end(), [](const Unit& a, const Unit& b) { return a.begin < b.begin; });
+    if (o.limit() < 0) throw std::invalid_argument("batch stream: limit must be 0 (all) or positive");
+    if (o.limit() > 0 && o.limit() < total) {
+      // The split's first samples, whatever the shuffle: a smaller training set that every epoch draws from.
+      units.erase(std::remove_if(units.begin(), units.end(), [&](const Unit& u) { return u.begin >= o.limit(); }),
+                  units.end());
+      for (auto& u : units) u.end = std::min(u.end, o.limit());
+      total = o.limit();
+    }
     if (o.shuffle()) {
       auto rng = sim::Rng::stream(o.seed(), "batch_stream", static_cast<std::uint64_t>(o.epoch()));
       window_seed = rng();

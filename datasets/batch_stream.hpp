@@ -26,6 +26,7 @@ struct BatchStreamOptions {
   LOCI_ARG(std::int64_t, epoch) = 0;
   LOCI_ARG(bool, shuffle) = true;        // false: samples in stored order (evaluation)
   LOCI_ARG(bool, drop_last) = false;     // drop a final batch smaller than batch_size
+  LOCI_ARG(std::int64_t, limit) = 0;     // only the split's first `limit` samples in stored order (0: all)
   LOCI_ARG(std::int64_t, window_chunks) = 4;  // chunks whose samples are mixed together
   LOCI_ARG(std::int64_t, prefetch_batches) = 4;
   // Data-parallel training: of every batch of the order above (the global batch), keep only part `rank` of `ranks`

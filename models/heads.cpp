@@ -3,6 +3,8 @@
 #include "models/init/linear_init.hpp"
 #include "models/linear.hpp"
 
+#include <torch/nn/functional/loss.h>
+
 #include <cmath>
 #include <stdexcept>
 
@@ -16,7 +18,8 @@ ClassificationHeadImpl::ClassificationHeadImpl(const ClassificationOptions& opti
   else if (p == "target") pooling_ = Pooling::target;
   else if (p == "mean") pooling_ = Pooling::mean;
   else if (p == "cls") pooling_ = Pooling::cls;
-  else throw std::invalid_argument("classification: pooling must be last, target, mean or cls, not '" + p + "'");
+  else if (p == "every") pooling_ = Pooling::every;
+  else throw std::invalid_argument("classification: pooling must be last, target, mean, cls or every, not '" + p + "'");
   if (options.classes() < 1) throw std::invalid_argument("classification: needs at least one class");
   if (pooling_ == Pooling::cls)
     cls_token = register_parameter("cls_token", at::normal(0.0, 0.02, {d_model}, generator));
@@ -39,15 +42,18 @@ torch::Tensor ClassificationHeadImpl::query_index(int64_t batch, int64_t tokens,
       if (!target_index.defined() || target_index.numel() != batch)
         throw std::invalid_argument("classification: target pooling needs one target_index per sample");
       return target_index.to(torch::kInt64).reshape({batch});
-    case Pooling::mean: break;
+    case Pooling::mean:
+    case Pooling::every: break;
   }
   return {};
 }
 
 torch::Tensor ClassificationHeadImpl::forward(const torch::Tensor& hidden, const torch::Tensor& target_index) {
+  if (pooling_ == Pooling::every) return linear(readout, hidden);
   if (hidden.size(1) == 1 && pooling_ != Pooling::mean) return linear(readout, hidden.squeeze(1));
   torch::Tensor pooled;
   switch (pooling_) {
+    case Pooling::every: break;  // returned above
     case Pooling::last: pooled = hidden.select(1, hidden.size(1) - 1); break;
     case Pooling::cls: pooled = hidden.select(1, 0); break;
     case Pooling::mean: pooled = hidden.mean(1); break;
@@ -58,6 +64,17 @@ torch::Tensor ClassificationHeadImpl::forward(const torch::Tensor& hidden, const
     }
   }
   return linear(readout, pooled);
+}
+
+torch::Tensor dense_cross_entropy(const torch::Tensor& logits, const torch::Tensor& classes, const torch::Tensor& counted,
+                                  double label_smoothing) {
+  const auto C = logits.size(-1);
+  const torch::Tensor per_token =
+      torch::nn::functional::cross_entropy(logits.reshape({-1, C}), classes.reshape({-1}).to(torch::kInt64),
+                                           torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone).label_smoothing(label_smoothing));
+  if (!counted.defined()) return per_token.mean();
+  const torch::Tensor weight = counted.reshape({-1}).to(per_token.scalar_type());
+  return (per_token * weight).sum() / weight.sum().clamp_min(1.0);
 }
 
 MaskedRegressionHeadImpl::MaskedRegressionHeadImpl(const MaskedRegressionOptions& options, int64_t d_model,

@@ -21,6 +21,8 @@ struct ClassificationOptions {
   //          data tokens only (zero additive PE, zero attention bias, no rotation for CLS), so pe_matrices() stay
   //          [T, d] and comparable with the true positions. A causal PE cannot be combined with cls (CLS would
   //          see only itself).
+  //   every  each token's own hidden state, read by the same Linear: logits [B, T, classes], for a dense objective
+  //          in which every token (every cell of the LST) is a target of its own.
   TORCH_ARG(std::string, pooling) = "last";
 };
 
@@ -35,7 +37,8 @@ class ClassificationHeadImpl : public torch::nn::Module {
   // The one token per sample the readout needs, as an index into the prefix + T sequence ([B] int64), or undefined
   // for mean pooling, which needs them all.
   torch::Tensor query_index(int64_t batch, int64_t tokens, const torch::Tensor& target_index) const;
-  // hidden: [B, prefix + T, d], or [B, 1, d] when the encoder computed only query_index's rows. -> logits [B, classes].
+  // hidden: [B, prefix + T, d], or [B, 1, d] when the encoder computed only query_index's rows. -> logits [B, classes]
+  // ([B, T, classes] for every).
   torch::Tensor forward(const torch::Tensor& hidden, const torch::Tensor& target_index = {});
 
   const ClassificationOptions& options() const { return options_; }
@@ -44,7 +47,7 @@ class ClassificationHeadImpl : public torch::nn::Module {
 
  private:
   ClassificationOptions options_;
-  enum class Pooling { last, target, mean, cls } pooling_ = Pooling::last;
+  enum class Pooling { last, target, mean, cls, every } pooling_ = Pooling::last;
 };
 
 TORCH_MODULE(ClassificationHead);
@@ -80,6 +83,11 @@ TORCH_MODULE(MaskedRegressionHead);
 
 // A [B, T] bool mask with exactly round(ratio * T) true entries per sample, drawn from `generator`.
 torch::Tensor sample_token_mask(int64_t batch, int64_t tokens, double ratio, at::Generator& generator);
+
+// Cross-entropy of per-token logits [B, T, C] against per-token classes [B, T] (int64), averaged over the tokens
+// where `counted` [B, T] (bool) is true, or over every token when it is undefined.
+torch::Tensor dense_cross_entropy(const torch::Tensor& logits, const torch::Tensor& classes, const torch::Tensor& counted,
+                                  double label_smoothing = 0);
 
 // Mean squared error over the masked tokens only: sum over masked tokens and channels of (pred - target)^2, divided
 // by (masked tokens * channels). pred, target: [B, T, C]; mask: [B, T] bool. Zero when nothing is masked.

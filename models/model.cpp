@@ -64,6 +64,13 @@ ModelOutput ModelImpl::forward(const ModelInput& input) {
   const bool factor = options_.factor_first_projection() && classification->prefix() == 0 && !noisy;
   out.hidden = encoder->encode(h, classification->prefix(), rows, factor ? input.x : torch::Tensor());
   out.output = classification->forward(out.hidden, input.target_index);
+  if (out.output.dim() == 3) {  // pooling every
+    out.dense = out.output;
+    const auto B = out.dense.size(0), T = out.dense.size(1), C = out.dense.size(2);
+    const torch::Tensor at = input.target_index.defined() ? input.target_index.to(torch::kInt64).reshape({B})
+                                                          : torch::full({B}, T - 1, torch::kInt64);
+    out.output = out.dense.gather(1, at.to(out.dense.device()).view({B, 1, 1}).expand({B, 1, C})).squeeze(1);
+  }
   return out;
 }
 
@@ -75,8 +82,13 @@ torch::Tensor ModelImpl::reconstruct(const torch::Tensor& x, const torch::Tensor
   return forward({x, {}, mask}).output;
 }
 
-torch::Tensor ModelImpl::loss(const ModelOutput& output, const ModelInput& input, const torch::Tensor& target) const {
-  if (classification) return torch::cross_entropy_loss(output.output, target.to(torch::kInt64));
+torch::Tensor ModelImpl::loss(const ModelOutput& output, const ModelInput& input, const torch::Tensor& target,
+                              double label_smoothing) const {
+  if (classification && output.dense.defined())
+    return dense_cross_entropy(output.dense, target, input.mask, label_smoothing);
+  if (classification)
+    return torch::cross_entropy_loss(output.output, target.to(torch::kInt64), {}, at::Reduction::Mean, -100,
+                                     label_smoothing);
   return masked_mse(output.output, target, input.mask);
 }
 

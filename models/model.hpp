@@ -28,7 +28,8 @@ struct ModelOptions {
 struct ModelInput {
   torch::Tensor x;             // [B, T, C] float
   torch::Tensor target_index;  // [B] int64, classification with pooling "target"
-  torch::Tensor mask;          // [B, T] bool, masked regression (sample_mask draws one)
+  torch::Tensor mask;          // [B, T] bool, masked regression (sample_mask draws one); with pooling "every", the
+                               // tokens the dense loss counts (undefined: all)
   // [B, T, d]: added to the token embeddings before anything else (the paper's robustness test: Gaussian noise on
   // the embeddings at test time). Undefined: none.
   torch::Tensor embedding_noise;
@@ -36,6 +37,9 @@ struct ModelInput {
 
 struct ModelOutput {
   torch::Tensor output;  // logits [B, classes], or predictions [B, T, channels]
+  // With pooling "every": every token's logits [B, T, classes], which the loss reads; `output` is then the row of
+  // the target token (target_index, else the last), so accuracy reads the target cell from its own token.
+  torch::Tensor dense;
   torch::Tensor hidden;  // the encoder's last hidden state ([B, rows, d] when the last block was pruned)
 };
 
@@ -48,7 +52,9 @@ class ModelImpl : public torch::nn::Module {
   torch::Tensor classify(const torch::Tensor& x, const torch::Tensor& target_index = {});
   torch::Tensor reconstruct(const torch::Tensor& x, const torch::Tensor& mask);
   // Cross-entropy against class labels [B] int64, or masked_mse against targets [B, T, channels] on input.mask.
-  torch::Tensor loss(const ModelOutput& output, const ModelInput& input, const torch::Tensor& target) const;
+  // label_smoothing (classification): the targets' share moved to the uniform distribution.
+  torch::Tensor loss(const ModelOutput& output, const ModelInput& input, const torch::Tensor& target,
+                     double label_smoothing = 0) const;
   // A mask for a batch at the ratio of the current mode (train or eval).
   torch::Tensor sample_mask(int64_t batch, at::Generator& generator) const;
 

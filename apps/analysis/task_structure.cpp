@@ -16,13 +16,14 @@ std::string text_at(const RunFolder& run, const char* key, const std::string& ab
   return node ? node->text() : absent;
 }
 
-// The task the trainer resolved (summary.json), else the config's.
+// The task the trainer resolved (summary.json), else the config's; a dense objective reads every token.
 bool reads_one_token(const RunFolder& run) {
   std::string task = text_at(run, "task.type", "auto");
   if (run.summary.is_object() && run.summary.contains("task") && run.summary["task"].is_object() &&
       run.summary["task"].contains("type") && run.summary["task"]["type"].is_string())
     task = run.summary["task"]["type"].get<std::string>();
-  return task != "masked_regression" && text_at(run, "model.pooling", "last") == "last";
+  return task != "masked_regression" && text_at(run, "task.objective", "readout") == "readout" &&
+         text_at(run, "model.pooling", "last") == "last";
 }
 
 }  // namespace

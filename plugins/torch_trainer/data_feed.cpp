@@ -1,6 +1,7 @@
 #include "data_feed.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/error.hpp"
 
@@ -47,7 +48,12 @@ std::vector<std::string> FeedPlan::arrays() const {
   if (task == Task::classification) a.push_back(label);
   if (!target_token.empty()) a.push_back(target_token);
   if (!condition.empty()) a.push_back(condition);
+  if (!dense_label.empty()) a.push_back(dense_label);
   return a;
+}
+
+datasets::BatchStreamOptions FeedPlan::stream_options(const std::string& split, std::int64_t batch_size) const {
+  return datasets::BatchStreamOptions(split, arrays(), batch_size).limit(split == train_split ? train_samples : 0);
 }
 
 FeedPlan plan_feed(const datasets::Dataset& ds, const TrainOptions& opt) {
@@ -61,6 +67,13 @@ FeedPlan plan_feed(const datasets::Dataset& ds, const TrainOptions& opt) {
   else if (opt.task == "masked_regression") p.task = Task::masked_regression;
   else p.task = has(opt.label) ? Task::classification : Task::masked_regression;
 
+  if (p.task != Task::classification && opt.objective != "readout")
+    throw UserError(where + "task.objective " + opt.objective + " supervises classes per token; this dataset trains " +
+                    "masked_regression (no '" + opt.label + "'), where every masked token is a target already");
+  p.train_split = opt.train_split;
+  if (opt.data_fraction < 1)
+    p.train_samples = std::max<std::int64_t>(
+        1, std::llround(opt.data_fraction * static_cast<double>(ds.samples(opt.train_split))));
   p.input = opt.input;
   if (p.input == "auto") p.input = has("tokens") ? "tokens" : "activity";
   if (!has(p.input)) throw UserError(where + "no per-sample array '" + p.input + "' to use as input (task.input)");
@@ -80,11 +93,25 @@ FeedPlan plan_feed(const datasets::Dataset& ds, const TrainOptions& opt) {
       const auto attrs = ds.attributes();
       if (auto it = attrs.find("grid_n"); it != attrs.end() && std::holds_alternative<std::int64_t>(it->second))
         p.classes = std::get<std::int64_t>(it->second);
+      else if (auto c = attrs.find("classes"); c != attrs.end() && std::holds_alternative<std::int64_t>(c->second))
+        p.classes = std::get<std::int64_t>(c->second);
       else
         throw UserError(where + "cannot tell the number of classes; set task.classes");
     }
-    if (opt.model.classification().pooling() == "target") {
+    if (opt.objective == "readout" && opt.model.classification().pooling() == "target") {
       if (!has(opt.target_token)) throw UserError(where + "pooling: target needs the array '" + opt.target_token + "'");
+      p.target_token = opt.target_token;
+    }
+    if (opt.objective != "readout") {
+      // Every token a target: its class per token, and the target cell, whose own token the accuracy reads.
+      if (!has("solution") || ds.array("solution").shape != std::vector<std::int64_t>{p.tokens})
+        throw UserError(where + "task.objective " + opt.objective + " needs a per-sample array 'solution' [token] of " +
+                        std::to_string(p.tokens) + " classes (an lst_grid dataset has one)");
+      if (!has(opt.target_token))
+        throw UserError(where + "task.objective " + opt.objective + " reads accuracy at the target token: no array '" +
+                        opt.target_token + "' (task.target_token)");
+      p.dense_label = "solution";
+      p.dense_blank = opt.objective == "dense_blank";
       p.target_token = opt.target_token;
     }
     if (has("condition")) {
@@ -125,6 +152,14 @@ void check_ranges(const Feed& f, const FeedPlan& plan, const datasets::Batch& ba
   check_range(f.label, plan.classes, "label", batch, stream);
   check_range(f.target, plan.tokens, "target token", batch, stream);
   check_range(f.condition, static_cast<std::int64_t>(plan.condition_names.size()), "condition", batch, stream);
+  if (f.dense.defined()) {
+    const auto bad = (f.dense < 0).logical_or(f.dense >= plan.classes).any(1).nonzero();
+    if (bad.numel() > 0)
+      throw UserError(stream.dataset_path().string() + ": sample " +
+                      std::to_string(batch.sample_ids[static_cast<std::size_t>(bad[0][0].item<std::int64_t>())]) +
+                      " of split '" + stream.split() + "' has a 'solution' symbol outside 1.." +
+                      std::to_string(plan.classes));
+  }
 }
 
 Feed Feed::from(const datasets::Batch& batch, const FeedPlan& plan, const datasets::BatchStream& stream) {
@@ -141,7 +176,15 @@ Feed Feed::from(const datasets::Batch& batch, const FeedPlan& plan, const datase
     f.target = as_tensor(batch, i, infos[i], {batch.size}).to(torch::kInt64);
     ++i;
   }
-  if (!plan.condition.empty()) f.condition = as_tensor(batch, i, infos[i], {batch.size}).to(torch::kInt64);
+  if (!plan.condition.empty()) {
+    f.condition = as_tensor(batch, i, infos[i], {batch.size}).to(torch::kInt64);
+    ++i;
+  }
+  if (!plan.dense_label.empty()) {
+    // The LST stores symbols 1..N: class = symbol - 1, as its `label`.
+    f.dense = as_tensor(batch, i, infos[i], {batch.size, plan.tokens}).to(torch::kInt64) - 1;
+    if (plan.dense_blank) f.counted = f.x.narrow(2, 0, plan.classes).abs().sum(2).eq(0);
+  }
   check_ranges(f, plan, batch, stream);
   return f;
 }

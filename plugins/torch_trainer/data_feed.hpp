@@ -18,12 +18,18 @@ struct FeedPlan {
   Task task = Task::classification;
   std::string input;                 // [token, channel]
   std::string label;                 // classification only
-  std::string target_token;          // "" unless pooling is target
+  std::string target_token;          // "" unless pooling is target or the objective dense
+  std::string dense_label;           // the per-token class array of a dense objective ("" for readout)
+  bool dense_blank = false;          // the dense loss counts only tokens whose symbol channels are all zero
   std::string condition;             // "" when the dataset has no `condition` (accuracy per condition then absent)
   std::vector<std::string> condition_names;
   std::int64_t tokens = 0, channels = 0, classes = 0;
+  std::string train_split;
+  std::int64_t train_samples = 0;  // train.data_fraction's share of the training split (0: all of it)
 
   std::vector<std::string> arrays() const;  // in the order Feed::from reads them
+  // The stream of `split` as training and evaluation read it: the training split cut to its share.
+  datasets::BatchStreamOptions stream_options(const std::string& split, std::int64_t batch_size) const;
 };
 
 // Checks the dataset against the options and decides the plan; a mismatch is a one-line UserError.
@@ -38,6 +44,8 @@ struct Feed {
   torch::Tensor label;      // [B] int64 (classification)
   torch::Tensor target;     // [B] int64 (pooling: target)
   torch::Tensor condition;  // [B] int64 when the plan has one
+  torch::Tensor dense;      // [B, T] int64 classes of a dense objective
+  torch::Tensor counted;    // [B, T] bool: the tokens the dense_blank loss counts (undefined: all)
 
   // UserError naming the sample when a label, target token or condition lies outside what the plan declares.
   static Feed from(const datasets::Batch& batch, const FeedPlan& plan, const datasets::BatchStream& stream);

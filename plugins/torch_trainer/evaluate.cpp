@@ -9,7 +9,7 @@ namespace loci::torch_trainer {
 TokenMeans token_means(const datasets::Dataset& ds, const std::string& train_split, const FeedPlan& plan) {
   TokenMeans m;
   if (plan.task != Task::masked_regression) return m;
-  datasets::BatchStream stream(ds, datasets::BatchStreamOptions(train_split, plan.arrays(), 512).shuffle(false));
+  datasets::BatchStream stream(ds, plan.stream_options(train_split, 512).shuffle(false));
   torch::Tensor sum = torch::zeros({plan.tokens}, torch::kFloat64);
   std::int64_t samples = 0;
   datasets::Batch batch;
@@ -90,7 +90,8 @@ std::vector<torch::Tensor> forward_parts(const EvalPass& e, const Feed& f, const
     }
     const auto out = e.model->forward(in);
     outputs[static_cast<std::size_t>(p)] = out.output;
-    const auto loss = e.model->loss(out, in, e.plan.task == Task::classification ? part(f.label) : in.x);
+    const auto target = e.plan.task != Task::classification ? in.x : f.dense.defined() ? part(f.dense) : part(f.label);
+    const auto loss = e.model->loss(out, in, target);
     losses[static_cast<std::size_t>(p)] = loss.item<double>() * static_cast<double>(r.second - r.first);
   });
   for (const double l : losses) tally.loss_sum += l;
@@ -131,7 +132,7 @@ SplitMetrics evaluate(models::Model& model, const datasets::Dataset& ds, const s
   const bool was_training = model->is_training();
   model->eval();
   const EvalPass e{model, plan, micro, seed, split, noise_std};
-  datasets::BatchStream stream(ds, datasets::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
+  datasets::BatchStream stream(ds, plan.stream_options(split, batch_size).shuffle(false));
   at::Generator mask_gen = models::make_generator(sim::Rng::stream(seed, "eval-mask:" + split, 0)());
   EvalTally tally(std::max<std::size_t>(plan.condition_names.size(), 3));
   datasets::Batch batch;
@@ -143,6 +144,7 @@ SplitMetrics evaluate(models::Model& model, const datasets::Dataset& ds, const s
                              : model->sample_mask(batch.size, mask_gen);
       if (means.defined()) tally.add_mean_baselines(f, mask, means, batch.size);
     }
+    if (f.counted.defined()) mask = f.counted;  // the tokens a dense_blank loss counts
     const std::vector<torch::Tensor> outputs = forward_parts(e, f, mask, batch.size, index, tally);
     tally.samples += batch.size;
     if (plan.task == Task::classification) {
@@ -160,7 +162,7 @@ double token_embedding_norm(models::Model& model, const datasets::Dataset& ds, c
                             const FeedPlan& plan, std::int64_t batch_size) {
   torch::NoGradGuard no_grad;
   const models::SingleThreadScope one;
-  datasets::BatchStream stream(ds, datasets::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
+  datasets::BatchStream stream(ds, plan.stream_options(split, batch_size).shuffle(false));
   datasets::Batch batch;
   if (!stream.next(batch) || batch.size == 0) return -1;
   const Feed f = Feed::from(batch, plan, stream);
@@ -180,7 +182,7 @@ std::vector<torch::Tensor> mean_attention(models::Model& model, const datasets::
   const models::DropoutGeneratorScope dropout_scope(&dropout_gen);
   at::Generator mask_gen = models::make_generator(sim::Rng::stream(seed, "eval-mask:" + split, 0)());
 
-  datasets::BatchStream stream(ds, datasets::BatchStreamOptions(split, plan.arrays(), batch_size).shuffle(false));
+  datasets::BatchStream stream(ds, plan.stream_options(split, batch_size).shuffle(false));
   std::vector<torch::Tensor> sums;
   std::int64_t samples = 0;
   datasets::Batch batch;

@@ -23,7 +23,8 @@ inline std::unique_ptr<torch::optim::OptimizerOptions> group_options(const Train
   if (opt.optimizer == "sgd")
     return std::make_unique<torch::optim::SGDOptions>(
         torch::optim::SGDOptions(opt.lr).momentum(opt.momentum).weight_decay(weight_decay));
-  return std::make_unique<torch::optim::AdamWOptions>(torch::optim::AdamWOptions(opt.lr).weight_decay(weight_decay));
+  return std::make_unique<torch::optim::AdamWOptions>(
+      torch::optim::AdamWOptions(opt.lr).weight_decay(weight_decay).eps(opt.adam_eps));
 }
 
 inline std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOptions& opt, models::Model& model) {
@@ -41,7 +42,7 @@ inline std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOption
   }
   if (opt.optimizer == "sgd")
     return std::make_unique<torch::optim::SGD>(std::move(groups), torch::optim::SGDOptions(opt.lr));
-  return std::make_unique<models::FusedAdamW>(std::move(groups), torch::optim::AdamWOptions(opt.lr));
+  return std::make_unique<models::FusedAdamW>(std::move(groups), torch::optim::AdamWOptions(opt.lr).eps(opt.adam_eps));
 }
 
 // The schedule's learning rate at this step on every group; the PE's group at train.pe.lr_scale times it.

@@ -150,6 +150,7 @@ class TorchTrainer final : public plugins::Trainer {
     s.mopt.encoder().in_channels(s.plan.channels);
     s.mopt.task(s.plan.task == Task::classification ? "classification" : "masked_regression");
     s.mopt.classification().classes(s.plan.classes);
+    if (!s.plan.dense_label.empty()) s.mopt.classification().pooling("every");
     if (const auto draw = pe_draw_seed(s.opt, s.identity)) s.mopt.encoder().pe().draw_seed(*draw);
     check_training_memory(s.opt, s.plan, s.ds->samples(s.opt.train_split), resolved);
     try {
@@ -208,7 +209,7 @@ class TorchTrainer final : public plugins::Trainer {
     s.attention_split = s.opt.save_attention ? attention_split_of(s.opt, *s.ds, s.eval_splits,
                                                                   resolved.at("train.attention_split").mark().str())
                                              : "";
-    s.per_epoch = datasets::BatchStream(*s.ds, datasets::BatchStreamOptions(s.opt.train_split, s.plan.arrays(), s.opt.batch_size))
+    s.per_epoch = datasets::BatchStream(*s.ds, s.plan.stream_options(s.opt.train_split, s.opt.batch_size))
                       .batches();
     if (s.per_epoch == 0)
       throw UserError(resolved.at("task.train_split").mark().str() + ": task.train_split '" + s.opt.train_split +

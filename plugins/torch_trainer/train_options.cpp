@@ -33,6 +33,13 @@ void declare_task(Table& t) {
   t.add("task.label", [](O& o) -> std::string& { return o.label; }).doc("per-sample class label array (classification)");
   t.add("task.target_token", [](O& o) -> std::string& { return o.target_token; })
       .doc("per-sample array giving the target token (pooling: target)");
+  t.add("task.objective", [](O& o) -> std::string& { return o.objective; })
+      .choices({"readout", "dense", "dense_blank"})
+      .doc("what classification supervises: readout = one label per sample read from one token (the paper: the "
+           "last); dense = every token's own class from the per-sample array `solution` [token] (the LST: every "
+           "cell's symbol), each read from its own token; dense_blank = only the tokens whose symbol channels are "
+           "all zero (the LST's blank cells and its target). Accuracy stays the target cell's (task.target_token), "
+           "read from its own token under dense objectives");
   t.add("task.classes", [](O& o) -> std::int64_t& { return o.classes; })
       .min(0)
       .doc("number of classes; 0 = from the dataset (N of the LST grid, or max label + 1)");
@@ -65,7 +72,8 @@ void declare_model(Table& t) {
       .doc("dropout in attention and MLP");
   t.add("model.pooling", [](O& o) -> std::string& { return o.model.classification().pooling(); })
       .choices(models::poolings())
-      .doc("classification readout: last token (the paper), the target token, the mean, or a CLS token");
+      .doc("classification readout: last token (the paper), the target token, the mean, or a CLS token")
+      .applies_when("task.objective", {"readout"});
   t.add("model.mask_ratio_train", [](O& o) -> double& { return o.model.masked_regression().mask_ratio_train(); })
       .within(0, 1)
       .doc("masked regression: share of tokens masked in training");
@@ -194,6 +202,19 @@ void declare_optimizer(Table& t) {
       .min(0)
       .doc("the PE's learning rate as a multiple of train.lr (and of its schedule); 0 freezes the PE at its init; no "
            "effect on a PE without parameters");
+  t.add("train.adam_eps", [](O& o) -> double& { return o.adam_eps; })
+      .min(1e-30)
+      .doc("AdamW's epsilon, added to the root of the second moment: larger values shrink the steps of parameters "
+           "whose gradients have become small (a way to keep them moving after the task is fitted)")
+      .applies_when("train.optimizer", {"adamw"});
+  t.add("train.label_smoothing", [](O& o) -> double& { return o.label_smoothing; })
+      .within(0, 1)
+      .doc("classification targets smoothed towards uniform by this share, so the loss never reaches zero and the "
+           "gradient does not vanish once every training sample is right");
+  t.add("train.data_fraction", [](O& o) -> double& { return o.data_fraction; })
+      .within(1e-9, 1)
+      .doc("train on this share of the training split: its first samples in stored order (at least one), the same "
+           "ones every epoch; the train split's evaluation scores the same share");
   t.add("train.momentum", [](O& o) -> double& { return o.momentum; })
       .min(0)
       .doc("SGD momentum")

@@ -29,12 +29,16 @@ struct TrainOptions {
   std::uint64_t seed = 0;
   std::string task = "auto";  // resolved against the dataset by the trainer
   std::string input = "auto", label = "label", target_token = "target_cell";
+  std::string objective = "readout";  // task.objective: readout | dense | dense_blank
   std::int64_t classes = 0;
   std::string train_split = "train";
   std::vector<std::string> eval_splits;
 
   std::string optimizer = "adamw";
   double lr = 1e-4, weight_decay = 0, momentum = 0.9;
+  double adam_eps = 1e-8;         // train.adam_eps
+  double label_smoothing = 0;     // train.label_smoothing (classification)
+  double data_fraction = 1;       // train.data_fraction: train on the split's first share of samples
   // train.pe.*: the PE's own optimizer settings (its parameters then form a group of their own, optimizer.hpp).
   std::optional<double> pe_weight_decay;  // absent: train.weight_decay
   double pe_lr_scale = 1.0;               // the PE's learning rate = this x the schedule's

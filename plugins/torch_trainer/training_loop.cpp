@@ -127,6 +127,9 @@ void train_step(Session& s, const datasets::BatchStream& stream, const datasets:
     const torch::Tensor x = f.x.to(s.device);
     const torch::Tensor target_index = f.target.defined() ? f.target.to(s.device) : f.target;
     const torch::Tensor label = s.plan.task == Task::classification ? f.label.to(s.device) : torch::Tensor();
+    // A dense objective's per-token classes are what the loss reads; the tokens it counts ride in the mask.
+    const torch::Tensor dense = f.dense.defined() ? f.dense.to(s.device) : f.dense;
+    if (f.counted.defined()) mask = f.counted.to(s.device);
     const int parts = s.micro->options().parts();
     std::vector<torch::Tensor> outputs(static_cast<std::size_t>(parts));
     const std::vector<double> losses = s.micro->backward(s.model->parameters(), [&](int p) -> torch::Tensor {
@@ -139,7 +142,8 @@ void train_step(Session& s, const datasets::BatchStream& stream, const datasets:
       const models::ModelOutput out = s.model->forward(in);
       outputs[static_cast<std::size_t>(p)] = out.output.detach();
       const double share = static_cast<double>(end - begin) / static_cast<double>(batch.size);
-      return s.model->loss(out, in, s.plan.task == Task::classification ? part(label) : in.x).to(torch::kFloat) * share;
+      const torch::Tensor target = s.plan.task != Task::classification ? in.x : dense.defined() ? part(dense) : part(label);
+      return s.model->loss(out, in, target, opt.label_smoothing).to(torch::kFloat) * share;
     });
     double value = 0;
     for (const double l : losses) value += l;
@@ -181,7 +185,7 @@ EpochTally run_epoch(Session& s, bool& stop) {
   at::Generator mask_gen = models::make_generator(sim::Rng::stream(s.opt.seed, "mask", epoch)());
   s.model->train();
   // With several ranks, each reads its own part of every global batch of this epoch's order.
-  datasets::BatchStream stream(*s.ds, datasets::BatchStreamOptions(s.opt.train_split, s.plan.arrays(), s.opt.batch_size)
+  datasets::BatchStream stream(*s.ds, s.plan.stream_options(s.opt.train_split, s.opt.batch_size)
                                       .seed(s.opt.seed)
                                       .epoch(s.state.epoch)
                                       .rank(s.rank)

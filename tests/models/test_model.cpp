@@ -349,3 +349,33 @@ TEST_CASE("batched matmul matches torch::matmul forward and backward whatever th
       if (ry.defined()) CHECK(max_abs(gy - ry) < 1e-4);
     }
 }
+
+TEST_CASE("pooling every: each token's logits, the target's row as the output, and a loss over the counted tokens") {
+  const auto x = puzzle_batch(4, 5);
+  const auto target = torch::tensor({0, 15, 7, 3}, torch::kInt64);
+  auto model = make_model(small_model(PEOptions("learned"), "every"), grid(), 21);
+  const auto out = model->forward({x, target, {}});
+  REQUIRE(out.dense.sizes() == torch::IntArrayRef({4, 16, 4}));
+  // Accuracy reads the target cell from its own token.
+  for (int64_t b = 0; b < 4; ++b) CHECK(max_abs(out.output[b] - out.dense[b][target[b].item<int64_t>()]) == 0);
+  // The loss is the mean cross-entropy over the counted tokens only, worked out here by hand.
+  const auto classes = torch::randint(0, 4, {4, 16}, torch::kInt64);
+  torch::Tensor counted = torch::zeros({4, 16}, torch::kBool);
+  counted.index_put_({torch::indexing::Slice(), torch::indexing::Slice(0, 3)}, true);
+  const auto by_hand = -torch::log_softmax(out.dense, -1).gather(2, classes.unsqueeze(-1)).squeeze(-1);
+  CHECK(model->loss(out, {x, target, counted}, classes).item<double>() ==
+        Approx(by_hand.narrow(1, 0, 3).mean().item<double>()).epsilon(1e-5));
+  CHECK(model->loss(out, {x, target, {}}, classes).item<double>() == Approx(by_hand.mean().item<double>()).epsilon(1e-5));
+  // Every token's own row reaches the PE: a loss on one token's classes moves that token's PE row.
+  auto fresh = make_model(small_model(PEOptions("learned"), "every"), grid(), 21);
+  counted = torch::zeros({4, 16}, torch::kBool);
+  counted.index_put_({torch::indexing::Slice(), 5}, true);
+  fresh->loss(fresh->forward({x, target, counted}), {x, target, counted}, classes).backward();
+  int tables = 0;
+  for (const auto& p : fresh->named_parameters())
+    if (p.key().find("pe") != std::string::npos && p.value().dim() == 2 && p.value().size(0) == 16) {
+      ++tables;
+      CHECK(max_abs(p.value().grad()[5]) > 0);
+    }
+  CHECK(tables > 0);
+}
