@@ -17,6 +17,8 @@ packages=(
   catch2
   # NIfTI label volumes (sim/volume/); mricron-data's real atlases (AAL, ...) are optional inputs of volumetric_parcels.
   libnifti2-dev mricron-data
+  # Experiment 4: real images with exact patch positions (Fashion-MNIST, MIT), read by image_patches through zlib.
+  dataset-fashion-mnist zlib1g-dev
   # Interop tests and references read our outputs the way researchers do.
   python3 python3-numpy python3-h5py python3-xarray python3-h5netcdf python3-pandas
   # python/ installs with pip into a venv that sees those packages (tests/python/test_pip_install.sh).

@@ -350,6 +350,49 @@ def plot_similarity(figs, analyses):
               "is small).")
 
 
+def grid_layout(a):
+    """(rows, columns, cell of each token) when the run's true positions are every cell of a 2D integer grid (the
+    LST's cells, image patches), else None."""
+    pos = np.array(a.get("positions") or [], dtype=float)
+    if pos.ndim != 2 or pos.shape[1] != 2 or len(pos) < 4 or not np.allclose(pos, np.round(pos)):
+        return None
+    pos = np.round(pos).astype(int) - np.round(pos).astype(int).min(0)
+    rows, cols = pos.max(0) + 1
+    if rows * cols != len(pos) or len({tuple(p) for p in pos}) != len(pos):
+        return None
+    return rows, cols, pos
+
+
+def plot_grid_similarity(figs, analyses):
+    """ViT's figure of its learned pos_embed: for each token, its PE's similarity to every other token's, drawn at the
+    tokens' places on the grid; one panel per run of a few groups."""
+    shown = [a for a in one_per_group(analyses) if "final_similarity" in a and grid_layout(a)][:4]
+    if not shown:
+        return
+    rows, cols, _ = grid_layout(shown[0])
+    fig, axes = plt.subplots(1, len(shown), figsize=(3.2 * len(shown), 3.4), squeeze=False)
+    for ax, a in zip(axes[0], shown):
+        r, c, pos = grid_layout(a)
+        sim = np.array([[math.nan if v is None else v for v in row] for row in a["final_similarity"]], dtype=float)
+        # A (rows x cols) mosaic of (rows x cols) maps, separated by one blank pixel.
+        mosaic = np.full((r * (r + 1), c * (c + 1)), np.nan)
+        for t, (pr, pc) in enumerate(pos):
+            tile = np.full((r, c), np.nan)
+            for u, (qr, qc) in enumerate(pos):
+                tile[qr, qc] = sim[t, u]
+            mosaic[pr * (r + 1):pr * (r + 1) + r, pc * (c + 1):pc * (c + 1) + c] = tile
+        im = ax.imshow(mosaic, cmap="viridis", vmin=-1, vmax=1)
+        ax.set_title(f"{a['run']['group']}\nseed {a['run']['seed']}", fontsize=8)
+        ax.set_xticks([])
+        ax.set_yticks([])
+    fig.colorbar(im, ax=axes[0].tolist(), fraction=0.025)
+    figs.save(fig, "grid_similarity", "Each token's PE similarity, laid out on the grid",
+              f"For each of the {rows}x{cols} grid's tokens, one small map at its own place: the cosine similarity "
+              "(centred over tokens; first block, last evaluation) of its PE with every other token's PE, each drawn "
+              "at that token's place. A PE that learned the grid shows each map bright around its own place "
+              "(as ViT's learned pos_embed does); one run per group.")
+
+
 def plot_mds(figs, analyses):
     shown = [a for a in one_per_group(analyses) if "final_mds" in a]
     if not shown:
@@ -666,6 +709,45 @@ PROBE_PANELS = {
 }
 
 
+def plot_displacement_account(figs, analyses):
+    """The displacement account (issue 53): each moved PE's RSA against the RSA its displacement predicts on a fresh
+    draw of the initial PE's norm, and against the displacement's size; where the points leave the diagonal the
+    draw and what training wrote are not independent (decay shrinking the draw is one way)."""
+    moved = [a for a in analyses if a.get("final") and a["final"].get("disp_predicted_rsa") is not None
+             and a["final"].get("rsa_spearman") is not None]
+    if len(moved) < 2:
+        return
+    fig, axes = plt.subplots(1, 2, figsize=(8.4, 3.4), squeeze=False)
+    groups = sorted({a["run"]["group"] for a in moved})
+    lo, hi = 0.0, 0.0
+    for a in moved:
+        f = a["final"]
+        i = groups.index(a["run"]["group"])
+        axes[0][0].scatter([f["disp_predicted_rsa"]], [f["rsa_spearman"]], color=f"C{i % 10}", s=22,
+                           label=first_of_group(a, moved))
+        axes[0][1].scatter([f["disp_norm_ratio"]], [f["rsa_spearman"]], color=f"C{i % 10}", s=22)
+        lo = min(lo, f["disp_predicted_rsa"], f["rsa_spearman"])
+        hi = max(hi, f["disp_predicted_rsa"], f["rsa_spearman"])
+    axes[0][0].plot([lo - 0.05, hi + 0.05], [lo - 0.05, hi + 0.05], "k--", lw=0.8)
+    axes[0][0].set_xlabel("RSA predicted: displacement + a fresh draw")
+    axes[0][0].set_ylabel("RSA of the trained PE")
+    axes[0][0].legend(fontsize=7)
+    axes[0][1].set_xscale("log")
+    axes[0][1].set_xlabel("‖PE(t) − PE(0)‖ / ‖PE(0)‖ (log scale)")
+    axes[0][1].set_ylabel("RSA of the trained PE")
+    for ax in axes[0]:
+        ax.grid(alpha=0.3)
+    fig.tight_layout()
+    figs.save(fig, "displacement_account", "The displacement account: what training wrote, seen through the draw",
+              "One point per run of a PE that moved, at the last evaluation, each the mean over its blocks. Left: "
+              "the trained PE's RSA with the true distances against the RSA predicted by adding its displacement "
+              "PE(t) − PE(0) to independent Gaussian draws of PE(0)'s norm (20 draws; dashed: prediction = "
+              "observation). Right: the same RSA against the displacement's size relative to the draw. Points on "
+              "the diagonal: the geometry is what the displacement carries, diluted by the draw; points above it: "
+              "training did more than add to the draw (analysis.json disp_kept_draw says how much of the draw was "
+              "kept).")
+
+
 def draw_probes_against_sigma(figs, d):
     probe_cols = ["rsa_spearman", "procrustes_oracle_disparity", "decode_r2"]
     if any(number(r.get("rsa_fc_spearman_mean")) == number(r.get("rsa_fc_spearman_mean")) for r in d.summary):
@@ -713,10 +795,12 @@ def draw_registered_probes(figs, d):
 
 def draw_runs(figs, d):
     plot_similarity(figs, d.analyses)
+    plot_grid_similarity(figs, d.analyses)
     plot_mds(figs, d.analyses)
     plot_curves(figs, d.analyses, d.columns, d.chance)
     plot_probes_over_training(figs, d.analyses)
     plot_procrustes_vs_accuracy(figs, d.analyses)
+    plot_displacement_account(figs, d.analyses)
     plot_conditions(figs, d.analyses, d.chance)
     plot_attention(figs, d.analyses, d.runs)
     plot_robustness(figs, d.analyses, d.chance)

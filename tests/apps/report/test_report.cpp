@@ -341,7 +341,7 @@ TEST_CASE("A sigma sweep's report draws what the paper draws: Procrustes against
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   for (const char* f : {"procrustes_vs_accuracy", "attention_maps", "accuracy_by_condition", "robustness",
-                        "probes_over_training"}) {
+                        "probes_over_training", "displacement_account"}) {
     INFO(f);
     CHECK(fs::file_size(dir.path() / "report" / "figures" / (std::string(f) + ".svg")) > 1000);
   }
@@ -350,6 +350,7 @@ TEST_CASE("A sigma sweep's report draws what the paper draws: Procrustes against
   CHECK(page.console.empty());
   CHECK(page.dom.find("id=\"procrustes_vs_accuracy\"") != std::string::npos);
   CHECK(page.dom.find("id=\"attention_maps\"") != std::string::npos);
+  CHECK(page.dom.find("id=\"displacement_account\"") != std::string::npos);
   CHECK(offset_labels(dir.path() / "report" / "figures").empty());
   // The correlations across sigma come as a table for pandas too.
   CHECK(fs::exists(sweep / "correlations.csv"));
