@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import sys
+import zlib
 
 import h5py
 import numpy as np
@@ -79,11 +80,14 @@ def rows_of(path, draws):
                 continue
             blocks = sorted(k for k in g if k.startswith("placement_"))
             truth = upper(distances(g["positions"][:].astype(np.float64)))
-            rng = np.random.default_rng(abs(hash((name, bundle))) % (2 ** 32))
+            rng = np.random.default_rng(zlib.crc32((bundle + "/" + name).encode()))
             per = [account(g[b][0].astype(np.float64), g[b][1].astype(np.float64), truth, rng, draws) for b in blocks]
             if any(np.linalg.norm(g[b][1] - g[b][0]) == 0 for b in blocks):
                 continue
             row = {k: float(np.mean([p[k] for p in per])) for k in per[0]}
+            final = json.loads(g.attrs["analysis_final"]) if "analysis_final" in g.attrs else {}
+            row["loci_predicted"] = final.get("disp_predicted_rsa") if final else None
+            row["loci_kept"] = final.get("disp_kept_draw") if final else None
             row.update({"bundle": bundle, "run": name, "cell": cell_of(identity, bundle)})
             rows.append(row)
     return rows
@@ -101,7 +105,22 @@ def summary_lines(rows):
              f"Spearman = {stats.spearmanr(obs, pred).correlation:.3f}",
              f"observed - predicted: mean {resid.mean():+.4f} [{resid.mean() - half:+.4f}, {resid.mean() + half:+.4f}] "
              f"(95% t), sd {resid.std(ddof=1):.4f}, max |.| {np.abs(resid).max():.4f}",
-             "per cell (n, mean RSA observed, predicted, residual with 95% t interval, norm ratio, RSA of dP, RSA at epoch 0):"]
+             ]
+    kept = np.array([r["predicted_kept"] for r in rows])
+    rk = obs - kept
+    hk = t * rk.std(ddof=1) / np.sqrt(n)
+    lines.append(f"kept-draw account (R = P(end) - a P(0) added to draws of a's share of P(0)'s norm): "
+                 f"Pearson {stats.pearsonr(obs, kept)[0]:.3f}, observed - predicted {rk.mean():+.4f} "
+                 f"[{rk.mean() - hk:+.4f}, {rk.mean() + hk:+.4f}]")
+    both = [(r["predicted"], r["loci_predicted"], r["kept"], r["loci_kept"]) for r in rows
+            if r.get("loci_predicted") is not None]
+    if both:
+        b = np.array(both, dtype=float)
+        lines.append(f"against loci's analysis.json ({len(b)} runs): disp_predicted_rsa differs by at most "
+                     f"{np.abs(b[:, 0] - b[:, 1]).max():.4f} (other random draws), disp_kept_draw by "
+                     f"{np.abs(b[:, 2] - b[:, 3]).max():.2e}")
+    lines.append("per cell (n, mean RSA observed, predicted, residual with 95% t interval, norm ratio, RSA of dP, "
+                 "RSA at epoch 0, share of the draw kept, kept-draw prediction):")
     cells = sorted({r["cell"] for r in rows})
     for c in cells:
         rs = [r for r in rows if r["cell"] == c]
@@ -110,7 +129,8 @@ def summary_lines(rows):
         lines.append(f"  {c}: n {len(rs)}, {np.mean([r['rsa'] for r in rs]):+.3f} vs {np.mean([r['predicted'] for r in rs]):+.3f}, "
                      f"residual {res.mean():+.4f} [{res.mean() - h:+.4f}, {res.mean() + h:+.4f}], "
                      f"ratio {np.mean([r['norm_ratio'] for r in rs]):.3f}, dP {np.mean([r['rsa_disp'] for r in rs]):+.3f}, "
-                     f"init {np.mean([r['rsa_init'] for r in rs]):+.3f}")
+                     f"init {np.mean([r['rsa_init'] for r in rs]):+.3f}, kept {np.mean([r['kept'] for r in rs]):.3f}, "
+                     f"kept-draw prediction {np.mean([r['predicted_kept'] for r in rs]):+.3f}")
     return lines
 
 
@@ -150,7 +170,8 @@ def main(argv):
         print("fewer than 3 runs of a drawn PE in the bundles", file=sys.stderr)
         return 1
     os.makedirs(a.out, exist_ok=True)
-    cols = ["bundle", "cell", "run", "rsa", "predicted", "norm_ratio", "rsa_disp", "rsa_init"]
+    cols = ["bundle", "cell", "run", "rsa", "predicted", "norm_ratio", "rsa_disp", "rsa_init", "kept", "rsa_rest",
+            "predicted_kept"]
     with open(os.path.join(a.out, "runs.csv"), "w") as f:
         f.write(",".join(cols) + "\n")
         for r in rows:
