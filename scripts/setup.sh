@@ -17,6 +17,8 @@ packages=(
   catch2
   # NIfTI label volumes (sim/volume/); mricron-data's real atlases (AAL, ...) are optional inputs of volumetric_parcels.
   libnifti2-dev mricron-data
+  # Real resting-state fMRI for Experiment 3 on real data (configs/fmri_nitime.yaml): nitime ships a subject's series.
+  python3-nitime
   # Experiment 4: real images with exact patch positions (Fashion-MNIST, MIT), read by image_patches through zlib.
   dataset-fashion-mnist zlib1g-dev
   # Interop tests and references read our outputs the way researchers do.

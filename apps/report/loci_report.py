@@ -748,6 +748,84 @@ def plot_displacement_account(figs, analyses):
               "kept).")
 
 
+AUTHORS_EXP1 = os.path.join(os.path.dirname(os.path.abspath(__file__)), "authors_exp1.csv")
+
+
+def at_authors_settings(group, runs):
+    """Whether a group's runs trained at the authors' lr 1e-4 without weight decay, as far as runs.csv's varying
+    settings tell (a setting that does not vary is not in runs.csv, and is then taken as the config's)."""
+    for r in runs:
+        if r.get("group") != group:
+            continue
+        lr, wd = r.get("train.lr", ""), r.get("train.weight_decay", "")
+        if (lr and abs(number(lr) - 1e-4) > 1e-12) or (wd and number(wd) != 0):
+            return False
+    return True
+
+
+def authors_exp1(pe_type, sigma, split):
+    """The authors' released accuracy for a row (2d-fixed, or learned at sigma), per epoch: {epoch: (mean, ci_low,
+    ci_high)}; empty where they released none (authors_exp1.csv, from bench/authors_reference.py)."""
+    if not os.path.exists(AUTHORS_EXP1):
+        return {}
+    out = {}
+    for r in read_csv(AUTHORS_EXP1):
+        same = r["pe_type"] == pe_type and r["split"] == split and (
+            pe_type != "learned" or (r["sigma"] and not math.isnan(sigma) and abs(number(r["sigma"]) - sigma) < 1e-6))
+        if same:
+            out[int(r["epoch"])] = (number(r["mean"]), number(r["ci_low"]), number(r["ci_high"]))
+    return out
+
+
+def draw_table_against_authors(figs, d):
+    """Experiment 1's table as a figure (issue 54): every group's accuracy on each LST split with its 95% interval,
+    one row per PE, and the authors' released values (their runs on their puzzles) marked on the rows they
+    released: 2d-fixed and the learned PE at their init scales."""
+    splits = [s for s in ("human", "test", "train") if d.summary and s + "_accuracy_mean" in d.summary[0]]
+    if "human" not in splits or len(d.summary) < 2:
+        return
+    rows = d.summary
+    fig, axes = plt.subplots(1, len(splits), figsize=(4.0 * len(splits), 0.42 * len(rows) + 1.6), squeeze=False,
+                             sharey=True)
+    labelled = {}
+    for ax, split in zip(axes[0], splits):
+        for i, r in enumerate(rows):
+            m = 100 * number(r[split + "_accuracy_mean"])
+            lo, hi = 100 * number(r[split + "_accuracy_ci_low"]), 100 * number(r[split + "_accuracy_ci_high"])
+            if math.isnan(m):
+                continue
+            err = [[m - lo if not math.isnan(lo) else 0], [hi - m if not math.isnan(hi) else 0]]
+            ax.errorbar([m], [i], xerr=err, fmt="o", color="C0", capsize=3)
+            for epoch, marker in ((200, "D"), (4000, "s")):
+                same = at_authors_settings(r["group"], d.runs)
+                ref = authors_exp1(r["pe_type"], number(r["sigma"]), split).get(epoch) if same else None
+                if ref:
+                    ax.errorbar([ref[0]], [i + 0.22], xerr=[[ref[0] - ref[1]], [ref[2] - ref[0]]], fmt=marker,
+                                color="C3" if epoch == 200 else "C2", capsize=2, markersize=4,
+                                label=f"authors, epoch {epoch}" if not labelled.get(epoch) else None)
+                    labelled[epoch] = True
+        if d.chance is not None:
+            ax.axvline(d.chance, linestyle="--", color="gray", lw=0.8)
+        ax.set_title(f"{split} puzzles" if split == "human" else f"{split} split")
+        ax.set_xlabel("accuracy (%)")
+        ax.grid(alpha=0.3, axis="x")
+    axes[0][0].set_yticks(range(len(rows)))
+    axes[0][0].set_yticklabels([r["group"] for r in rows], fontsize=7)
+    axes[0][0].invert_yaxis()
+    marked_rows = [r["group"] for r in rows if authors_exp1(r["pe_type"], number(r["sigma"]), "human") and
+                   at_authors_settings(r["group"], d.runs)]
+    if marked_rows:
+        axes[0][0].legend(fontsize=7, loc="lower left")
+    fig.tight_layout()
+    figs.save(fig, "table_vs_authors", "Accuracy per PE, beside the authors' released runs",
+              "Each group's accuracy at its last evaluation (mean over its runs, with the 95% t interval of the mean; "
+              "dashed: chance). Where the authors released curves for the same PE (2d-fixed, and the learned PE at "
+              "their init scales 0.1 to 2.0), their mean and 95% interval over 15 seeds at epoch 200 (diamond) and "
+              "4000 (square) are marked just below the row, on rows trained at their lr 1e-4 without decay: their runs "
+              "on their own 9,000 puzzles in fp32, which these runs match only where they used the same data." +
+              (" Marked: " + ", ".join(marked_rows) + "." if marked_rows else " None of these rows was released."))
+
+
 def draw_probes_against_sigma(figs, d):
     probe_cols = ["rsa_spearman", "procrustes_oracle_disparity", "decode_r2"]
     if any(number(r.get("rsa_fc_spearman_mean")) == number(r.get("rsa_fc_spearman_mean")) for r in d.summary):
@@ -831,6 +909,7 @@ def main(argv):
     os.makedirs(out, exist_ok=True)
     figs = Figures(out)
     draw_task_against_sigma(figs, inputs)
+    draw_table_against_authors(figs, inputs)
     draw_probes_against_sigma(figs, inputs)
     draw_registered_probes(figs, inputs)
     draw_runs(figs, inputs)

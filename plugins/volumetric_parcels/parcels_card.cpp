@@ -94,6 +94,16 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
       s << "\n";
     }
     s << "\n";
+    if (!o.region_map.empty()) {
+      s << "The series' columns are placed at atlas regions by " << datasets::card_code(o.import_regions)
+        << ", in its order (column -> region): ";
+      for (std::size_t k = 0; k < o.region_map.size(); ++k)
+        s << (k ? ", " : "") << datasets::card_literal(o.region_map[k].first) << " -> "
+          << datasets::card_literal(o.region_map[k].second);
+      s << ". Left out, with no region in that table: ";
+      for (std::size_t k = 0; k < f.left_out.size(); ++k) s << (k ? ", " : "") << datasets::card_literal(f.left_out[k]);
+      s << (f.left_out.empty() ? "none.\n\n" : ".\n\n");
+    }
   } else {
     s << "\n\n";
     describe_volume(s, o, f);

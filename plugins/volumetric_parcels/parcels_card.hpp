@@ -22,6 +22,7 @@ struct CardFacts {
   bool has_volume = true;         // import with a centroid table: no label volume
   std::string grid;               // "nx x ny x nz voxels of a x b x c mm"
   std::vector<std::string> token_labels;  // region names from the atlas's label file, by token; empty = none
+  std::vector<std::string> left_out;      // import.regions: series columns not kept
 };
 
 std::string card_prose(const ParcelsOptions& o, const CardFacts& facts);

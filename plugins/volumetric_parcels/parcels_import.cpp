@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <map>
 
 #include "datasets/error.hpp"
 #include "datasets/matrix_file.hpp"
 #include "core/error.hpp"
+#include "core/printable.hpp"
+#include "sim/volume/label_names.hpp"
 #include "sim/volume/nifti.hpp"
 
 namespace loci::volumetric_parcels {
@@ -29,12 +32,100 @@ std::array<std::int64_t, 3> xyz_columns(const datasets::Matrix& m, const std::st
   return {0, 1, 2};
 }
 
+// A column name as a header spells it, without the quotes a CSV writer may put around it.
+std::string unquoted(std::string name) {
+  if (name.size() >= 2 && (name.front() == '"' || name.front() == '\'') && name.back() == name.front())
+    name = name.substr(1, name.size() - 2);
+  return name;
+}
+
+// With import.regions: the series' columns the table names, in its order; the others are left out.
+datasets::Matrix mapped_columns(const datasets::Matrix& m, const ParcelsOptions& o, const std::string& file) {
+  if (o.region_map.empty()) return m;
+  if (m.header.empty())
+    throw datasets::DataError(file, "has no header, and import.regions picks its columns by name");
+  std::vector<std::int64_t> at;
+  for (const auto& [column, region] : o.region_map) {
+    std::int64_t found = -1;
+    for (std::size_t c = 0; c < m.header.size(); ++c)
+      if (unquoted(m.header[c]) == column) found = static_cast<std::int64_t>(c);
+    if (found < 0) throw datasets::DataError(file, "has no column '" + column + "' (named in " + o.import_regions + ")");
+    at.push_back(found);
+  }
+  datasets::Matrix out;
+  out.rows = m.rows;
+  out.cols = static_cast<std::int64_t>(at.size());
+  for (std::int64_t r = 0; r < m.rows; ++r)
+    for (const auto c : at) out.values.push_back(m.at(r, c));
+  for (const auto c : at) out.header.push_back(m.header[static_cast<std::size_t>(c)]);
+  return out;
+}
+
+// import.points: the split's time points [first, end) of one file.
+datasets::Matrix time_range(const datasets::Matrix& m, const SubjectFiles& split, const std::string& file) {
+  if (split.first_point == 0 && split.end_point == -1) return m;
+  const std::int64_t end = split.end_point == -1 ? m.rows : split.end_point;
+  if (end > m.rows || split.first_point >= end)
+    throw UserError(split.points_mark.str() + ": import.points." + split.name + " asks for points " +
+                    std::to_string(split.first_point) + " to " + std::to_string(end) + " of " + file + ", which has " +
+                    std::to_string(m.rows));
+  datasets::Matrix out = m;
+  out.rows = end - split.first_point;
+  out.values.assign(m.values.begin() + split.first_point * m.cols, m.values.begin() + end * m.cols);
+  return out;
+}
+
+// The atlas cut to import.regions' regions, numbered 1..K in the table's order (so token k is the table's row k).
+void keep_mapped_regions(Atlas& a, const ParcelsOptions& o) {
+  const auto names = sim::volume::read_label_names(o.label_file);
+  std::map<std::string, std::int32_t> label_of;
+  for (const auto& [label, name] : names) label_of.emplace(name, label);
+  std::map<std::int32_t, std::int32_t> token_of;  // the file's label -> 1..K
+  for (const auto& [column, region] : o.region_map) {
+    const auto it = label_of.find(region);
+    if (it == label_of.end())
+      throw UserError(o.import_regions_mark.str() + ": import.regions maps column '" + printable(column) + "' to '" +
+                      printable(region) + "', which " + o.label_file + " does not name");
+    token_of[it->second] = static_cast<std::int32_t>(a.original.size()) + 1;
+    a.original.push_back(it->second);
+  }
+  for (auto& v : a.labels.labels) {
+    const auto it = v ? token_of.find(v) : token_of.end();
+    v = it == token_of.end() ? 0 : it->second;
+  }
+  const auto present = a.labels.distinct_labels();
+  if (static_cast<std::int64_t>(present.size()) != static_cast<std::int64_t>(a.original.size()))
+    for (std::size_t k = 0; k < a.original.size(); ++k)
+      if (!std::binary_search(present.begin(), present.end(), static_cast<std::int32_t>(k + 1)))
+        throw UserError(o.import_regions_mark.str() + ": import.regions: region '" + printable(o.region_map[k].second) +
+                        "' has no voxel in " + o.atlas);
+}
+
 }  // namespace
+
+std::vector<std::string> left_out_columns(const ParcelsOptions& o, const std::string& file) {
+  if (o.region_map.empty()) return {};
+  const datasets::Matrix m = datasets::read_matrix(file, o.import_dataset);
+  std::vector<std::string> out;
+  for (const auto& h : m.header) {
+    const std::string name = unquoted(h);
+    if (std::none_of(o.region_map.begin(), o.region_map.end(), [&](const auto& e) { return e.first == name; }))
+      out.push_back(name);
+  }
+  return out;
+}
+
 
 Atlas read_atlas(const ParcelsOptions& o) {
   Atlas a;
   try {
-    if (is_nifti_name(o.atlas)) {
+    if (is_nifti_name(o.atlas) && !o.region_map.empty()) {
+      a.labels = sim::volume::read_nifti_labels(o.atlas);
+      keep_mapped_regions(a, o);
+      a.facts = sim::volume::describe_parcels(a.labels, static_cast<std::int64_t>(a.original.size()));
+      a.centroids = a.facts.centroids;
+      a.has_volume = true;
+    } else if (is_nifti_name(o.atlas)) {
       a.labels = sim::volume::read_nifti_labels(o.atlas);
       a.original = sim::volume::relabel_consecutive(a.labels);
       if (a.original.empty()) throw datasets::DataError(o.atlas, "holds no labelled voxel");
@@ -48,6 +139,8 @@ Atlas read_atlas(const ParcelsOptions& o) {
       for (std::int64_t p = 0; p < m.rows; ++p)
         for (int k = 0; k < 3; ++k) a.centroids(p, k) = m.at(p, c[static_cast<std::size_t>(k)]);
     }
+  } catch (const UserError&) {
+    throw;
   } catch (const std::exception& e) {
     throw UserError(o.atlas_mark.str() + ": " + e.what());
   }
@@ -62,7 +155,8 @@ std::vector<ImportedSplitData> read_subjects(const ParcelsOptions& o, std::int64
     for (std::size_t k = 0; k < split.files.size(); ++k) {
       const std::string& file = split.files[k];
       try {
-        const datasets::Matrix m = datasets::read_matrix(file, o.import_dataset);
+        const datasets::Matrix m =
+            time_range(mapped_columns(datasets::read_matrix(file, o.import_dataset), o, file), split, file);
         if (m.cols != parcels)
           throw datasets::DataError(file, std::to_string(m.cols) + " columns (parcels) but the atlas has " +
                                           std::to_string(parcels) + " parcels (a file holds time x parcels)");

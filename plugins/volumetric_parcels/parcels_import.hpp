@@ -38,5 +38,7 @@ struct Atlas {
 // Throws UserError naming the config key and the file for every problem.
 Atlas read_atlas(const ParcelsOptions& o);
 std::vector<ImportedSplitData> read_subjects(const ParcelsOptions& o, std::int64_t parcels);
+// With import.regions: the columns of `file`'s header that the table does not keep, for the card.
+std::vector<std::string> left_out_columns(const ParcelsOptions& o, const std::string& file);
 
 }  // namespace loci::volumetric_parcels

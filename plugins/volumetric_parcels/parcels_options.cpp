@@ -1,6 +1,9 @@
 #include "parcels_options.hpp"
+#include "builtin_regions.hpp"
 
 #include <algorithm>
+#include <set>
+#include <fstream>
 #include <cctype>
 #include <filesystem>
 #include <sstream>
@@ -9,6 +12,7 @@
 #include "core/config/options.hpp"
 #include "core/config/split_keys.hpp"
 #include "core/error.hpp"
+#include "core/printable.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
 #include "sim/volume/label_names.hpp"
@@ -149,6 +153,16 @@ void declare_windows_and_import(config::OptionTable<K>& t) {
            "per parcel: columns x, y, z named in a header, or the only three)");
   t.add("import.label_file", [](K& k) -> std::string& { return k.import_label_file; })
       .doc(std::string("a NIfTI import.atlas: ") + kLabelFileDoc);
+  t.add("import.points", [](K& k) -> config::Node& { return k.import_points; })
+      .doc("split -> [first, end): only those time points of each of the split's files (end -1: to the file's end), so "
+           "one subject's series can give a training and a held-out split in time; {} = every point");
+  t.add("import.regions", [](K& k) -> std::string& { return k.import_regions; })
+      .doc("a table of the series columns to keep and the atlas region each is placed at (a file, or builtin:nitime_aal "
+           "for nitime's resting-state regions at AAL's): lines 'column,region' "
+           "(a header line 'column,region' first; '#' comments), region names as the atlas's label file spells them; "
+           "the tokens follow the table's order, the series' other columns are left out (named in the card). Needs a "
+           "NIfTI import.atlas with a label file and series files with a header. \"\" = every column, in the "
+           "atlas's label order");
 }
 
 const config::OptionTable<K>& table() {
@@ -261,6 +275,54 @@ void read_subjects(const config::Node& r, ParcelsOptions& o) {
                      "windows.length, or let windows overlap (a smaller windows.stride)");
 }
 
+// import.regions' table: 'column,region' lines after a header, '#' comments and blank lines skipped; every column
+// and every region at most once.
+std::vector<std::pair<std::string, std::string>> read_region_map(const std::string& file, const config::Mark& mark) {
+  std::string text;
+  if (const auto builtin = builtin_region_table(file)) {
+    text = *builtin;
+  } else {
+    if (file.rfind("builtin:", 0) == 0)
+      throw UserError(mark.str() + ": import.regions: no built-in table '" + printable(file) + "' (builtin:nitime_aal)");
+    std::ifstream f(file);
+    if (!f) throw UserError(mark.str() + ": import.regions: cannot read " + file);
+    std::ostringstream all;
+    all << f.rdbuf();
+    text = all.str();
+  }
+  std::istringstream in(text);
+  std::vector<std::pair<std::string, std::string>> out;
+  std::set<std::string> columns, regions;
+  auto trim = [](std::string x) {
+    const auto a = x.find_first_not_of(" \t\r"), b = x.find_last_not_of(" \t\r");
+    return a == std::string::npos ? std::string() : x.substr(a, b - a + 1);
+  };
+  std::string line;
+  bool header = true;
+  for (int n = 1; std::getline(in, line); ++n) {
+    line = trim(line);
+    if (line.empty() || line[0] == '#') continue;
+    const auto comma = line.find(',');
+    const std::string where = file + ":" + std::to_string(n) + ": ";
+    if (comma == std::string::npos || line.find(',', comma + 1) != std::string::npos)
+      throw UserError(where + "expected 'column,region', found '" + printable(line) + "'");
+    const std::string column = trim(line.substr(0, comma)), region = trim(line.substr(comma + 1));
+    if (header) {
+      if (column != "column" || region != "region")
+        throw UserError(where + "the first line must be the header 'column,region'");
+      header = false;
+      continue;
+    }
+    if (column.empty() || region.empty()) throw UserError(where + "a column and a region are both needed");
+    if (!columns.insert(column).second) throw UserError(where + "column '" + printable(column) + "' is mapped twice");
+    if (!regions.insert(region).second)
+      throw UserError(where + "region '" + printable(region) + "' is given to two columns (two tokens at one centroid)");
+    out.emplace_back(column, region);
+  }
+  if (out.empty()) throw UserError(mark.str() + ": import.regions: " + file + " maps no column");
+  return out;
+}
+
 void read_import(const config::Node& r, ParcelsOptions& o) {
   for (const auto& [name, count] : r.at("splits").entries())
     fail(count, "source: import makes its splits from import.subjects; set `splits: {}` (found '" + name + "')");
@@ -276,13 +338,38 @@ void read_import(const config::Node& r, ParcelsOptions& o) {
       s.files.push_back(f.text());
       s.marks.push_back(f.mark());
     }
+    const config::Node& all_points = r.at("import.points");
+    if (const config::Node* points = all_points.is_map() ? all_points.find(name) : nullptr) {
+      const auto& range = points->items();
+      if (!points->is_sequence() || range.size() != 2)
+        fail(*points, "import.points." + name + " must be [first, end) time points (end -1: to the file's end)");
+      s.first_point = range[0].as_int();
+      s.end_point = range[1].as_int();
+      if (s.first_point < 0 || (s.end_point != -1 && s.end_point <= s.first_point))
+        fail(*points, "import.points." + name + " = [" + range[0].text() + ", " + range[1].text() +
+                          "] is empty or starts before point 0");
+      s.points_mark = points->mark();
+    }
     o.imports.push_back(std::move(s));
   }
+  const config::Node& all_points = r.at("import.points");
+  if (!all_points.is_null() && !all_points.is_map() && !(all_points.is_scalar() && all_points.text().empty()))
+    fail(all_points, "import.points takes a mapping: split -> [first, end)");
+  if (all_points.is_map())
+    for (const auto& [name, points] : all_points.entries())
+      if (!subjects.find(name)) fail(points, "import.points." + name + ": no such split in import.subjects");
   o.atlas_mark = r.at("import.atlas").mark();
   if (o.atlas.empty()) fail(r.at("import.atlas"), "source: import needs import.atlas (NIfTI labels or centroid CSV)");
   o.label_file = label_file(r, "import.label_file", o.import_label_file, o.atlas, is_nifti_name(o.atlas),
                             "import.atlas is a table of centroids, not a NIfTI label volume");
   o.label_file_mark = r.at("import.label_file").mark();
+  o.import_regions_mark = r.at("import.regions").mark();
+  if (!o.import_regions.empty()) {
+    if (!is_nifti_name(o.atlas) || o.label_file.empty())
+      fail(r.at("import.regions"), "import.regions places columns at an atlas's named regions: it needs a NIfTI "
+                                   "import.atlas with a label file (import.label_file)");
+    o.region_map = read_region_map(o.import_regions, o.import_regions_mark);
+  }
 }
 
 }  // namespace

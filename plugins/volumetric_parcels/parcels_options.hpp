@@ -28,6 +28,8 @@ struct SubjectFiles {
   std::string name;
   std::vector<std::string> files;
   std::vector<config::Mark> marks;  // where each file is named, for errors
+  std::int64_t first_point = 0, end_point = -1;  // import.points: the time points [first, end) taken (-1: to the end)
+  config::Mark points_mark;
 };
 
 // The keys as read, bound once in parcels_options.cpp's table to sim's own options (mask, parcellation, activity,
@@ -73,6 +75,12 @@ struct ParcelsOptions {
   std::string import_dataset;
   std::string atlas;
   std::string import_label_file = "auto";  // as written; resolved into label_file
+  // import.regions: a table naming, for each series column kept, the atlas region at whose centroid it sits (in
+  // the table's order: the tokens); the file's other columns are left out. Empty: every column, the atlas's labels.
+  std::string import_regions;
+  config::Mark import_regions_mark;
+  config::Node import_points;  // as written: split -> [first, end)
+  std::vector<std::pair<std::string, std::string>> region_map;  // (series column, atlas region name)
   config::Mark atlas_mark;
 };
 

@@ -125,6 +125,8 @@ class VolumetricParcels final : public plugins::Generator {
       files.push_back(opt_.nifti);
     }
     if (!opt_.label_file.empty()) files.push_back(opt_.label_file);
+    if (!opt_.import_regions.empty() && opt_.import_regions.rfind("builtin:", 0) != 0)
+      files.push_back(opt_.import_regions);
     return files;
   }
 
@@ -246,6 +248,7 @@ class VolumetricParcels final : public plugins::Generator {
       describe_grid(parcels_.labels.grid);
     }
     imported_ = read_subjects(opt_, centroids_.rows());
+    facts_.left_out = left_out_columns(opt_, opt_.imports.front().files.front());
     std::int64_t next = 0;
     for (const auto& s : imported_) {
       first_imported_subject_[s.name] = next;

@@ -18,6 +18,7 @@ shrink() {
     "loci generate configs/network.yaml"*) echo "graph.nodes=15 splits.train=8 splits.test=4 splits.test_noise=4 windows.length=5" ;;
     "loci generate configs/parcels.yaml"*)
       echo "splits.train=8 splits.test=4 subjects.train=2 subjects.test=1 parcels.count=20 volume.voxel_mm=12 windows.length=10 windows.stride=10" ;;
+    "loci generate configs/images.yaml"*) echo "splits.train=64 splits.validation=16 splits.test=16" ;;
     "loci train "*) echo "train.epochs=1" ;;
     "loci run configs/quickstart.yaml"*) echo "generate.splits.train=64 generate.splits.test=16 train.train.epochs=1" ;;
   esac

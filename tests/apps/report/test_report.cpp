@@ -351,6 +351,10 @@ TEST_CASE("A sigma sweep's report draws what the paper draws: Procrustes against
   CHECK(page.dom.find("id=\"procrustes_vs_accuracy\"") != std::string::npos);
   CHECK(page.dom.find("id=\"attention_maps\"") != std::string::npos);
   CHECK(page.dom.find("id=\"displacement_account\"") != std::string::npos);
+  // Experiment 1's table as a figure, the authors' released values marked on the rows they released (learned 0.5 and
+  // 2.0 here, and 2d-fixed).
+  CHECK(page.dom.find("id=\"table_vs_authors\"") != std::string::npos);
+  CHECK(page.dom.find("Marked: learned normal(0.1), learned normal(0.5), learned normal(2)") != std::string::npos);
   CHECK(offset_labels(dir.path() / "report" / "figures").empty());
   // The correlations across sigma come as a table for pandas too.
   CHECK(fs::exists(sweep / "correlations.csv"));
