@@ -1,6 +1,6 @@
 // The summary of `loci analyze` across runs: one row per group (runs differing only in seed, and with
-// pool_datasets in dataset), each number as mean and sample sd over the group's runs. Written as summary.csv (pandas-ready, <metric>_mean / <metric>_sd),
-// runs.csv (one row per run) and summary.md (a table to read).
+// pool_datasets in dataset), each number as mean and sample sd over the group's runs. Written as summary.csv
+// (pandas-ready, <metric>_mean / <metric>_sd), runs.csv (one row per run) and summary.md (a table to read).
 #pragma once
 
 #include <filesystem>

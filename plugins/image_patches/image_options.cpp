@@ -13,7 +13,6 @@ using K = ImageOptions;
 const config::OptionTable<K>& table() {
   static const config::OptionTable<K> t = [] {
     config::OptionTable<K> t;
-    const std::string fashion = "/usr/share/datasets/fashion-mnist/";
     t.add("images.train", [](K& k) -> std::string& { return k.train_images; })
         .path()
         .doc("IDX file of the source's training images [image, row, column] (plain or .gz; default Fashion-MNIST "

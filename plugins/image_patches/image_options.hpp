@@ -13,7 +13,11 @@ namespace loci::image_patches {
 
 struct ImageOptions {
   std::uint64_t seed = 0;
-  std::string train_images, train_labels, test_images, test_labels;
+  // Fashion-MNIST as Debian's dataset-fashion-mnist installs it.
+  std::string train_images = "/usr/share/datasets/fashion-mnist/train-images-idx3-ubyte.gz";
+  std::string train_labels = "/usr/share/datasets/fashion-mnist/train-labels-idx1-ubyte.gz";
+  std::string test_images = "/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz";
+  std::string test_labels = "/usr/share/datasets/fashion-mnist/t10k-labels-idx1-ubyte.gz";
   std::int64_t patch = 7;
   std::int64_t shift = 0;  // augment.shift: pixels an image may move each way (train split only)
   bool flip = false;       // augment.flip: mirror left-right with probability 1/2 (train split only)

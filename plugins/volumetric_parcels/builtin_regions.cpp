@@ -8,7 +8,8 @@ namespace loci::volumetric_parcels {
 std::optional<std::string> builtin_region_table(const std::string& name) {
   if (name == "builtin:nitime_aal") return std::string(R"csv(# nitime's resting-state regions (python3-nitime: nitime/data/fmri_timeseries.csv) placed at AAL regions
 # (mricron-data: /usr/share/mricron/templates/aal.nii.gz, names from aal.nii.txt), for
-# `import.regions: builtin:nitime_aal` (configs/fmri_nitime.yaml). Only regions with a one-to-one AAL counterpart are kept:
+# `import.regions: builtin:nitime_aal` (configs/fmri_nitime.yaml). Only regions with a one-to-one AAL
+# counterpart are kept:
 #   left out: WM, Vent, Brain (not grey-matter regions); LFpol, RFpol (AAL has no frontal pole); LParaCing,
 #   RParaCing (the paracingulate gyrus has no AAL region of its own); LPostPHG, APHG, RPostPHG, RAntPHG (AAL has one
 #   ParaHippocampal region per side, so the anterior and posterior parts would share one centroid; APHG is the left
