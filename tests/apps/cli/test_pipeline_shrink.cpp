@@ -48,7 +48,7 @@ TEST_CASE("a swept generate stage names a dataset folder per point, and refuses 
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(r.output, Catch::Contains("p/data/seed=0: new") && Catch::Contains("p/data/seed=2: new"));
-  CHECK_THAT(r.output, Catch::Contains("[train] 36 runs"));
+  CHECK_THAT(r.output, Catch::Contains("[train] 54 runs"));
   // Sweep values are split at commas: a dataset path holding one could not reach its runs intact.
   CHECK_THAT(refusal(run_loci("config show " + kPaper + "exp2_network_datasets.yaml out=a,b", in_dir)),
              Catch::Contains("generate.out 'a,b/data'") && Catch::Contains("holds ','"));
