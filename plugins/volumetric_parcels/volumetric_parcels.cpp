@@ -131,10 +131,17 @@ class VolumetricParcels final : public plugins::Generator {
   }
 
   // A simulation keeps import.* (empty) in its recorded config, so that datasets made before this existed keep
-  // their bytes; an import drops the simulation's keys, which would only mislead a reader of its card.
+  // their bytes; an import drops the simulation's keys, which would only mislead a reader of its card. The import
+  // keys added later (points, regions) are left out wherever they hold their defaults, for the same reason.
   std::vector<std::string> unused_keys(const config::Node& resolved) const override {
-    if (resolved.at("source").text() != "import") return {};
-    return {"subjects", "volume", "parcels", "activity"};
+    std::vector<std::string> unused;
+    const config::Node& points = resolved.at("import.points");
+    if (points.is_null() || (points.is_map() && points.entries().empty()) || (points.is_scalar() && points.text().empty()))
+      unused.push_back("import.points");
+    if (resolved.at("import.regions").text().empty()) unused.push_back("import.regions");
+    if (resolved.at("source").text() != "import") return unused;
+    for (const char* k : {"subjects", "volume", "parcels", "activity"}) unused.push_back(k);
+    return unused;
   }
 
   std::string default_license() const override { return opt_.imported ? "unknown" : "cc-by-4.0"; }

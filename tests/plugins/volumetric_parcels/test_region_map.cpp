@@ -125,3 +125,19 @@ TEST_CASE("the built-in nitime table is the shipped CSV beside the plugin, word 
   REQUIRE(!csv.empty());
   CHECK(cpp.find("R\"csv(" + csv + ")csv\"") != std::string::npos);
 }
+
+TEST_CASE("import.points and import.regions at their defaults stay out of a dataset's recorded config",
+          "[parcels][import]") {
+  // Datasets made before the two keys existed must still be the same bytes and resume: a simulation (and an import
+  // that does not use them) records neither.
+  loci::test::TempDir dir;
+  const auto cfg = dir.write("p.yaml", "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/parcels.yaml\nout: " +
+                                           (dir.path() / "d").string() +
+                                           "\nsplits: {train: 4, test: 2}\nsubjects: {train: 2, test: 1}\n"
+                                           "parcels: {count: 12}\nvolume: {voxel_mm: 12}\nwindows: {length: 5, stride: 5}\n");
+  REQUIRE(run_loci("generate -q " + cfg).exit_code == 0);
+  const std::string index = slurp(dir.path() / "d" / "index.json");
+  CHECK(index.find("import:\\n  subjects: {}") != std::string::npos);
+  CHECK(index.find("points:") == std::string::npos);
+  CHECK(index.find("regions:") == std::string::npos);
+}
