@@ -39,7 +39,9 @@ const std::vector<std::string>& not_identity() {
 // whose default changes what a run computes does not belong here.
 const std::map<std::string, std::string>& keys_added_later() {
   static const std::map<std::string, std::string> added{
-      {"train.bf16_products", "autocast"}, {"train.pe.weight_decay", "null"}, {"train.pe.lr_scale", "1.0"}};
+      {"train.bf16_products", "autocast"}, {"train.pe.weight_decay", "null"}, {"train.pe.lr_scale", "1.0"},
+      {"task.objective", "readout"},       {"train.adam_eps", "1e-08"},      {"train.label_smoothing", "0.0"},
+      {"train.data_fraction", "1.0"}};
   return added;
 }
 

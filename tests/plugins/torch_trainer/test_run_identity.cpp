@@ -144,14 +144,21 @@ TEST_CASE("a run made before an option existed continues as if it had that optio
   // A bf16 run, where train.bf16_products applies (an fp32 run's identity leaves it out).
   const auto cfg = train_config(dir) + " train.precision=bf16";
   REQUIRE(run_loci("train -q --until-epoch 1 " + cfg).exit_code == 0);
-  // As loci wrote identity.json before train.bf16_products existed.
+  // As loci wrote identity.json before train.bf16_products existed, and before task.objective, train.adam_eps,
+  // train.label_smoothing and train.data_fraction (whose absence must not even hide model.pooling, which applies
+  // only to the readout objective).
   const fs::path identity = dir.path() / "run/identity.json";
-  const std::string had = slurp(identity);
-  const auto at = had.find("\"train.bf16_products\"");
-  REQUIRE(at != std::string::npos);
-  const auto line = had.rfind('\n', at), end = had.find('\n', at);
-  std::ofstream(identity) << had.substr(0, line) + had.substr(end);
+  std::string had = slurp(identity);
+  for (const char* key : {"\"train.bf16_products\"", "\"task.objective\"", "\"train.adam_eps\"",
+                          "\"train.label_smoothing\"", "\"train.data_fraction\""}) {
+    const auto at = had.find(key);
+    REQUIRE(at != std::string::npos);
+    const auto line = had.rfind('\n', at), end = had.find('\n', at);
+    had = had.substr(0, line) + had.substr(end);
+  }
+  std::ofstream(identity) << had;
   REQUIRE_FALSE(contains(slurp(identity), "bf16_products"));
+  REQUIRE_FALSE(contains(slurp(identity), "task.objective"));
   const auto resumed = run_loci("train -q --resume " + cfg);
   INFO(resumed.output);
   CHECK(resumed.exit_code == 0);
