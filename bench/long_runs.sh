@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# The science issues' long pipelines, one after another, each resumable: rerun this script after an interruption and
+# a finished pipeline is kept, a partial one continues from its checkpoints. Stops at the first pipeline that fails
+# (a stopped sweep too), so a `loci sweep stop` on the running one ends the queue.
+#   LOCI_PREFIX=/work/exp/inst RUNS=/work/exp/runs bash bench/long_runs.sh
+# LOCI_PREFIX is an installed build (`cmake --install build --prefix "$LOCI_PREFIX"`), so that rebuilding the tree
+# changes no run; RUNS the folder the pipelines write below. Save each finished table into bench/data with
+# bench/bundles/save_table.sh (add --pool-datasets for the *_datasets pipelines) and commit it at once.
+set -u
+prefix=${LOCI_PREFIX:?set LOCI_PREFIX to an installed loci}
+runs=${RUNS:?set RUNS to the folder the runs go in}
+pipelines=${PIPELINES:-"exp3_parcels_datasets exp2_network_datasets exp2_gradient_alive exp4_images_quick
+  exp3_fmri_nitime exp1_dense exp1_gradient_alive exp1_table exp1_table_loci exp1_long_4000"}
+for p in $pipelines; do
+  echo "queue: $p start $(date -u +%FT%TZ)"
+  "$prefix/bin/loci" run "$prefix/share/loci/configs/paper/$p.yaml" out="$runs/$p" ||
+    { echo "queue: $p stopped or failed $(date -u +%FT%TZ)"; exit 1; }
+  echo "queue: $p end $(date -u +%FT%TZ)"
+done
