@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Recomputes a RESULTS table from a bundle (bench/bundles/bundle_runs.py) with numpy and scipy alone, no loci: per
-group of runs (runs whose identity differs only in seed and PE draw), each split's final accuracy or MSE, the PE's
+group of runs (runs whose identity differs only in seed and PE draw, and with --pool-datasets in dataset too), each split's final accuracy or MSE, the PE's
 RSA (Spearman between its Euclidean distances and the true ones, mean over blocks) at the last evaluation beside
 epoch 0 with its Mantel permutation p, and every comparison of two groups on the first task column and on RSA: the
-difference with its 95% t interval and a permutation test (paired by shared PE draw where the groups share draws),
+difference with its 95% t interval and a permutation test (paired by shared dataset and PE draw where the groups share
+them),
 Holm over each metric's comparisons. It checks loci's own numbers from outside loci.
 
-    /usr/bin/python3 bench/bundles/recompute_table.py BUNDLE.h5 [--permutations 1000]
+    /usr/bin/python3 bench/bundles/recompute_table.py BUNDLE.h5 [--permutations 1000] [--pool-datasets]
 """
 import argparse
 import itertools
@@ -18,6 +19,9 @@ import numpy as np
 from scipy import stats
 
 OUTSIDE_GROUP = {"seed", "model.pe.draw"}
+# With --pool-datasets (loci analyze's analyze.pool_datasets) the dataset is a replicate like the seed: a group spans
+# the datasets, and a pair is two runs on the same dataset with the same draw.
+DATASET_KEYS = {"data.shards_sha256", "data"}
 
 
 def distances(x):
@@ -41,7 +45,7 @@ def mantel_p(tables, truth, permutations, rng):
     return (1 + hits) / (1 + permutations)
 
 
-def read_runs(path, permutations):
+def read_runs(path, permutations, pool_datasets=False):
     rng = np.random.default_rng(0)
     runs = []
     with h5py.File(path, "r") as f:
@@ -50,9 +54,13 @@ def read_runs(path, permutations):
             identity, summary = json.loads(g.attrs["identity"]), json.loads(g.attrs["summary"])
             truth = distances(g["positions"][:].astype(np.float64))
             placements = sorted(k for k in g if k.startswith("placement_"))
-            run = {"name": name, "summary": summary, "draw": summary.get("pe_draw", summary.get("seed")),
+            outside = OUTSIDE_GROUP | (DATASET_KEYS if pool_datasets else set())
+            draw = summary.get("pe_draw", summary.get("seed"))
+            dataset = identity["keys"].get("data.shards_sha256", "")
+            run = {"name": name, "summary": summary, "draw": f"{dataset}|{draw}" if pool_datasets else draw,
+                   "dataset": dataset,
                    "group": tuple(sorted((k, json.dumps(v)) for k, v in identity["keys"].items()
-                                         if k not in OUTSIDE_GROUP))}
+                                         if k not in outside))}
             for split, m in summary.get("final", {}).items():
                 for key in ("accuracy", "mse"):
                     if isinstance(m.get(key), (int, float)):
@@ -134,10 +142,13 @@ def main(argv):
     p.add_argument("--comparisons", choices=["all", "one_setting"], default="all",
                    help="every pair of groups, or only pairs that differ in exactly one setting (loci analyze's "
                         "option of that name), Holm over the family compared")
+    p.add_argument("--pool-datasets", action="store_true",
+                   help="pool each group over its datasets as over its seeds (loci analyze's analyze.pool_datasets); "
+                        "comparisons pair runs on the same dataset with the same PE draw")
     p.add_argument("--check", action="store_true",
                    help="also hold every run's RSA against loci's own analysis.json; exit 1 past 1e-6")
     a = p.parse_args(argv)
-    runs = read_runs(a.bundle, a.permutations)
+    runs = read_runs(a.bundle, a.permutations, a.pool_datasets)
     if a.check:
         worst = check_against_loci(runs)
         compared = sum(1 for r in runs if "loci" in r)
@@ -149,7 +160,9 @@ def main(argv):
     for r in runs:
         groups.setdefault(names[r["group"]], []).append(r)
     task = sorted({k for r in runs for k in r if k.endswith("_accuracy") or k.endswith("_mse")})
-    print(f"{a.bundle}: {len(runs)} runs in {len(groups)} groups\n")
+    datasets = len({r["dataset"] for r in runs})
+    pooled = f", pooled over {datasets} datasets" if a.pool_datasets and datasets > 1 else ""
+    print(f"{a.bundle}: {len(runs)} runs in {len(groups)} groups{pooled}\n")
     print("| group | runs | " + " | ".join(task) + " | RSA (epoch 0) | median Mantel p |")
     print("|---|---|" + "---|" * (len(task) + 2))
     for name, members in sorted(groups.items()):

@@ -13,4 +13,6 @@ out="$here/../data/$name"
 mkdir -p "$out"
 "$loci" analyze -q "$runs" -o "$out" "${flags[@]}"
 /usr/bin/python3 "$here/bundle_runs.py" "$runs" "$out/runs.h5" --name "$name"
-echo "recompute: /usr/bin/python3 bench/bundles/recompute_table.py bench/data/$name/runs.h5 --check"
+pool=""
+for f in "${flags[@]}"; do [[ $f == --pool-datasets ]] && pool=" --pool-datasets"; done
+echo "recompute: /usr/bin/python3 bench/bundles/recompute_table.py bench/data/$name/runs.h5 --check$pool"

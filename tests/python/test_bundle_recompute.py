@@ -1,11 +1,15 @@
 """A RESULTS table recomputes from its committed bundle without loci: bench/bundles/recompute_table.py on a small
 bundle (tests/python/data/bundle_tiny.h5: 2 sigmas x 2 seeds of a tiny model, packed by bench/bundles/bundle_runs.py
 from runs `loci analyze` had scored) gives each group's accuracy as its runs' summaries hold it, and every run's RSA
-at the end and at epoch 0 as loci's own analysis computed it (--check: within 1e-6)."""
+at the end and at epoch 0 as loci's own analysis computed it (--check: within 1e-6). With --pool-datasets, runs on
+two datasets (the tiny bundle again, its copy relabelled as a second dataset with other accuracies) form one group per
+sigma over both, and comparisons pair runs by dataset and draw, not by draw alone."""
 import json
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import h5py
 import numpy as np
@@ -34,4 +38,38 @@ for sigma, values in by_sigma.items():
     assert f"{np.mean(values):.4f}" in row, (row, values)
 # The two groups share their draws (seed 0 with seed 0), so they are compared pair by pair.
 assert "| paired | 2 |" in text, text
-print("bundle recompute: 1 passed, 0 failed")
+
+# Pooled over datasets: a second dataset (another shards checksum) whose runs share the first one's seeds and draws.
+with tempfile.TemporaryDirectory() as tmp:
+    pooled = os.path.join(tmp, "pooled.h5")
+    shutil.copy(bundle, pooled)
+    expected = {}
+    with h5py.File(pooled, "a") as f:
+        for name in list(f):
+            copy = name + ",data=second"
+            f.copy(f[name], copy)
+            identity = json.loads(f[copy].attrs["identity"])
+            identity["keys"]["data.shards_sha256"] = "0" * 64
+            f[copy].attrs["identity"] = json.dumps(identity)
+            summary = json.loads(f[copy].attrs["summary"])
+            summary["final"]["human"]["accuracy"] = summary["final"]["human"]["accuracy"] * 0.5
+            f[copy].attrs["summary"] = json.dumps(summary)
+            for g in (name, copy):
+                sigma = json.loads(f[g].attrs["identity"])["keys"]["model.pe.init.std"]
+                expected.setdefault(sigma, []).append(json.loads(f[g].attrs["summary"])["final"]["human"]["accuracy"])
+    split = subprocess.run([sys.executable, script, pooled, "--permutations", "50"], capture_output=True, text=True)
+    assert split.returncode == 0, split.stdout + split.stderr
+    assert "8 runs in 4 groups" in split.stdout, split.stdout
+    out = subprocess.run([sys.executable, script, pooled, "--pool-datasets", "--permutations", "50"],
+                         capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    text = out.stdout
+    assert "8 runs in 2 groups, pooled over 2 datasets" in text, text
+    for sigma, values in expected.items():
+        assert len(values) == 4, expected
+        row = next(line for line in text.splitlines() if line.startswith(f"| model.pe.init.std={sigma} | 4 |"))
+        assert f"{np.mean(values):.4f}" in row, (row, values)
+    # Paired by (dataset, draw): 4 pairs. Pairing by draw alone would find 2 keys for 4 runs and fall back.
+    assert "| paired | 4 |" in text, text
+
+print("bundle recompute: 2 passed, 0 failed")
