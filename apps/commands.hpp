@@ -15,5 +15,6 @@ void add_inspect_command(CLI::App& app);
 void add_plugins_command(CLI::App& app);
 void add_config_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
+void add_intervene_command(CLI::App& app);
 
 }  // namespace loci::apps

@@ -92,6 +92,13 @@ std::vector<torch::Tensor> EncoderImpl::pe_matrices() const {
   return out;
 }
 
+void EncoderImpl::set_pe_matrices(const std::vector<torch::Tensor>& tables) {
+  if (static_cast<int64_t>(tables.size()) != pe_->placements())
+    throw std::invalid_argument("the PE has " + std::to_string(pe_->placements()) + " placements, not " +
+                                std::to_string(tables.size()));
+  for (int64_t p = 0; p < pe_->placements(); ++p) pe_->set_table(p, tables[static_cast<size_t>(p)]);
+}
+
 std::vector<torch::Tensor> EncoderImpl::position_logits() const {
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> out;

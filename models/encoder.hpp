@@ -48,6 +48,8 @@ class EncoderImpl : public torch::nn::Module {
 
   // The PE of every placement, as pe_matrices() of the model documents.
   std::vector<torch::Tensor> pe_matrices() const;
+  // Puts one [T, d] matrix per placement in place of the PE's (PositionalEncodingImpl::set_table).
+  void set_pe_matrices(const std::vector<torch::Tensor>& tables);
   // Each block's position-position attention term, as position_logits() of the model documents.
   std::vector<torch::Tensor> position_logits() const;
   // Attention weights of every block from the last forward while recording: [B, H, N, N] each.

@@ -65,6 +65,9 @@ class ModelImpl : public torch::nn::Module {
   //   alibi: its fixed bias [H, T, T];
   //   none, rope, rope_axial: an empty tensor (numel 0).
   std::vector<torch::Tensor> pe_matrices() const { return encoder->pe_matrices(); }
+  // Puts one [T, d] matrix per placement in place of the PE's tables: an intervention (models/interventions/).
+  // std::invalid_argument for a PE without such matrices or a wrong count or shape.
+  void set_pe_matrices(const std::vector<torch::Tensor>& tables) { encoder->set_pe_matrices(tables); }
 
   // Per block, the part of its attention logits that positions alone make, [H, T, T]: the PE the block adds,
   // projected through the block's query and key weights, (P Wq_h^T)(P Wk_h^T)^T / sqrt(dh) (TUPE's

@@ -25,7 +25,8 @@ packages=(
   python3 python3-numpy python3-h5py python3-xarray python3-h5netcdf python3-pandas
   # python/ installs with pip into a venv that sees those packages (tests/python/test_pip_install.sh).
   python3-pip python3-setuptools python3-venv
-  # The plain-PyTorch reference of the paper's model (numerical parity and speed, bench/reference/).
+  # The plain-PyTorch reference of the paper's model (numerical parity and speed, bench/reference/), and loci.torch:
+  # loci's datasets as a PyTorch Dataset (python/loci/torch.py).
   python3-torch
   # `loci report` draws with matplotlib; its test opens the page in headless Chromium.
   python3-matplotlib chromium

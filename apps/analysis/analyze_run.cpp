@@ -149,7 +149,11 @@ ordered_json final_metrics(const RunFolder& run) {
 }
 
 std::map<std::string, std::string> input_hashes(const fs::path& folder) {
-  return {{"pe.h5", datasets::sha256_file(folder / "pe.h5")}, {"metrics.jsonl", datasets::sha256_file(folder / "metrics.jsonl")}};
+  // interventions.json (loci intervene) is optional: "" while absent, so that writing it makes the analysis stale.
+  const fs::path interventions = folder / "interventions.json";
+  return {{"pe.h5", datasets::sha256_file(folder / "pe.h5")},
+          {"metrics.jsonl", datasets::sha256_file(folder / "metrics.jsonl")},
+          {"interventions.json", fs::is_regular_file(interventions) ? datasets::sha256_file(interventions) : ""}};
 }
 
 }  // namespace
@@ -314,6 +318,21 @@ ordered_json robustness_of(const RunFolder& run) {
   return rows;
 }
 
+// interventions.json, when `loci intervene` wrote one: the model's scores with its PE changed; null otherwise.
+ordered_json interventions_of(const RunFolder& run) {
+  const auto text = run_file(run.folder, "interventions.json");
+  if (!text) return nullptr;
+  try {
+    ordered_json j = ordered_json::parse(*text);
+    if (j.value("loci_interventions", 0) != 1 || !j.contains("results") || !j["results"].is_array())
+      throw datasets::DataError(run.folder / "interventions.json", "is not an interventions record of this loci");
+    return j;
+  } catch (const nlohmann::json::exception& e) {
+    throw datasets::DataError(run.folder / "interventions.json",
+                              std::string("is not readable JSON (") + e.what() + "); run `loci intervene --force` again");
+  }
+}
+
 // Spearman between the upper triangles of two T x T matrices, NaN pairs left out.
 double upper_spearman(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
   std::vector<double> x, y;
@@ -399,6 +418,7 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
   out["metrics"] = final_metrics(run);
   out["curves"] = metric_history(run);
   out["robustness"] = robustness_of(run);
+  out["interventions"] = interventions_of(run);
   out["dataset"] = {{"folder", run.config.at("data").text()},
                     {"generator", s.truth.generator.empty() ? ordered_json(nullptr) : ordered_json(s.truth.generator)}};
   out["task"] = task_json(run, s.truth);

@@ -87,6 +87,46 @@ std::map<std::string, double> values_of(const ordered_json& a) {
     for (const auto& p : a["evaluations"].back()["placements"])
       for (const auto& name : block_probes())
         v[name + "_block" + std::to_string(p["placement"].get<int>())] = value_or_nan(p, name);
+  // Interventions (loci intervene): "<split>_<metric>_change_<intervention>", the change against the unchanged
+  // model averaged over the intervention's variants, and "..._block<k>" for block k's PE changed alone.
+  if (a.contains("interventions") && a["interventions"].is_object()) {
+    std::map<std::string, std::pair<double, int>> sums;
+    const std::string metric = a["interventions"].value("metric", "accuracy");
+    for (const auto& r : a["interventions"]["results"]) {
+      if (!r.contains("change") || !r["change"].is_number()) continue;
+      const std::string scope = r.value("scope", "all");
+      auto& [sum, n] = sums[r.value("split", "") + "_" + metric + "_change_" + r.value("intervention", "") +
+                            (scope == "all" ? "" : "_" + scope)];
+      sum += r["change"].get<double>();
+      ++n;
+    }
+    for (const auto& [column, s] : sums) v[column] = s.first / s.second;
+    // Each symmetry against its matched relabellings (the same tokens moved at random), averaged over the
+    // symmetries: "<split>_<metric>_symmetry_minus_matched". Above 0 for accuracy (below for MSE): the symmetry,
+    // which keeps the geometry, hurts less than moving the same tokens without it.
+    std::map<std::string, std::map<std::string, double>> symmetry;                   // split -> symmetry -> change
+    std::map<std::string, std::map<std::string, std::pair<double, int>>> matched;   // split -> symmetry -> sum, n
+    for (const auto& r : a["interventions"]["results"]) {
+      if (!r.contains("change") || !r["change"].is_number() || r.value("scope", "all") != "all") continue;
+      const std::string variant = r.value("variant", ""), split = r.value("split", "");
+      const auto colon = variant.find(':');
+      if (colon == std::string::npos) continue;
+      if (r.value("intervention", "") == "permute_symmetry") symmetry[split][variant.substr(colon + 1)] = r["change"];
+      if (r.value("intervention", "") == "permute_matched") {
+        auto& [sum, n] = matched[split][variant.substr(colon + 1, variant.rfind('#') - colon - 1)];
+        sum += r["change"].get<double>();
+        ++n;
+      }
+    }
+    for (const auto& [split, changes] : symmetry) {
+      double total = 0;
+      int count = 0;
+      for (const auto& [name, change] : changes)
+        if (const auto it = matched[split].find(name); it != matched[split].end() && it->second.second > 0)
+          total += change - it->second.first / it->second.second, ++count;
+      if (count > 0) v[split + "_" + metric + "_symmetry_minus_matched"] = total / count;
+    }
+  }
   // The robustness test: "<split>_accuracy_noise<sd>" (or _mse_noise<sd>) for each noise sd.
   if (a.contains("robustness"))
     for (const auto& r : a["robustness"])

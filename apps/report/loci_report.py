@@ -9,6 +9,7 @@ import html
 import json
 import math
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -101,6 +102,13 @@ def task_columns(summary):
         return any(split_of(o).startswith(split_of(c) + "@") and
                    all(r[c + "_mean"] == r[o + "_mean"] for r in summary) for o in mse if o != c)
     return [c for c in mse if not repeats(c)]
+
+
+def over_replicates(summary):
+    """What a group's mean and sd run over: its seeds, and its datasets too where `loci analyze` pooled them
+    (analyze.pool_datasets; summary.csv's datasets column counts a group's datasets)."""
+    pooled = max((int(number(r.get("datasets"))) for r in summary if number(r.get("datasets")) > 1), default=1)
+    return f"over seeds and {pooled} pooled datasets" if pooled > 1 else "over seeds"
 
 
 def split_of(col):
@@ -243,7 +251,7 @@ def plot_procrustes_vs_accuracy(figs, analyses):
               f"{split} accuracy; ρ is Spearman's across runs (the paper: −0.98 across σ at epoch 4000).")
 
 
-def plot_conditions(figs, analyses, chance=None):
+def plot_conditions(figs, analyses, chance=None, over="over seeds"):
     """Accuracy per relational class (binary / ternary / quaternary) of the human puzzles against sigma."""
     rows = []
     for a in analyses:
@@ -276,8 +284,8 @@ def plot_conditions(figs, analyses, chance=None):
     ax.legend(fontsize=7)
     fig.tight_layout()
     figs.save(fig, "accuracy_by_condition", "Accuracy per relational class against σ",
-              "Accuracy (%) on the human puzzles of each relational class at the last evaluation, mean over seeds, "
-              "for the drawn PEs." + chance_caption(chance))
+              "Accuracy (%) on the human puzzles of each relational class at the last evaluation, mean "
+              f"{over}, for the drawn PEs." + chance_caption(chance))
 
 
 def plot_attention(figs, analyses, runs):
@@ -650,7 +658,7 @@ p.reading {{ margin: 0.3em 0; }}
 <h2>What these runs found</h2>
 {reading}
 <p>{runs} runs in <code>{run_folder}</code> (analysed into <code>{source}</code>), grouped by PE type and init scale;
-mean ± sd over seeds at the last evaluation.{units} Figures are also in <code>figures/</code> as SVG and PNG.</p>
+mean ± sd {over} at the last evaluation.{units} Figures are also in <code>figures/</code> as SVG and PNG.</p>
 {table}
 {statistics}
 {figures}
@@ -678,7 +686,7 @@ class Inputs:
 def draw_task_against_sigma(figs, d):
     plot_against_sigma(figs, d.summary, d.columns, "task_vs_sigma", f"{d.metric} against σ",
                        f"{d.metric}{' (%)' if d.accuracy else ''} of each split at the last evaluation against the "
-                       "init scale of drawn PEs (mean ± sd over seeds)." + chance_caption(d.chance),
+                       f"init scale of drawn PEs (mean ± sd {over_replicates(d.summary)})." + chance_caption(d.chance),
                        "accuracy (%)" if d.accuracy else d.metric, 100.0 if d.accuracy else 1.0, d.chance)
     if d.accuracy:
         return
@@ -687,7 +695,7 @@ def draw_task_against_sigma(figs, d):
         plot_against_sigma(figs, d.summary, r2, "r2_vs_sigma", "R² against σ",
                            "R² of the masked tokens against each token's own mean over the training split, per "
                            "split and mask ratio (split@ratio; a plain split name is model.mask_ratio_eval), at the "
-                           "last evaluation, mean ± sd over seeds; dashed line: that trivial predictor (R² = 0).",
+                           f"last evaluation, mean ± sd {over_replicates(d.summary)}; dashed line: that trivial predictor (R² = 0).",
                            "R²", 1.0, 0.0, "node mean")
 
 
@@ -832,7 +840,7 @@ def draw_probes_against_sigma(figs, d):
         probe_cols = ["rsa_spearman", "rsa_fc_spearman", "disp_rsa_spearman", "decode_r2"]
     negative_r2 = any(number(r.get("decode_r2_mean")) < 0 for r in d.summary)
     caption = ("; ".join(PROBE_PANELS[c][1] for c in probe_cols) + "; each the mean over blocks at the last "
-               "evaluation, mean ± sd over seeds." +
+               f"evaluation, mean ± sd {over_replicates(d.summary)}." +
                (" A negative R² means the decoder predicts held-out tokens' coordinates worse than their mean does: "
                 "no position can be read from the PE linearly." if negative_r2 else "") +
                " Each y axis spans at least 0.2 (RSA, R²) or 0.1 (disparity), so that differences in the last "
@@ -867,8 +875,59 @@ def draw_registered_probes(figs, d):
                        "Every other probe registered when the runs were analysed (probe/registry.hpp; an extension's "
                        "too), one panel per output: " + ", ".join(f"{out.replace('_', ' ')} (probe {name})"
                                                                    for name, out in shown) +
-                       "; each the mean over the PE's blocks at the last evaluation, mean ± sd over seeds.",
+                       f"; each the mean over the PE's blocks at the last evaluation, mean ± sd {over_replicates(d.summary)}.",
                        {out: out.replace("_", " ") for _, out in shown})
+
+
+INTERVENTION_COLUMN = re.compile(r"^(?P<split>.+)_(?P<metric>accuracy|mse)_change_(?P<name>[a-z0-9_]+?)_mean$")
+
+
+def draw_interventions(figs, d):
+    """`loci intervene`'s changes per intervention (whole model), one bar per group with its 95% interval over the
+    group's runs, on one split (human puzzles, else test, else the first scored)."""
+    found = {}
+    for col in d.summary[0]:
+        m = INTERVENTION_COLUMN.match(col)
+        if m and not re.search(r"_block\d+$", m["name"]):
+            found.setdefault(m["split"], []).append((m["name"], m["metric"], col[:-len("_mean")]))
+    if not found:
+        return
+    split = next((s for s in ("human", "test") if s in found), sorted(found)[0])
+    entries = found[split]
+    rows = [r for r in d.summary if any(number(r[c + "_mean"]) == number(r[c + "_mean"]) for _, _, c in entries)][:8]
+    if not rows:
+        return
+    metric = entries[0][1]
+    scale = 100.0 if metric == "accuracy" else 1.0
+    fig, ax = plt.subplots(figsize=(max(5.0, 0.9 * len(entries) + 2), 3.6))
+    width = 0.8 / len(rows)
+    shown = [0.0]
+    for k, r in enumerate(rows):
+        x = [i + (k - (len(rows) - 1) / 2) * width for i in range(len(entries))]
+        y = [number(r[c + "_mean"]) * scale for _, _, c in entries]
+        low = [number(r.get(c + "_ci_low")) * scale for _, _, c in entries]
+        high = [number(r.get(c + "_ci_high")) * scale for _, _, c in entries]
+        err = [[max(0.0, v - lo) if lo == lo else 0.0 for v, lo in zip(y, low)],
+               [max(0.0, hi - v) if hi == hi else 0.0 for v, hi in zip(y, high)]]
+        ax.bar(x, y, width, yerr=err, capsize=2, label=r["group"])
+        shown += [v for v in y if v == v]
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(entries)))
+    ax.set_xticklabels([n.replace("_", " ") for n, _, _ in entries], rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel(f"change in {split} {'accuracy (points)' if metric == 'accuracy' else 'MSE'}")
+    pad_y_range(ax, shown, "change")
+    ax.grid(alpha=0.3, axis="y")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    figs.save(fig, "interventions", "Does the model use its PE's geometry?",
+              f"The change of {split} {metric} when the trained PE is replaced (loci intervene), against the unchanged "
+              "model, mean over each group's runs (and over an intervention's variants) with its 95% interval: init = "
+              "the epoch-0 draw, displacement = PE − PE(0), permute random = rows shuffled among the tokens, permute "
+              "symmetry = rows relabelled by a symmetry of the true positions, permute matched = the same tokens "
+              "moved at random, the symmetry's fixed tokens kept (its control), zero, rescale (0.5 and 2 times the "
+              "norm), oracle = the sinusoids of the true positions. A model that reads its PE's geometry is barely "
+              "hurt by a symmetry and badly by its matched permutations; one that reads a lookup table of its draw is "
+              "hurt by both alike." + ("" if metric == "accuracy" else " For MSE, up is worse."))
 
 
 def draw_runs(figs, d):
@@ -879,7 +938,7 @@ def draw_runs(figs, d):
     plot_probes_over_training(figs, d.analyses)
     plot_procrustes_vs_accuracy(figs, d.analyses)
     plot_displacement_account(figs, d.analyses)
-    plot_conditions(figs, d.analyses, d.chance)
+    plot_conditions(figs, d.analyses, d.chance, over_replicates(d.summary))
     plot_attention(figs, d.analyses, d.runs)
     plot_robustness(figs, d.analyses, d.chance)
 
@@ -893,7 +952,7 @@ def write_page(out, figs, d):
     page = PAGE.format(title=html.escape(os.path.basename(os.path.abspath(d.source))), runs=len(d.runs),
                        run_folder=html.escape(run_folder), source=html.escape(os.path.abspath(d.source)), intro=intro_html(d.analyses, d.columns, d.classes),
                        reading=reading_html(d.analyses, d.columns, d.chance),
-                       units=" Accuracies in %." if d.accuracy else "", table=table_html(d.summary, d.columns),
+                       units=" Accuracies in %." if d.accuracy else "", over=over_replicates(d.summary), table=table_html(d.summary, d.columns),
                        statistics=statistics_html(d.source), figures=body)
     target = os.path.join(out, "report.html")
     with open(target + ".tmp", "w") as f:
@@ -912,6 +971,7 @@ def main(argv):
     draw_table_against_authors(figs, inputs)
     draw_probes_against_sigma(figs, inputs)
     draw_registered_probes(figs, inputs)
+    draw_interventions(figs, inputs)
     draw_runs(figs, inputs)
     write_page(out, figs, inputs)
 

@@ -46,6 +46,10 @@ def pack(group, folder):
     analysis = os.path.join(folder, "analysis.json")
     if os.path.exists(analysis):
         group.attrs["analysis_final"] = json.dumps(read_json(analysis).get("final"))
+    # `loci intervene`'s scores with the PE changed, when it ran: what bench/interventions_table.py reads.
+    interventions = os.path.join(folder, "interventions.json")
+    if os.path.exists(interventions):
+        group.attrs["interventions"] = json.dumps(read_json(interventions))
     with h5py.File(os.path.join(folder, "pe.h5"), "r") as pe:
         epochs = pe["epoch"][:]
         group.create_dataset("epoch", data=np.array([epochs[0], epochs[-1]], dtype=np.int64))
@@ -65,7 +69,8 @@ def main(argv):
     tmp = a.out + ".tmp"
     with h5py.File(tmp, "w") as out:
         out.attrs["name"] = a.name or os.path.basename(os.path.abspath(a.root))
-        out.attrs["contents"] = ("one group per finished run: attrs identity, summary, analysis_final (JSON), "
+        out.attrs["contents"] = ("one group per finished run: attrs identity, summary, analysis_final, interventions "
+                                 "(JSON; the last only where `loci intervene` ran), "
                                  "metrics_csv; datasets "
                                  "epoch [2] (first, last evaluation), positions [token, axis], placement_<p> and "
                                  "position_logits_<b> [2, ...] at those two evaluations")

@@ -30,6 +30,13 @@ class LearnedFixedNormPEImpl : public TablePEImpl {
     return v * (r0 / v.norm().clamp_min(1e-30));
   }
 
+  // The new table keeps its own norm: matrix() would otherwise put it back on the trained table's sphere.
+  void set_table(int64_t placement, const torch::Tensor& t) override {
+    TablePEImpl::set_table(placement, t);
+    torch::NoGradGuard no_grad;
+    norms_.at(static_cast<size_t>(placement)).fill_(t.norm().item<double>());
+  }
+
   void after_step() override {
     torch::NoGradGuard no_grad;
     for (int64_t p = 0; p < placements(); ++p) {

@@ -60,6 +60,24 @@ torch::Tensor TablePEImpl::matrix(int64_t placement) const {
   return tables_.size() == 1 ? tables_.front() : tables_.at(static_cast<size_t>(placement));
 }
 
+void PositionalEncodingImpl::set_table(int64_t placement, const torch::Tensor&) {
+  check_placement(placement);
+  throw std::invalid_argument("PE '" + options_.type() + "' adds no [tokens, d_model] matrix at a block's input, so "
+                              "it has no rows to change");
+}
+
+void TablePEImpl::set_table(int64_t placement, const torch::Tensor& t) {
+  check_placement(placement);
+  if (t.dim() != 2 || t.size(0) != tokens() || t.size(1) != d_model())
+    throw std::invalid_argument("PE '" + options().type() + "': a table must be [" + std::to_string(tokens()) + ", " +
+                                std::to_string(d_model()) + "]");
+  torch::NoGradGuard no_grad;
+  if (tables_.size() == 1 && placements() > 1)
+    for (int64_t p = 1; p < placements(); ++p)
+      tables_.push_back(register_buffer("pe_" + std::to_string(p), tables_.front().detach().clone()));
+  tables_.at(tables_.size() == 1 ? 0 : static_cast<size_t>(placement)).copy_(t);
+}
+
 void TablePEImpl::add_table(torch::Tensor table, bool learned) {
   if (table.dim() != 2 || table.size(0) != tokens() || table.size(1) != d_model())
     throw std::logic_error("PE '" + options().type() + "': a table must be [tokens, d_model]");

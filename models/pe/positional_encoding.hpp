@@ -117,6 +117,10 @@ class PositionalEncodingImpl : public torch::nn::Module {
   // What pe_matrices() reports for placement p: matrix(p) for additive PEs, the table a relative or alibi PE keeps,
   // or an empty tensor (numel 0) when the PE stores nothing (none, rope, rope_axial).
   virtual torch::Tensor table(int64_t placement) const;
+  // Puts `t` ([T, d]) in place of the matrix placement p adds, so that matrix(p) returns it from now on: for the
+  // interventions that evaluate a trained model with its PE changed (models/interventions/). std::invalid_argument
+  // for a PE that adds no [T, d] matrix (none, rope, relative, alibi), naming it.
+  virtual void set_table(int64_t placement, const torch::Tensor& t);
 
  protected:
   void check_placement(int64_t placement) const;
@@ -143,6 +147,8 @@ class TablePEImpl : public PositionalEncodingImpl {
  public:
   using PositionalEncodingImpl::PositionalEncodingImpl;
   torch::Tensor matrix(int64_t placement) const override;
+  // A table that served every placement is first copied to each, so that changing one placement changes only it.
+  void set_table(int64_t placement, const torch::Tensor& t) override;
 
  protected:
   // Stored as "pe_<i>" in the order added; one table serves every placement.

@@ -1,10 +1,16 @@
 #include "plugins/api/plugin.hpp"
 
+#include "core/error.hpp"
+
 namespace loci::plugins {
 
 // Out-of-line destructors: the key functions that pin each interface's type information to libloci_core.
 Plugin::~Plugin() = default;
 Generator::~Generator() = default;
 Trainer::~Trainer() = default;
+
+void Trainer::intervene(const config::Node&, const InterveneRequest& request) {
+  throw UserError(request.run.string() + ": its trainer cannot evaluate a run with its PE changed (no interventions)");
+}
 
 }  // namespace loci::plugins

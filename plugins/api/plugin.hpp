@@ -5,8 +5,10 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "datasets/generate.hpp"
 #include "datasets/spec.hpp"
@@ -89,11 +91,26 @@ struct TrainRequest {
   std::string from;
 };
 
+// `loci intervene`: evaluate a finished run's model with its PE changed (models/interventions/).
+struct InterveneRequest {
+  std::filesystem::path run;                // the run folder (its config.yaml is `resolved`)
+  std::vector<std::string> interventions;   // registered names to run; empty = every registered one
+  std::vector<std::string> splits;          // splits to score; empty = every evaluated split but the training one
+  std::int64_t permutations = 5;            // random permutations (permute_random)
+  bool per_block = true;                    // also each placement alone, where the PE has several
+  bool per_position = true;                 // also each token's rows zeroed alone, on the first split
+  int threads = 0;                          // 0 = the run's train.threads
+  bool progress = true;
+};
+
 // A trainer trains a model on a dataset folder and writes a run folder.
 class Trainer : public Plugin {
  public:
   ~Trainer() override;
   virtual void train(const config::Node& resolved, const TrainRequest& request) = 0;
+  // Writes interventions.json and interventions.csv into the finished run `request.run`. A trainer that cannot
+  // throws UserError saying so (the default).
+  virtual void intervene(const config::Node& resolved, const InterveneRequest& request);
 };
 
 }  // namespace loci::plugins

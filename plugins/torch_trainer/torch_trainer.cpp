@@ -21,7 +21,9 @@
 #include "core/launch.hpp"
 #include "plugins/api/plugin.hpp"
 #include "core/provenance.hpp"
+#include "interventions.hpp"
 #include "run_folder.hpp"
+#include "run_identity.hpp"
 #include "training_loop.hpp"
 
 namespace loci::torch_trainer {
@@ -105,6 +107,29 @@ class TorchTrainer final : public plugins::Trainer {
       write_summary(s, status);
     }
     if (s.lead) write_provenance(s, status);
+  }
+
+  // The finished run's model, loaded from its last checkpoint under the run's own settings, evaluated with its PE
+  // changed; the run folder is claimed meanwhile, so no training writes it, and only interventions.* are written.
+  void intervene(const config::Node& resolved, const plugins::InterveneRequest& request) override {
+    Session s;
+    s.opt = read_options(resolved);
+    s.opt.out = request.run.string();
+    if (request.threads > 0) s.opt.threads = request.threads;
+    s.run = request.run;
+    s.last = s.run / "checkpoints" / "last.pt";
+    check_finished_run(s);
+    set_up_process(s, resolved);
+    const datasets::FolderLock claim(s.run);
+    open_data(s);
+    s.recorded = recorded_config(resolved, s.opt);
+    s.identity = run_identity(s.recorded, *s.ds);
+    verify_data(s);
+    build_model(s, resolved);
+    s.state = load_checkpoint(s.last, s.model, *s.optimizer, lasting_keys(s.identity));
+    s.eval_splits = s.opt.eval_splits.empty() ? s.ds->splits() : s.opt.eval_splits;
+    s.means = token_means(*s.ds, s.opt.train_split, s.plan);
+    write_interventions(s, request);
   }
 
  private:

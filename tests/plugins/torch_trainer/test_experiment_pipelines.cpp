@@ -104,6 +104,10 @@ TEST_CASE("a swept generate stage makes a dataset per point, trains the grid on 
   CHECK(column_values(summary, "runs") == std::set<std::string>{"2"});
   CHECK(column_values(summary, "datasets") == std::set<std::string>{"2"});
   CHECK(read_file(out / "analysis" / "summary.md").find("the 2 datasets, pooled") != std::string::npos);
+  // The report's table and captions say what the spread runs over: seeds and the pooled graphs.
+  const std::string page = read_file(out / "report" / "report.html");
+  CHECK(page.find("mean ± sd over seeds and 2 pooled datasets at the last evaluation") != std::string::npos);
+  CHECK(page.find("mean ± sd over seeds at") == std::string::npos);
   // The sigma comparison pairs the runs on one graph with one PE draw.
   CHECK(read_file(out / "analysis" / "comparisons.csv").find(",paired,2,2,") != std::string::npos);
   // Not pooled, each graph's runs are groups of their own.

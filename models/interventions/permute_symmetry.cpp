@@ -1,0 +1,27 @@
+// permute_symmetry: the PE's rows relabelled by a symmetry of the true positions (point_symmetries.hpp). A model
+// that reads the geometry of its PE sees the same shape and should barely be hurt; a lookup table of the draw is.
+#include "models/interventions/intervention.hpp"
+#include "models/interventions/point_symmetries.hpp"
+
+namespace loci::models {
+namespace {
+
+const InterventionRegistration registration{
+    {"permute_symmetry",
+     "the PE's rows relabelled by each symmetry of the true positions (the grid's rotations and reflections; where "
+     "there is no exact one, each axis's mirror matched to the nearest tokens, its distortion recorded)",
+     false, [](const PEState& s) {
+       std::vector<InterventionVariant> out;
+       for (const auto& sym : point_symmetries(s.positions)) {
+         InterventionVariant v;
+         v.name = "permute_symmetry:" + sym.name;
+         v.permutation = sym.permutation;
+         v.tables = permute_rows(s.trained, sym.permutation);
+         v.distortion = sym.distortion;
+         out.push_back(std::move(v));
+       }
+       return out;
+     }}};
+
+}  // namespace
+}  // namespace loci::models
