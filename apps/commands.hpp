@@ -16,5 +16,6 @@ void add_plugins_command(CLI::App& app);
 void add_config_command(CLI::App& app);
 void add_sweep_command(CLI::App& app);
 void add_intervene_command(CLI::App& app);
+void add_export_command(CLI::App& app);
 
 }  // namespace loci::apps

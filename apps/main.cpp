@@ -55,6 +55,7 @@ int main(int argc, char** argv) {
   loci::apps::add_config_command(app);
   loci::apps::add_sweep_command(app);
   loci::apps::add_intervene_command(app);
+  loci::apps::add_export_command(app);
 
   try {
     refuse_unknown_command(app, argc, argv);

@@ -695,7 +695,8 @@ def draw_task_against_sigma(figs, d):
         plot_against_sigma(figs, d.summary, r2, "r2_vs_sigma", "R² against σ",
                            "R² of the masked tokens against each token's own mean over the training split, per "
                            "split and mask ratio (split@ratio; a plain split name is model.mask_ratio_eval), at the "
-                           f"last evaluation, mean ± sd {over_replicates(d.summary)}; dashed line: that trivial predictor (R² = 0).",
+                           f"last evaluation, mean ± sd {over_replicates(d.summary)}; dashed line: that trivial predictor "
+                           "(R² = 0).",
                            "R²", 1.0, 0.0, "node mean")
 
 
@@ -875,7 +876,8 @@ def draw_registered_probes(figs, d):
                        "Every other probe registered when the runs were analysed (probe/registry.hpp; an extension's "
                        "too), one panel per output: " + ", ".join(f"{out.replace('_', ' ')} (probe {name})"
                                                                    for name, out in shown) +
-                       f"; each the mean over the PE's blocks at the last evaluation, mean ± sd {over_replicates(d.summary)}.",
+                       f"; each the mean over the PE's blocks at the last evaluation, mean ± sd "
+                       f"{over_replicates(d.summary)}.",
                        {out: out.replace("_", " ") for _, out in shown})
 
 
@@ -952,7 +954,8 @@ def write_page(out, figs, d):
     page = PAGE.format(title=html.escape(os.path.basename(os.path.abspath(d.source))), runs=len(d.runs),
                        run_folder=html.escape(run_folder), source=html.escape(os.path.abspath(d.source)), intro=intro_html(d.analyses, d.columns, d.classes),
                        reading=reading_html(d.analyses, d.columns, d.chance),
-                       units=" Accuracies in %." if d.accuracy else "", over=over_replicates(d.summary), table=table_html(d.summary, d.columns),
+                       units=" Accuracies in %." if d.accuracy else "", over=over_replicates(d.summary),
+                       table=table_html(d.summary, d.columns),
                        statistics=statistics_html(d.source), figures=body)
     target = os.path.join(out, "report.html")
     with open(target + ".tmp", "w") as f:

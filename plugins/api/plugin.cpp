@@ -13,4 +13,8 @@ void Trainer::intervene(const config::Node&, const InterveneRequest& request) {
   throw UserError(request.run.string() + ": its trainer cannot evaluate a run with its PE changed (no interventions)");
 }
 
+void Trainer::export_model(const config::Node&, const ExportRequest& request) {
+  throw UserError(request.run.string() + ": its trainer cannot export a model");
+}
+
 }  // namespace loci::plugins

@@ -103,6 +103,13 @@ struct InterveneRequest {
   bool progress = true;
 };
 
+// `loci export`: a finished run's trained model as a file PyTorch's torch.load reads (python/loci/torch.py).
+struct ExportRequest {
+  std::filesystem::path run;  // the run folder (its config.yaml is `resolved`)
+  std::filesystem::path out;  // the file to write; empty = <run>/model.pt
+  bool force = false;         // replace `out` when it exists
+};
+
 // A trainer trains a model on a dataset folder and writes a run folder.
 class Trainer : public Plugin {
  public:
@@ -111,6 +118,8 @@ class Trainer : public Plugin {
   // Writes interventions.json and interventions.csv into the finished run `request.run`. A trainer that cannot
   // throws UserError saying so (the default).
   virtual void intervene(const config::Node& resolved, const InterveneRequest& request);
+  // Writes the finished run's model to request.out. A trainer that cannot throws UserError saying so (the default).
+  virtual void export_model(const config::Node& resolved, const ExportRequest& request);
 };
 
 }  // namespace loci::plugins

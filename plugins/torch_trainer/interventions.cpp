@@ -126,7 +126,7 @@ void check_finished_run(const Session& s) {
   if (status != "finished" && status != "early_stopped")
     throw UserError(s.run.string() + ": not a finished run (" +
                     (status.empty() ? "no summary.json" : "status " + status) +
-                    "); interventions score a trained model: finish it with `loci train --resume` first");
+                    "); only a trained model is scored or exported: finish it with `loci train --resume` first");
   if (!fs::is_regular_file(s.last))
     throw UserError(s.last.string() + ": no checkpoint; the run kept none (train.checkpoint) so its model is gone");
 }

@@ -21,6 +21,7 @@
 #include "core/launch.hpp"
 #include "plugins/api/plugin.hpp"
 #include "core/provenance.hpp"
+#include "export_model.hpp"
 #include "interventions.hpp"
 #include "run_folder.hpp"
 #include "run_identity.hpp"
@@ -113,14 +114,33 @@ class TorchTrainer final : public plugins::Trainer {
   // changed; the run folder is claimed meanwhile, so no training writes it, and only interventions.* are written.
   void intervene(const config::Node& resolved, const plugins::InterveneRequest& request) override {
     Session s;
+    const auto claim = load_trained(s, resolved, request.run, request.threads);
+    s.means = token_means(*s.ds, s.opt.train_split, s.plan);
+    write_interventions(s, request);
+  }
+
+  // The finished run's model and a reference batch of its outputs, for PyTorch (export_model.hpp).
+  void export_model(const config::Node& resolved, const plugins::ExportRequest& request) override {
+    Session s;
+    check_export_target(request);
+    const auto claim = load_trained(s, resolved, request.run, 0);
+    write_export(s, request);
+  }
+
+ private:
+  // A finished run's model loaded from its last checkpoint under the run's own settings and data (refused when the
+  // checkpoint records another run), its evaluated splits known; the run folder stays claimed while the returned
+  // lock lives, so no training writes it meanwhile.
+  static std::unique_ptr<datasets::FolderLock> load_trained(Session& s, const config::Node& resolved,
+                                                           const std::filesystem::path& run, int threads) {
     s.opt = read_options(resolved);
-    s.opt.out = request.run.string();
-    if (request.threads > 0) s.opt.threads = request.threads;
-    s.run = request.run;
+    s.opt.out = run.string();
+    if (threads > 0) s.opt.threads = threads;
+    s.run = run;
     s.last = s.run / "checkpoints" / "last.pt";
     check_finished_run(s);
     set_up_process(s, resolved);
-    const datasets::FolderLock claim(s.run);
+    auto claim = std::make_unique<datasets::FolderLock>(s.run);
     open_data(s);
     s.recorded = recorded_config(resolved, s.opt);
     s.identity = run_identity(s.recorded, *s.ds);
@@ -128,11 +148,9 @@ class TorchTrainer final : public plugins::Trainer {
     build_model(s, resolved);
     s.state = load_checkpoint(s.last, s.model, *s.optimizer, lasting_keys(s.identity));
     s.eval_splits = s.opt.eval_splits.empty() ? s.ds->splits() : s.opt.eval_splits;
-    s.means = token_means(*s.ds, s.opt.train_split, s.plan);
-    write_interventions(s, request);
+    return claim;
   }
 
- private:
   // Device, threads, allocator, and the other ranks of a data-parallel launch.
   static void set_up_process(Session& s, const config::Node& resolved) {
     if (s.opt.device == "cuda" && !torch::cuda::is_available())
