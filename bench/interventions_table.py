@@ -111,7 +111,8 @@ def main(argv):
         shown = []
         for n in names:
             m, lo, hi = interval([r["change"][n] * s for r in c["runs"] if n in r["change"]])
-            shown.append(f"{m:+.1f} [{lo:+.1f}, {hi:+.1f}]" if s == 100.0 else f"{m:+.3f} [{lo:+.3f}, {hi:+.3f}]")
+            digits = 1 if s == 100.0 else 3
+            shown.append(f"{m:+.{digits}f}" + (f" [{lo:+.{digits}f}, {hi:+.{digits}f}]" if lo == lo else ""))
             table.append({"cell": cell, "split": c["split"], "metric": c["metric"], "runs": len(c["runs"]),
                           "intervention": n, "mean": m, "ci_low": lo, "ci_high": hi})
         print(f"| {cell} | {c['split']} | {len(c['runs'])} | {base:.1f} | " + " | ".join(shown) + " |")

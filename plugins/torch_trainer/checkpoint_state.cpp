@@ -1,4 +1,5 @@
 #include "checkpoint_state.hpp"
+#include "run_identity.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -121,6 +122,7 @@ RunState load_checkpoint(const std::filesystem::path& file, models::Model& model
     config::FlatConfig recorded;
     for (const auto& [k, v] : j["run_identity"].items())
       if (v.is_string()) recorded[k] = v.get<std::string>();
+    recorded = with_keys_added_later(std::move(recorded));
     if (!config::same_settings(recorded, run))
       throw UserError(file.string() + ": a checkpoint of another run (" + config::describe_difference(recorded, run, 3) +
                       "); it was copied or swapped in: put back this run's own, or remove it to start the run afresh");

@@ -177,6 +177,11 @@ config::FlatConfig lasting_keys(const config::Identity& identity) {
   return keys;
 }
 
+config::FlatConfig with_keys_added_later(config::FlatConfig recorded) {
+  for (const auto& [k, v] : keys_added_later()) recorded.emplace(k, v);
+  return canonical_keys(recorded);
+}
+
 std::string lasting_hash(const config::Identity& identity) { return config::identity_of(lasting_keys(identity)).hash; }
 
 std::optional<std::uint64_t> pe_draw_seed(const TrainOptions& options, const config::Identity& identity) {

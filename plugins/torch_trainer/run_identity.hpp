@@ -25,6 +25,9 @@ config::Identity run_identity(const config::Node& recorded, const datasets::Data
 // The identity's keys less train.epochs: what stays the same when a finished run is asked for more epochs, so
 // that its checkpoints belong to it at any length; and their hash, from which model.pe.draw=run draws.
 config::FlatConfig lasting_keys(const config::Identity& identity);
+// A run's keys as a loci before some keys existed recorded them (a checkpoint's run identity), with those keys filled
+// in at the value every such run had in effect, so that an earlier run's checkpoint still belongs to it.
+config::FlatConfig with_keys_added_later(config::FlatConfig recorded);
 std::string lasting_hash(const config::Identity& identity);
 
 // The seed of the PE's own draw (models::PEOptions::draw_seed) that model.pe.draw asks for: none for "seed" (the

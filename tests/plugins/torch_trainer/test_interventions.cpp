@@ -115,6 +115,18 @@ TEST_CASE("loci intervene refuses what it cannot score, in one line naming what 
     CHECK(r.output.find("'rope' adds no [tokens, d_model] matrix") != std::string::npos);
     CHECK_FALSE(fs::exists(run / "interventions.json"));
   }
+  SECTION("another run's checkpoint in its place") {
+    const fs::path run = trained_run(dir, "learned", "1");
+    loci::test::TempDir other_dir;
+    const auto cfg = train_config(other_dir);
+    REQUIRE(run_loci("train -q " + cfg + " train.epochs=1 model.pe.init.std=2.0").exit_code == 0);
+    fs::copy_file(other_dir.path() / "run" / "checkpoints" / "last.pt", run / "checkpoints" / "last.pt",
+                  fs::copy_options::overwrite_existing);
+    const auto r = run_loci("intervene -q " + run.string());
+    CHECK(r.exit_code == 1);
+    CHECK(r.output.find("last.pt") != std::string::npos);
+    CHECK_FALSE(fs::exists(run / "interventions.json"));
+  }
   SECTION("an unfinished run, a run without its checkpoint, an unknown intervention, a folder without runs") {
     const fs::path run = trained_run(dir, "learned", "1");
     const auto unknown = run_loci("intervene -q --only shuffle " + run.string());
