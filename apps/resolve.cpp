@@ -72,4 +72,12 @@ ResolvedConfig resolve(const fs::path& file, const std::vector<std::string>& ove
   return resolve_node(raw, overrides, registry, file.string());
 }
 
+ResolvedConfig resolve_run(const std::filesystem::path& run, plugins::PluginRegistry& registry) {
+  const std::filesystem::path config = run / "config.yaml";
+  if (!std::filesystem::is_regular_file(config)) throw UserError(run.string() + ": no config.yaml; not a loci run folder");
+  ResolvedConfig r = resolve(config, {}, registry);
+  if (r.kind != ConfigKind::trainer) throw UserError(config.string() + ": not a training run's config (no `trainer:`)");
+  return r;
+}
+
 }  // namespace loci::apps

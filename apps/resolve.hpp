@@ -29,6 +29,9 @@ plugins::PluginRegistry load_plugins(const config::Node& raw, const std::filesys
 
 ResolvedConfig resolve(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                        plugins::PluginRegistry& registry);
+// A run folder's own config.yaml, resolved as the training config it is (intervene, export); UserError naming the
+// folder when it holds none or the file is not a training config.
+ResolvedConfig resolve_run(const std::filesystem::path& run, plugins::PluginRegistry& registry);
 // Same for a config already in memory (one stage of a pipeline).
 ResolvedConfig resolve_node(const config::Node& file_node, const std::vector<std::string>& overrides,
                             plugins::PluginRegistry& registry, const std::string& where);

@@ -21,7 +21,9 @@ import numpy as np
 from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "bundles"))
 from displacement_account import cell_of  # noqa: E402
+from recompute_table import holm  # noqa: E402
 
 ORDER = ["init", "displacement", "zero", "rescale", "oracle", "permute_random", "permute_symmetry", "permute_matched"]
 
@@ -59,15 +61,6 @@ def interval(x):
         return x.mean(), np.nan, np.nan
     half = stats.t.ppf(0.975, len(x) - 1) * x.std(ddof=1) / np.sqrt(len(x))
     return x.mean(), x.mean() - half, x.mean() + half
-
-
-def holm(ps):
-    order = np.argsort(ps)
-    out, running = [0.0] * len(ps), 0.0
-    for rank, i in enumerate(order):
-        running = max(running, min(1.0, (len(ps) - rank) * ps[i]))
-        out[i] = running
-    return out
 
 
 def cells_of(paths, split):

@@ -1,14 +1,9 @@
 // `loci export RUN [-o FILE] [--force]`: a finished run's trained model as one file torch.load reads, which
 // python/loci/torch.py (load_model) rebuilds in plain PyTorch and checks against loci's own outputs.
-#include <iostream>
-
 #include "apps/commands.hpp"
 #include "apps/resolve.hpp"
-#include "core/error.hpp"
 
 namespace loci::apps {
-
-namespace fs = std::filesystem;
 
 void add_export_command(CLI::App& app) {
   struct Args {
@@ -23,13 +18,10 @@ void add_export_command(CLI::App& app) {
   cmd->add_option("-o,--out", a->out, "The file to write (default: RUN/model.pt)");
   cmd->add_flag("--force", a->force, "Replace the file when it exists");
   cmd->callback([a] {
-    const fs::path run = a->run, config = run / "config.yaml";
-    if (!fs::is_regular_file(config)) throw UserError(run.string() + ": no config.yaml; not a loci run folder");
     plugins::PluginRegistry registry;
-    const ResolvedConfig r = resolve(config, {}, registry);
-    if (r.kind != ConfigKind::trainer) throw UserError(config.string() + ": not a training run's config (no `trainer:`)");
+    const ResolvedConfig r = resolve_run(a->run, registry);
     plugins::ExportRequest req;
-    req.run = run;
+    req.run = a->run;
     req.out = a->out;
     req.force = a->force;
     registry.make_trainer(r.plugin->name)->export_model(r.node, req);

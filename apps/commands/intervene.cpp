@@ -33,11 +33,8 @@ bool current(const fs::path& run) {
 }
 
 void intervene_one(const fs::path& run, const InterveneArgs& a) {
-  const fs::path config = run / "config.yaml";
-  if (!fs::is_regular_file(config)) throw UserError(run.string() + ": no config.yaml; not a loci run folder");
   plugins::PluginRegistry registry;
-  const ResolvedConfig r = resolve(config, {}, registry);
-  if (r.kind != ConfigKind::trainer) throw UserError(config.string() + ": not a training run's config (no `trainer:`)");
+  const ResolvedConfig r = resolve_run(run, registry);
   plugins::InterveneRequest req;
   req.run = run;
   req.interventions = a.only;

@@ -23,6 +23,13 @@ std::vector<torch::Tensor> permute_rows(const std::vector<torch::Tensor>& tables
   return out;
 }
 
+InterventionVariant relabelled(std::string name, const PEState& s, std::vector<int64_t> permutation) {
+  InterventionVariant v(std::move(name), permute_rows(s.trained, permutation));
+  v.distortion = distance_distortion(s.positions, permutation);
+  v.permutation = std::move(permutation);
+  return v;
+}
+
 double distance_distortion(const torch::Tensor& positions, const std::vector<int64_t>& permutation) {
   const torch::Tensor p = positions.to(torch::kFloat64);
   const torch::Tensor d = torch::cdist(p, p);

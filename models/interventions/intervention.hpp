@@ -54,6 +54,10 @@ using InterventionRegistration = sim::Registration<Intervention>;
 // Every registered intervention, in registration order (the order they are evaluated and reported in).
 std::vector<const Intervention*> registered_interventions();
 
+// A variant that relabels the tokens: the trained matrices' rows taken in the order `permutation` gives, with the
+// relabelling's distance distortion on `s.positions`.
+InterventionVariant relabelled(std::string name, const PEState& s, std::vector<int64_t> permutation);
+
 // The rows of every matrix taken in the order `permutation` gives (row i of the result is row permutation[i]).
 std::vector<torch::Tensor> permute_rows(const std::vector<torch::Tensor>& tables, const std::vector<int64_t>& permutation);
 // Mean |D(pi(i), pi(j)) - D(i, j)| over pairs i < j, over the mean D(i, j): 0 for a relabelling that keeps every

@@ -32,15 +32,11 @@ const InterventionRegistration registration{
        std::vector<InterventionVariant> out;
        const auto symmetries = point_symmetries(s.positions);
        for (size_t j = 0; j < symmetries.size(); ++j)
-         for (int64_t k = 0; k < s.permutations; ++k) {
-           InterventionVariant v;
-           v.name = "permute_matched:" + symmetries[j].name + "#" + std::to_string(k);
-           v.permutation = matched_permutation(symmetries[j].permutation,
-                                               s.seed * 1000003u + 7919u * (j + 1) + static_cast<std::uint64_t>(k));
-           v.tables = permute_rows(s.trained, v.permutation);
-           v.distortion = distance_distortion(s.positions, v.permutation);
-           out.push_back(std::move(v));
-         }
+         for (int64_t k = 0; k < s.permutations; ++k)
+           out.push_back(relabelled("permute_matched:" + symmetries[j].name + "#" + std::to_string(k), s,
+                                    matched_permutation(symmetries[j].permutation,
+                                                        s.seed * 1000003u + 7919u * (j + 1) +
+                                                            static_cast<std::uint64_t>(k))));
        return out;
      }}};
 

@@ -24,14 +24,9 @@ const InterventionRegistration registration{
      [](const PEState& s) {
        std::vector<InterventionVariant> out;
        const int64_t n = s.trained.front().size(0);
-       for (int64_t k = 0; k < s.permutations; ++k) {
-         InterventionVariant v;
-         v.name = "permute_random#" + std::to_string(k);
-         v.permutation = permutation(n, s.seed * 1000003u + static_cast<std::uint64_t>(k));
-         v.tables = permute_rows(s.trained, v.permutation);
-         v.distortion = distance_distortion(s.positions, v.permutation);
-         out.push_back(std::move(v));
-       }
+       for (int64_t k = 0; k < s.permutations; ++k)
+         out.push_back(relabelled("permute_random#" + std::to_string(k), s,
+                                  permutation(n, s.seed * 1000003u + static_cast<std::uint64_t>(k))));
        return out;
      }}};
 

@@ -12,14 +12,8 @@ const InterventionRegistration registration{
      "there is no exact one, each axis's mirror matched to the nearest tokens, its distortion recorded)",
      false, [](const PEState& s) {
        std::vector<InterventionVariant> out;
-       for (const auto& sym : point_symmetries(s.positions)) {
-         InterventionVariant v;
-         v.name = "permute_symmetry:" + sym.name;
-         v.permutation = sym.permutation;
-         v.tables = permute_rows(s.trained, sym.permutation);
-         v.distortion = sym.distortion;
-         out.push_back(std::move(v));
-       }
+       for (const auto& sym : point_symmetries(s.positions))
+         out.push_back(relabelled("permute_symmetry:" + sym.name, s, sym.permutation));
        return out;
      }}};
 
