@@ -28,8 +28,9 @@ from recompute_table import holm  # noqa: E402
 ORDER = ["init", "displacement", "zero", "rescale", "oracle", "permute_random", "permute_symmetry", "permute_matched"]
 
 
-def run_values(interventions, split):
-    """One run's whole-model change per intervention (mean over variants) and its symmetry-minus-matched number."""
+def run_values(interventions, split, exclude=()):
+    """One run's whole-model change per intervention (mean over variants) and its symmetry-minus-matched numbers
+    (difference, the symmetries' mean change, their matched shuffles' mean), over the symmetries not in `exclude`."""
     rows = [r for r in interventions["results"] if r["scope"] == "all" and r["split"] == split]
     change = {}
     for name in {r["intervention"] for r in rows}:
@@ -39,8 +40,12 @@ def run_values(interventions, split):
     for r in rows:
         if r["intervention"] == "permute_matched":
             matched.setdefault(r["variant"].split(":", 1)[1].rsplit("#", 1)[0], []).append(r["change"])
-    diffs = [symmetry[s] - np.mean(matched[s]) for s in symmetry if s in matched]
-    return change, (float(np.mean(diffs)) if diffs else None)
+    kept = [s for s in symmetry if s in matched and s not in exclude]
+    if not kept:
+        return change, None
+    sym = float(np.mean([symmetry[s] for s in kept]))
+    mat = float(np.mean([np.mean(matched[s]) for s in kept]))
+    return change, (sym - mat, sym, mat)
 
 
 def sign_flip_p(d):
@@ -63,7 +68,7 @@ def interval(x):
     return x.mean(), x.mean() - half, x.mean() + half
 
 
-def cells_of(paths, split):
+def cells_of(paths, split, exclude=()):
     cells = {}
     for path in paths:
         with h5py.File(path, "r") as f:
@@ -74,7 +79,7 @@ def cells_of(paths, split):
                 iv = json.loads(g.attrs["interventions"])
                 chosen = split if split in iv["baseline"] else next(
                     (s for s in ("human", "test") if s in iv["baseline"]), sorted(iv["baseline"])[0])
-                change, sym = run_values(iv, chosen)
+                change, sym = run_values(iv, chosen, exclude)
                 cell = cells.setdefault(cell_of(json.loads(g.attrs["identity"]), bundle),
                                         {"metric": iv["metric"], "split": chosen, "runs": []})
                 cell["runs"].append({"run": name, "change": change, "symmetry_minus_matched": sym,
@@ -87,8 +92,12 @@ def main(argv):
     p.add_argument("bundles", nargs="+")
     p.add_argument("--out", help="folder for interventions_table.csv (one row per cell and intervention)")
     p.add_argument("--split", default="human", help="the split scored (default human, else test, else the first)")
+    p.add_argument("--exclude-symmetry", action="append", default=[], metavar="NAME",
+                   help="leave this symmetry out of the symmetry-minus-matched test (repeatable), e.g. '(y,x)', the "
+                        "LST's transpose, which keeps the readout corner and so costs any model that fits the data "
+                        "nothing (RESULTS \"Does the model use its PE's geometry?\")")
     a = p.parse_args(argv)
-    cells = cells_of(a.bundles, a.split)
+    cells = cells_of(a.bundles, a.split, tuple(a.exclude_symmetry))
     if not cells:
         print("no run in these bundles was scored by `loci intervene`")
         return 1
@@ -108,22 +117,27 @@ def main(argv):
             shown.append(f"{m:+.{digits}f}" + (f" [{lo:+.{digits}f}, {hi:+.{digits}f}]" if lo == lo else ""))
             table.append({"cell": cell, "split": c["split"], "metric": c["metric"], "runs": len(c["runs"]),
                           "intervention": n, "mean": m, "ci_low": lo, "ci_high": hi})
-        print(f"| {cell} | {c['split']} | {len(c['runs'])} | {base:.1f} | " + " | ".join(shown) + " |")
+        print(f"| {cell} | {c['split']} | {len(c['runs'])} | {base:.{1 if s == 100.0 else 3}f} | " + " | ".join(shown) + " |")
 
     tested = [(cell, c) for cell, c in sorted(cells.items())
               if sum(r["symmetry_minus_matched"] is not None for r in c["runs"]) >= 2]
     if tested:
-        ps = [sign_flip_p([r["symmetry_minus_matched"] for r in c["runs"] if r["symmetry_minus_matched"] is not None])
+        ps = [sign_flip_p([r["symmetry_minus_matched"][0] for r in c["runs"] if r["symmetry_minus_matched"] is not None])
               for _, c in tested]
         adjusted = holm(ps)
-        print(f"\nSymmetry minus matched relabellings, per run (above 0 for accuracy, below for MSE: keeping the "
-              f"geometry helps), exact sign-flip p, Holm over {len(tested)} cells:\n")
-        print("| cell | runs | symmetry − matched [95% CI] | p | Holm p |\n|---|---:|---|---:|---:|")
+        left = f" (left out: {', '.join(a.exclude_symmetry)})" if a.exclude_symmetry else ""
+        print(f"\nSymmetries{left} minus their matched relabellings, per run (above 0 for accuracy, below for MSE: "
+              f"keeping the geometry helps), exact sign-flip p, Holm over {len(tested)} cells:\n")
+        print("| cell | runs | symmetries | matched | symmetry − matched [95% CI] | p | Holm p |\n"
+              "|---|---:|---:|---:|---|---:|---:|")
         for (cell, c), pv, h in zip(tested, ps, adjusted):
             s = scale[cell]
-            d = [r["symmetry_minus_matched"] * s for r in c["runs"] if r["symmetry_minus_matched"] is not None]
+            triples = [r["symmetry_minus_matched"] for r in c["runs"] if r["symmetry_minus_matched"] is not None]
+            d = [t[0] * s for t in triples]
             m, lo, hi = interval(d)
-            print(f"| {cell} | {len(d)} | {m:+.2f} [{lo:+.2f}, {hi:+.2f}] | {pv:.3g} | {h:.3g} |")
+            sym, mat = np.mean([t[1] for t in triples]) * s, np.mean([t[2] for t in triples]) * s
+            print(f"| {cell} | {len(d)} | {sym:+.2f} | {mat:+.2f} | {m:+.2f} [{lo:+.2f}, {hi:+.2f}] | {pv:.3g} | "
+                  f"{h:.3g} |")
             table.append({"cell": cell, "split": c["split"], "metric": c["metric"], "runs": len(d),
                           "intervention": "symmetry_minus_matched", "mean": m, "ci_low": lo, "ci_high": hi,
                           "p": pv, "holm_p": h})

@@ -50,11 +50,17 @@ with tempfile.TemporaryDirectory() as tmp:
     assert "| 4 | 90.0 |" in row, row
     assert "-45.0 [" in row, row
     # symmetry - matched: mean +0.125, shown as +12.50 points, with the exact p counted here over all 16 signs.
-    line = next(line for line in text.splitlines() if line.startswith("| tiny learned sigma 0.2") and "| 4 | +12.50" in line)
+    line = next(line for line in text.splitlines() if line.startswith("| tiny learned sigma 0.2") and "| +12.50 [" in line)
+    # Their own means, each run first averaged over its symmetries: (-20 + 0 + 10 - 20) / 4 and (-30 - 20 - 20 - 10) / 4.
+    assert "| 4 | -7.50 | -20.00 | +12.50 [" in line, line
     d = [0.1, 0.2, 0.3, -0.1]
     expected = np.mean([abs(np.mean(np.array(d) * np.array(s))) >= abs(np.mean(d)) - 1e-12
                         for s in itertools.product((1, -1), repeat=4)])
     assert f"| {expected:.3g} |" in line, (line, expected)
+    # Leaving the transpose out leaves one run with a symmetry: too few to test.
+    left = subprocess.run([sys.executable, script, bundle, "--exclude-symmetry", "(y,x)"], capture_output=True, text=True)
+    assert left.returncode == 0, left.stdout + left.stderr
+    assert "+12.50" not in left.stdout, left.stdout
     with open(os.path.join(tmp, "interventions_table.csv")) as f:
         assert "symmetry_minus_matched" in f.read()
 print("interventions table: 1 passed, 0 failed")
