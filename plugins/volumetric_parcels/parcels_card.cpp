@@ -81,13 +81,25 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
   std::ostringstream s;
   s << "3-D volumetric brain parcels (Experiment 3 of arXiv 2406.08272): one token per parcel, whose true position is "
        "its centroid in mm. ";
-  if (o.imported) {
+  if (o.imported && o.voxel_series) {
+    s << "Imported from the user's 4-D NIfTI runs, one per subject, all on the first run's grid (" << f.grid
+      << "): one token per block of " << o.voxel_block << " x " << o.voxel_block << " x " << o.voxel_block
+      << " voxels, " << f.parcels << " tokens; a token's series is the mean of its voxels, its position their mean in "
+      << "mm; " << f.dropped << " voxels whose series is constant in the first run are left out. A sample is a window "
+      << "of w = " << o.window << " points; a split holds every window of its subjects, subject after subject, windows "
+      << "starting every " << o.stride << " points:\n\n";
+  } else if (o.imported) {
     s << "Imported from the user's files: the atlas " << datasets::card_code(o.atlas) << " ("
       << (f.has_volume ? "a NIfTI label volume; its " + std::to_string(f.parcels) + " labels in ascending order are the columns"
                        : "a table of " + std::to_string(f.parcels) + " centroids in mm; no label volume, volumes or adjacency")
       << ") and one time series per subject (time x parcels). A sample is a window of w = " << o.window
       << " points; a split holds every window of its subjects, subject after subject, windows starting every "
       << o.stride << " points:\n\n";
+  }
+  if (o.imported) {
+    if (o.standardize)
+      s << "Each token's series is z-scored over all of its subject file's time points before the splits take "
+           "their points.\n\n";
     for (const auto& sp : o.imports) {
       s << "- `" << sp.name << "`: ";
       for (std::size_t k = 0; k < sp.files.size(); ++k) s << (k ? ", " : "") << datasets::card_code(sp.files[k]);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <map>
 
 #include "datasets/error.hpp"
@@ -61,6 +62,23 @@ datasets::Matrix mapped_columns(const datasets::Matrix& m, const ParcelsOptions&
   return out;
 }
 
+// import.standardize: each column z-scored over all of its rows.
+datasets::Matrix standardized(datasets::Matrix m, bool standardize) {
+  if (!standardize || m.rows == 0) return m;
+  for (std::int64_t c = 0; c < m.cols; ++c) {
+    double mean = 0, ss = 0;
+    for (std::int64_t r = 0; r < m.rows; ++r) mean += m.at(r, c);
+    mean /= static_cast<double>(m.rows);
+    for (std::int64_t r = 0; r < m.rows; ++r) ss += (m.at(r, c) - mean) * (m.at(r, c) - mean);
+    const double sd = std::sqrt(ss / static_cast<double>(m.rows));
+    for (std::int64_t r = 0; r < m.rows; ++r) {
+      double& x = m.values[static_cast<std::size_t>(r * m.cols + c)];
+      x = sd > 0 ? (x - mean) / sd : 0.0;
+    }
+  }
+  return m;
+}
+
 // import.points: the split's time points [first, end) of one file.
 datasets::Matrix time_range(const datasets::Matrix& m, const SubjectFiles& split, const std::string& file) {
   if (split.first_point == 0 && split.end_point == -1) return m;
@@ -101,6 +119,60 @@ void keep_mapped_regions(Atlas& a, const ParcelsOptions& o) {
                         "' has no voxel in " + o.atlas);
 }
 
+// A token for each block of b^3 voxels holding a voxel whose series varies in `series`, numbered 1..P in block
+// order (x fastest, as NIfTI stores voxels); constant voxels get 0.
+Atlas voxel_blocks(const sim::volume::SeriesVolume& series, std::int64_t b, const std::string& file) {
+  Atlas a;
+  const auto& g = series.grid;
+  a.labels.grid = g;
+  a.labels.labels.assign(static_cast<std::size_t>(g.voxels()), 0);
+  const std::int64_t bx = (g.dims[0] + b - 1) / b, by = (g.dims[1] + b - 1) / b;
+  for (std::int64_t v = 0; v < g.voxels(); ++v) {
+    bool varies = false;
+    for (std::int64_t t = 1; t < series.points && !varies; ++t) varies = series.at(v, t) != series.at(v, 0);
+    if (!varies) {
+      ++a.constant_voxels;
+      continue;
+    }
+    const auto ijk = g.ijk(v);
+    const std::int64_t block = ijk[0] / b + bx * (ijk[1] / b + by * (ijk[2] / b));
+    if (block + 1 > 2147483647) throw datasets::DataError(file, "has more voxel blocks than a label can number");
+    a.labels.labels[static_cast<std::size_t>(v)] = static_cast<std::int32_t>(block + 1);
+  }
+  a.original = sim::volume::relabel_consecutive(a.labels);
+  if (a.original.empty())
+    throw datasets::DataError(file, "has no voxel whose series varies over its " + std::to_string(series.points) +
+                                        " volumes");
+  a.facts = sim::volume::describe_parcels(a.labels, static_cast<std::int64_t>(a.original.size()));
+  a.centroids = a.facts.centroids;
+  a.has_volume = true;
+  return a;
+}
+
+// One 4-D run as time x tokens: each token the mean of its voxels, on the first subject's grid.
+datasets::Matrix block_means(const std::string& file, const Atlas& atlas) {
+  const auto series = sim::volume::read_nifti_series(file);
+  const auto& g = atlas.labels.grid;
+  if (series.grid.dims != g.dims || !series.grid.affine.isApprox(g.affine, 1e-6))
+    throw datasets::DataError(file, "is not on the first subject's grid (" + std::to_string(g.dims[0]) + " x " +
+                                        std::to_string(g.dims[1]) + " x " + std::to_string(g.dims[2]) +
+                                        " voxels, the same affine): resample the runs onto one grid first");
+  datasets::Matrix m;
+  m.rows = series.points;
+  m.cols = static_cast<std::int64_t>(atlas.original.size());
+  m.values.assign(static_cast<std::size_t>(m.rows * m.cols), 0.0);
+  for (std::int64_t v = 0; v < g.voxels(); ++v) {
+    const std::int32_t token = atlas.labels.labels[static_cast<std::size_t>(v)];
+    if (token == 0) continue;
+    for (std::int64_t t = 0; t < m.rows; ++t)
+      m.values[static_cast<std::size_t>(t * m.cols + token - 1)] += series.at(v, t);
+  }
+  for (std::int64_t t = 0; t < m.rows; ++t)
+    for (std::int64_t p = 0; p < m.cols; ++p)
+      m.values[static_cast<std::size_t>(t * m.cols + p)] /= static_cast<double>(atlas.facts.voxels[static_cast<std::size_t>(p)]);
+  return m;
+}
+
 }  // namespace
 
 std::vector<std::string> left_out_columns(const ParcelsOptions& o, const std::string& file) {
@@ -119,6 +191,14 @@ std::vector<std::string> left_out_columns(const ParcelsOptions& o, const std::st
 Atlas read_atlas(const ParcelsOptions& o) {
   Atlas a;
   try {
+    if (o.voxel_series) {
+      const std::string& first = o.imports.front().files.front();
+      try {
+        return voxel_blocks(sim::volume::read_nifti_series(first), o.voxel_block, first);
+      } catch (const std::exception& e) {
+        throw UserError(o.imports.front().marks.front().str() + ": " + e.what());
+      }
+    }
     if (is_nifti_name(o.atlas) && !o.region_map.empty()) {
       a.labels = sim::volume::read_nifti_labels(o.atlas);
       keep_mapped_regions(a, o);
@@ -147,7 +227,8 @@ Atlas read_atlas(const ParcelsOptions& o) {
   return a;
 }
 
-std::vector<ImportedSplitData> read_subjects(const ParcelsOptions& o, std::int64_t parcels) {
+std::vector<ImportedSplitData> read_subjects(const ParcelsOptions& o, const Atlas& atlas) {
+  const auto parcels = static_cast<std::int64_t>(atlas.centroids.rows());
   std::vector<ImportedSplitData> out;
   for (const auto& split : o.imports) {
     ImportedSplitData s;
@@ -156,7 +237,10 @@ std::vector<ImportedSplitData> read_subjects(const ParcelsOptions& o, std::int64
       const std::string& file = split.files[k];
       try {
         const datasets::Matrix m =
-            time_range(mapped_columns(datasets::read_matrix(file, o.import_dataset), o, file), split, file);
+            time_range(standardized(o.voxel_series ? block_means(file, atlas)
+                                                   : mapped_columns(datasets::read_matrix(file, o.import_dataset), o, file),
+                                    o.standardize),
+                       split, file);
         if (m.cols != parcels)
           throw datasets::DataError(file, std::to_string(m.cols) + " columns (parcels) but the atlas has " +
                                           std::to_string(parcels) + " parcels (a file holds time x parcels)");

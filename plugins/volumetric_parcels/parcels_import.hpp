@@ -1,5 +1,6 @@
 // source: import: a user's parcellated time series (one file per subject, time x parcels) and their atlas (a NIfTI
-// label volume whose ascending labels are the columns, or a table of centroids in mm), read and checked up front.
+// label volume whose ascending labels are the columns, or a table of centroids in mm), or 4-D NIfTI runs whose voxel
+// blocks are the parcels; read and checked up front.
 #pragma once
 
 #include <Eigen/Dense>
@@ -33,11 +34,13 @@ struct Atlas {
   sim::volume::LabelVolume labels;      // relabelled 1..P
   std::vector<std::int32_t> original;   // the file's label of each parcel
   sim::volume::ParcelFacts facts;
+  std::int64_t constant_voxels = 0;     // 4-D NIfTI subjects: voxels left out, their series constant
 };
 
 // Throws UserError naming the config key and the file for every problem.
 Atlas read_atlas(const ParcelsOptions& o);
-std::vector<ImportedSplitData> read_subjects(const ParcelsOptions& o, std::int64_t parcels);
+// With 4-D NIfTI subjects the atlas is their voxel blocks, read from the first subject.
+std::vector<ImportedSplitData> read_subjects(const ParcelsOptions& o, const Atlas& atlas);
 // With import.regions: the columns of `file`'s header that the table does not keep, for the card.
 std::vector<std::string> left_out_columns(const ParcelsOptions& o, const std::string& file);
 

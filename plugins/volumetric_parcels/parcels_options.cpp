@@ -145,12 +145,23 @@ void declare_windows_and_import(config::OptionTable<K>& t) {
       .min(0)
       .doc("points between the starts of a subject's consecutive windows; 0 = length");
   t.add("import.subjects", [](K& k) -> config::Node& { return k.import_subjects; })
-      .doc("source: import: split -> list of files, one per subject: time x parcels, HDF5 (.h5) or text (.csv, .tsv)");
+      .doc("source: import: split -> list of files, one per subject: time x parcels, HDF5 (.h5) or text (.csv, .tsv); "
+           "or 4-D NIfTI runs (.nii, .nii.gz), whose voxels are the tokens (import.voxel_block), all on one grid");
   t.add("import.dataset", [](K& k) -> std::string& { return k.import_dataset; })
       .doc("HDF5 files: the dataset holding the series; \"\" = the file's only 2-D dataset");
   t.add("import.atlas", [](K& k) -> std::string& { return k.atlas; })
       .doc("the parcels of the columns: a NIfTI label volume (ascending labels) or a table of centroids in mm (one row "
-           "per parcel: columns x, y, z named in a header, or the only three)");
+           "per parcel: columns x, y, z named in a header, or the only three); \"\" with 4-D NIfTI subjects, whose "
+           "voxels place the tokens");
+  t.add("import.standardize", [](K& k) -> bool& { return k.standardize; })
+      .doc("z-score each token's series over all of its subject file's time points (before import.points cuts "
+           "it), as the simulated signal is standardised per parcel; a constant series becomes zeros. false = the "
+           "values as the files hold them (raw scanner intensities, for a NIfTI run)");
+  t.add("import.voxel_block", [](K& k) -> std::int64_t& { return k.voxel_block; })
+      .min(1)
+      .doc("4-D NIfTI subjects: one token per block of b x b x b voxels (smaller at the grid's far edges), its series "
+           "the mean of the block's voxels, its position their mean in mm (the file's sform, else qform); voxels "
+           "whose series is constant in the first subject (outside the brain) are left out; 1 = every voxel a token");
   t.add("import.label_file", [](K& k) -> std::string& { return k.import_label_file; })
       .doc(std::string("a NIfTI import.atlas: ") + kLabelFileDoc);
   t.add("import.points", [](K& k) -> config::Node& { return k.import_points; })
@@ -323,6 +334,28 @@ std::vector<std::pair<std::string, std::string>> read_region_map(const std::stri
   return out;
 }
 
+// 4-D NIfTI subjects (every file, or none) carry their own positions: no atlas, no region table.
+void read_voxel_series(const config::Node& r, ParcelsOptions& o) {
+  const SubjectFiles& first = o.imports.front();
+  o.voxel_series = is_nifti_name(first.files.front());
+  for (const auto& s : o.imports)
+    for (std::size_t k = 0; k < s.files.size(); ++k)
+      if (is_nifti_name(s.files[k]) != o.voxel_series)
+        throw UserError(s.marks[k].str() + ": import.subjects." + s.name + ": " + s.files[k] + " is " +
+                        (o.voxel_series ? "not " : "") + "a NIfTI file but " + first.files.front() + " is" +
+                        (o.voxel_series ? "" : " not") + ": every subject is a 4-D NIfTI run, or none is");
+  if (!o.voxel_series) {
+    if (o.voxel_block != 1)
+      fail(r.at("import.voxel_block"), "import.voxel_block applies to 4-D NIfTI subjects; these are tables");
+    return;
+  }
+  if (!o.atlas.empty())
+    fail(r.at("import.atlas"), "4-D NIfTI subjects place each token at its own voxels: leave import.atlas empty");
+  if (!o.import_regions.empty())
+    fail(r.at("import.regions"), "4-D NIfTI subjects have no named columns to place: leave import.regions empty");
+  o.label_file = label_file(r, "import.label_file", o.import_label_file, "", false, "4-D NIfTI subjects have no atlas");
+}
+
 void read_import(const config::Node& r, ParcelsOptions& o) {
   for (const auto& [name, count] : r.at("splits").entries())
     fail(count, "source: import makes its splits from import.subjects; set `splits: {}` (found '" + name + "')");
@@ -359,6 +392,8 @@ void read_import(const config::Node& r, ParcelsOptions& o) {
     for (const auto& [name, points] : all_points.entries())
       if (!subjects.find(name)) fail(points, "import.points." + name + ": no such split in import.subjects");
   o.atlas_mark = r.at("import.atlas").mark();
+  read_voxel_series(r, o);
+  if (o.voxel_series) return;
   if (o.atlas.empty()) fail(r.at("import.atlas"), "source: import needs import.atlas (NIfTI labels or centroid CSV)");
   o.label_file = label_file(r, "import.label_file", o.import_label_file, o.atlas, is_nifti_name(o.atlas),
                             "import.atlas is a table of centroids, not a NIfTI label volume");

@@ -82,6 +82,10 @@ struct ParcelsOptions {
   config::Node import_points;  // as written: split -> [first, end)
   std::vector<std::pair<std::string, std::string>> region_map;  // (series column, atlas region name)
   config::Mark atlas_mark;
+  // The subjects are 4-D NIfTI runs: a token is a block of voxel_block^3 voxels at its voxels' mean position.
+  bool voxel_series = false;
+  std::int64_t voxel_block = 1;
+  bool standardize = false;  // import.standardize: z-score each token's series per subject file
 };
 
 // Whether a file name is a NIfTI volume's (.nii, .nii.gz, .hdr, .img and their .gz), by its ending, any case.

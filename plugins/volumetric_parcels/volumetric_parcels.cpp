@@ -119,7 +119,7 @@ class VolumetricParcels final : public plugins::Generator {
   std::vector<std::string> input_files() const override {
     std::vector<std::string> files;
     if (opt_.imported) {
-      files.push_back(opt_.atlas);
+      if (!opt_.atlas.empty()) files.push_back(opt_.atlas);
       for (const auto& s : opt_.imports) files.insert(files.end(), s.files.begin(), s.files.end());
     } else if (opt_.mask == "nifti") {
       files.push_back(opt_.nifti);
@@ -132,13 +132,15 @@ class VolumetricParcels final : public plugins::Generator {
 
   // A simulation keeps import.* (empty) in its recorded config, so that datasets made before this existed keep
   // their bytes; an import drops the simulation's keys, which would only mislead a reader of its card. The import
-  // keys added later (points, regions) are left out wherever they hold their defaults, for the same reason.
+  // keys added later (points, regions, voxel_block, standardize) are left out wherever they hold their defaults, for the same reason.
   std::vector<std::string> unused_keys(const config::Node& resolved) const override {
     std::vector<std::string> unused;
     const config::Node& points = resolved.at("import.points");
     if (points.is_null() || (points.is_map() && points.entries().empty()) || (points.is_scalar() && points.text().empty()))
       unused.push_back("import.points");
     if (resolved.at("import.regions").text().empty()) unused.push_back("import.regions");
+    if (resolved.at("import.voxel_block").as_int() == 1) unused.push_back("import.voxel_block");
+    if (!resolved.at("import.standardize").as_bool()) unused.push_back("import.standardize");
     if (resolved.at("source").text() != "import") return unused;
     for (const char* k : {"subjects", "volume", "parcels", "activity"}) unused.push_back(k);
     return unused;
@@ -243,18 +245,19 @@ class VolumetricParcels final : public plugins::Generator {
 
   void configure_import() {
     Atlas atlas = read_atlas(opt_);
+    imported_ = read_subjects(opt_, atlas);
     centroids_ = atlas.centroids;
     facts_.parcels = centroids_.rows();
     facts_.has_volume = atlas.has_volume;
+    facts_.dropped = atlas.constant_voxels;
     if (atlas.has_volume) {
       parcels_.labels = std::move(atlas.labels);
       parcel_facts_ = std::move(atlas.facts);
       original_labels_ = std::move(atlas.original);
-      name_tokens(opt_.atlas);
+      if (!opt_.voxel_series) name_tokens(opt_.atlas);
       facts_.mask_voxels = parcels_.labels.count_nonzero();
       describe_grid(parcels_.labels.grid);
     }
-    imported_ = read_subjects(opt_, centroids_.rows());
     facts_.left_out = left_out_columns(opt_, opt_.imports.front().files.front());
     std::int64_t next = 0;
     for (const auto& s : imported_) {

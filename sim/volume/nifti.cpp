@@ -68,25 +68,81 @@ void check_claimed_size(const nifti_image& nim, const std::string& path) {
                    " this process may use; crop or downsample the volume first");
 }
 
+// The header alone: it can claim any size, and nothing is allocated before the claim is checked.
+Image read_header(const std::string& path) {
+  quiet();
+  if (!std::filesystem::is_regular_file(path)) fail(path, "no such file");
+  Image nim(nifti_image_read(path.c_str(), 0));
+  if (!nim) fail(path, "not a readable NIfTI-1/NIfTI-2 image");
+  if (nim->nx < 1 || nim->ny < 1 || nim->nz < 1) fail(path, "has an empty dimension");
+  check_claimed_size(*nim, path);
+  return nim;
+}
+
+void load(nifti_image& nim, const std::string& path) {
+  if (nifti_image_load(&nim) != 0 || !nim.data) fail(path, "its voxels could not be read (truncated?)");
+}
+
+Grid grid_of(const nifti_image& nim, const std::string& path) {
+  Grid g;
+  g.dims = {nim.nx, nim.ny, nim.nz};
+  const nifti_dmat44& m = nim.sform_code > 0 ? nim.sto_xyz : nim.qto_xyz;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) g.affine(r, c) = m.m[r][c];
+  if (!(std::abs(g.affine.topLeftCorner<3, 3>().determinant()) > 0)) fail(path, "its affine is singular");
+  return g;
+}
+
+template <class T>
+void to_float(const nifti_image& nim, const std::string& path, std::vector<float>& out) {
+  const T* data = static_cast<const T*>(nim.data);
+  const bool scaled = nim.scl_slope != 0 && (nim.scl_slope != 1 || nim.scl_inter != 0);
+  for (std::size_t v = 0; v < out.size(); ++v) {
+    double x = static_cast<double>(data[v]);
+    if (scaled) x = x * nim.scl_slope + nim.scl_inter;
+    if (!std::isfinite(x)) fail(path, "value " + std::to_string(v) + " is not finite");
+    out[v] = static_cast<float>(x);
+  }
+}
+
+// The affine as both sform and qform (the qform keeps only its rigid part and voxel sizes, as NIfTI defines it).
+void set_affine(nifti_image& nim, const Grid& g) {
+  nifti_dmat44 m;
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 4; ++c) m.m[r][c] = g.affine(r, c);
+  nim.sform_code = NIFTI_XFORM_ALIGNED_ANAT;
+  nim.sto_xyz = m;
+  nim.sto_ijk = nifti_dmat44_inverse(m);
+  nim.qform_code = NIFTI_XFORM_ALIGNED_ANAT;
+  nifti_dmat44_to_quatern(m, &nim.quatern_b, &nim.quatern_c, &nim.quatern_d, &nim.qoffset_x, &nim.qoffset_y,
+                          &nim.qoffset_z, &nim.dx, &nim.dy, &nim.dz, &nim.qfac);
+  nim.pixdim[1] = nim.dx, nim.pixdim[2] = nim.dy, nim.pixdim[3] = nim.dz;
+  nim.qto_xyz = nifti_quatern_to_dmat44(nim.quatern_b, nim.quatern_c, nim.quatern_d, nim.qoffset_x, nim.qoffset_y,
+                                        nim.qoffset_z, nim.dx, nim.dy, nim.dz, nim.qfac);
+  nim.qto_ijk = nifti_dmat44_inverse(nim.qto_xyz);
+  nim.xyz_units = NIFTI_UNITS_MM;
+}
+
+void write_image(nifti_image& nim, const std::string& path) {
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  if (nifti_set_filenames(&nim, path.c_str(), 0, 1) != 0) fail(path, "not a NIfTI file name (.nii, .nii.gz, .hdr)");
+  nifti_image_write(&nim);
+  // nifti_image_write reports nothing; a file that is absent or empty afterwards is its failure.
+  if (!std::filesystem::is_regular_file(nim.fname, ec) || std::filesystem::file_size(nim.fname, ec) == 0)
+    fail(path, "could not be written");
+}
+
 }  // namespace
 
 LabelVolume read_nifti_labels(const std::string& path) {
-  quiet();
-  if (!std::filesystem::is_regular_file(path)) fail(path, "no such file");
-  // The header first: it can claim any size, and nothing is allocated before the claim is checked.
-  Image nim(nifti_image_read(path.c_str(), 0));
-  if (!nim) fail(path, "not a readable NIfTI-1/NIfTI-2 image");
-  if (nim->nx < 1 || nim->ny < 1 || nim->nz < 1 || nim->nvox != nim->nx * nim->ny * nim->nz)
+  Image nim = read_header(path);
+  if (nim->nvox != nim->nx * nim->ny * nim->nz)
     fail(path, "not a 3-D volume (dimensions " + std::to_string(nim->nx) + " x " + std::to_string(nim->ny) + " x " +
                    std::to_string(nim->nz) + " x " + std::to_string(nim->nvox / std::max<int64_t>(1, nim->nx * nim->ny * nim->nz)) + ")");
-  check_claimed_size(*nim, path);
-  if (nifti_image_load(nim.get()) != 0 || !nim->data) fail(path, "its voxels could not be read (truncated?)");
+  load(*nim, path);
   LabelVolume out;
-  out.grid.dims = {nim->nx, nim->ny, nim->nz};
-  const nifti_dmat44& m = nim->sform_code > 0 ? nim->sto_xyz : nim->qto_xyz;
-  for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 4; ++c) out.grid.affine(r, c) = m.m[r][c];
-  if (!(std::abs(out.grid.affine.topLeftCorner<3, 3>().determinant()) > 0)) fail(path, "its affine is singular");
+  out.grid = grid_of(*nim, path);
   out.labels.assign(static_cast<std::size_t>(nim->nvox), 0);
   switch (nim->datatype) {
     case DT_UINT8: convert<std::uint8_t>(*nim, path, out.labels); break;
@@ -114,28 +170,52 @@ void write_nifti_labels(const std::string& path, const LabelVolume& volume) {
   Image nim(nifti_make_new_nim(dims, DT_INT32, 1));
   if (!nim) fail(path, "libnifti2 could not allocate the image");
   std::memcpy(nim->data, volume.labels.data(), volume.labels.size() * sizeof(std::int32_t));
-  nifti_dmat44 m;
-  for (int r = 0; r < 4; ++r)
-    for (int c = 0; c < 4; ++c) m.m[r][c] = g.affine(r, c);
-  nim->sform_code = NIFTI_XFORM_ALIGNED_ANAT;
-  nim->sto_xyz = m;
-  nim->sto_ijk = nifti_dmat44_inverse(m);
-  nim->qform_code = NIFTI_XFORM_ALIGNED_ANAT;
-  nifti_dmat44_to_quatern(m, &nim->quatern_b, &nim->quatern_c, &nim->quatern_d, &nim->qoffset_x, &nim->qoffset_y,
-                          &nim->qoffset_z, &nim->dx, &nim->dy, &nim->dz, &nim->qfac);
-  nim->pixdim[1] = nim->dx, nim->pixdim[2] = nim->dy, nim->pixdim[3] = nim->dz;
-  nim->qto_xyz = nifti_quatern_to_dmat44(nim->quatern_b, nim->quatern_c, nim->quatern_d, nim->qoffset_x,
-                                         nim->qoffset_y, nim->qoffset_z, nim->dx, nim->dy, nim->dz, nim->qfac);
-  nim->qto_ijk = nifti_dmat44_inverse(nim->qto_xyz);
-  nim->xyz_units = NIFTI_UNITS_MM;
+  set_affine(*nim, g);
   nim->intent_code = NIFTI_INTENT_LABEL;
-  std::error_code ec;
-  std::filesystem::remove(path, ec);
-  if (nifti_set_filenames(nim.get(), path.c_str(), 0, 1) != 0) fail(path, "not a NIfTI file name (.nii, .nii.gz, .hdr)");
-  nifti_image_write(nim.get());
-  // nifti_image_write reports nothing; a file that is absent or empty afterwards is its failure.
-  if (!std::filesystem::is_regular_file(nim->fname, ec) || std::filesystem::file_size(nim->fname, ec) == 0)
-    fail(path, "could not be written");
+  write_image(*nim, path);
+}
+
+SeriesVolume read_nifti_series(const std::string& path) {
+  Image nim = read_header(path);
+  const std::int64_t voxels = nim->nx * nim->ny * nim->nz;
+  if (nim->nvox != voxels * std::max<int64_t>(1, nim->nt))
+    fail(path, "not a 4-D series (dimensions beyond time: " + std::to_string(nim->nu) + " x " + std::to_string(nim->nv) +
+                   " x " + std::to_string(nim->nw) + ")");
+  load(*nim, path);
+  SeriesVolume out;
+  out.grid = grid_of(*nim, path);
+  out.points = nim->nvox / voxels;
+  out.values.assign(static_cast<std::size_t>(nim->nvox), 0.f);
+  switch (nim->datatype) {
+    case DT_UINT8: to_float<std::uint8_t>(*nim, path, out.values); break;
+    case DT_INT8: to_float<std::int8_t>(*nim, path, out.values); break;
+    case DT_UINT16: to_float<std::uint16_t>(*nim, path, out.values); break;
+    case DT_INT16: to_float<std::int16_t>(*nim, path, out.values); break;
+    case DT_UINT32: to_float<std::uint32_t>(*nim, path, out.values); break;
+    case DT_INT32: to_float<std::int32_t>(*nim, path, out.values); break;
+    case DT_UINT64: to_float<std::uint64_t>(*nim, path, out.values); break;
+    case DT_INT64: to_float<std::int64_t>(*nim, path, out.values); break;
+    case DT_FLOAT32: to_float<float>(*nim, path, out.values); break;
+    case DT_FLOAT64: to_float<double>(*nim, path, out.values); break;
+    default: fail(path, std::string("datatype ") + nifti_datatype_string(nim->datatype) + " is not a real number");
+  }
+  return out;
+}
+
+void write_nifti_series(const std::string& path, const SeriesVolume& series, double tr_s) {
+  quiet();
+  const auto& g = series.grid;
+  if (static_cast<std::int64_t>(series.values.size()) != g.voxels() * series.points)
+    throw std::invalid_argument(path + ": " + std::to_string(series.values.size()) + " values for " +
+                                std::to_string(series.points) + " volumes of " + std::to_string(g.voxels()) + " voxels");
+  const int64_t dims[8] = {4, g.dims[0], g.dims[1], g.dims[2], series.points, 1, 1, 1};
+  Image nim(nifti_make_new_nim(dims, DT_FLOAT32, 1));
+  if (!nim) fail(path, "libnifti2 could not allocate the image");
+  std::memcpy(nim->data, series.values.data(), series.values.size() * sizeof(float));
+  set_affine(*nim, g);
+  nim->dt = tr_s, nim->pixdim[4] = tr_s;
+  nim->time_units = NIFTI_UNITS_SEC;
+  write_image(*nim, path);
 }
 
 }  // namespace loci::sim::volume
