@@ -43,11 +43,13 @@ SignalPipe::~SignalPipe() {
   signal_pipe[0] = signal_pipe[1] = -1;
 }
 
-int SignalPipe::next() const {
+std::vector<int> SignalPipe::take() const {
   pollfd fd{signal_pipe[0], POLLIN, 0};
+  std::vector<int> taken;
   for (;;) {
     unsigned char byte = 0;
-    if (read(signal_pipe[0], &byte, 1) == 1) return byte;
+    while (read(signal_pipe[0], &byte, 1) == 1) taken.push_back(byte);
+    if (!taken.empty()) return taken;
     poll(&fd, 1, -1);
   }
 }

@@ -7,6 +7,8 @@
 
 #include <signal.h>
 
+#include <vector>
+
 #include <boost/core/noncopyable.hpp>
 
 namespace loci::apps {
@@ -17,8 +19,8 @@ class SignalPipe : boost::noncopyable {
   SignalPipe();
   ~SignalPipe();
 
-  // The next signal taken (blocks until there is one).
-  int next() const;
+  // Every signal taken so far, in the order taken; waits for one when there is none yet.
+  std::vector<int> take() const;
 
  private:
   struct sigaction before_[5] {};

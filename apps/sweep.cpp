@@ -78,6 +78,15 @@ std::vector<std::string> point_arguments(const SweepRequest& r, const SweepPoint
 
 namespace {
 
+constexpr int kHeldSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGCHLD};
+
+sigset_t sweep_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (const int sig : kHeldSignals) sigaddset(&set, sig);
+  return set;
+}
+
 pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
   fs::create_directories(run);
   // argv[0] is this loci's own path, so the run's recorded command can be pasted.
@@ -96,9 +105,19 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
     args.push_back("--resume");
   const std::string log = (run / "train.log").string();
   const pid_t parent = getpid();
+  // Until the run's own loci takes them (catch_pause_requests), the signals a sweep handles are held: the child
+  // would otherwise run the sweep's handler, which writes into the sweep's pipe, and a stop sent between fork and
+  // exec would be lost while the run trained on. Held, it waits and reaches the run.
+  const sigset_t held = sweep_signals();
+  sigset_t before;
+  pthread_sigmask(SIG_BLOCK, &held, &before);
   const pid_t pid = fork();
-  if (pid < 0) throw UserError("cannot start a sweep process (fork failed)");
+  if (pid < 0) {
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    throw UserError("cannot start a sweep process (fork failed)");
+  }
   if (pid == 0) {
+    for (const int sig : kHeldSignals) signal(sig, SIG_DFL);
     // A sweep killed outright (SIGKILL, no chance to pass anything on) still stops its runs.
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) _exit(128 + SIGTERM);
@@ -114,6 +133,7 @@ pid_t launch(const SweepRequest& r, const SweepPoint& p, const fs::path& run) {
     execv("/proc/self/exe", argv.data());
     _exit(127);
   }
+  pthread_sigmask(SIG_SETMASK, &before, nullptr);
   return pid;
 }
 
@@ -187,6 +207,8 @@ struct SweepCommandInEnvironment {
   ~SweepCommandInEnvironment() { unsetenv(kSweepCommandVariable); }
 };
 
+bool is_stop_signal(int sig) { return sig == SIGTERM || sig == SIGINT || sig == SIGHUP; }
+
 // The sweep's processes, r.jobs at a time, and the line each run's end prints.
 class SweepRunner {
  public:
@@ -198,10 +220,19 @@ class SweepRunner {
     while ((next_ < points_.size() || !running_.empty()) && !stopped_by_) {
       start_while_slots_free();
       if (running_.empty()) break;
-      const int sig = signals.next();
-      if (sig == SIGCHLD) reap_finished();
-      else if (sig == SIGUSR1) pause();
-      else stop(sig);
+      // A stop comes before the runs' ends taken with it: a shell's kill of the whole process group ends the runs
+      // too, and their ends must read as stopped, with nothing started after them.
+      const std::vector<int> taken = signals.take();
+      const auto stop_signal = std::find_if(taken.begin(), taken.end(), is_stop_signal);
+      if (stop_signal != taken.end()) {
+        stop(*stop_signal);
+        break;
+      }
+      if (std::find(taken.begin(), taken.end(), SIGUSR1) != taken.end()) pause();
+      if (std::find(taken.begin(), taken.end(), SIGCHLD) != taken.end()) reap_finished();
+      // A run stopped from outside the sweep (its own pid, or a group whose signal the sweep has not taken yet):
+      // whoever sent it is stopping the work, so the sweep stops too rather than start the next run.
+      if (stopped_from_outside_) stop(stopped_from_outside_);
     }
     if (paused_)
       std::cerr << "loci: SIGUSR1: the sweep paused, each running run at the end of its epoch with a checkpoint; "
@@ -235,7 +266,8 @@ class SweepRunner {
     const bool ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     const auto before = finished_before_[index];
     const bool kept = ok && before && finished_at(run) == before;
-    const bool interrupted = !ok && stopped_by_ && WIFSIGNALED(status) && WTERMSIG(status) == stopped_by_;
+    const bool interrupted = !ok && WIFSIGNALED(status) && is_stop_signal(WTERMSIG(status));
+    if (interrupted && !stopped_by_ && !stopped_from_outside_) stopped_from_outside_ = WTERMSIG(status);
     // A run that paused (SIGUSR1) ends well without a summary: it is not done.
     std::error_code ec;
     const bool paused = ok && paused_ && !fs::exists(run / "summary.json", ec);
@@ -313,6 +345,7 @@ class SweepRunner {
   double made_seconds_ = 0;  // wall time of the runs that trained, for the ETA
   int failed_ = 0, stopped_by_ = 0;
   bool paused_ = false;  // SIGUSR1: the running runs pause, no new one starts
+  int stopped_from_outside_ = 0;  // the stop signal that ended a run the sweep had not stopped
 };
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "core/pause_request.hpp"
 
 #include <csignal>
+#include <initializer_list>
 
 namespace loci {
 
@@ -18,6 +19,12 @@ void catch_pause_requests() {
   sigemptyset(&sa.sa_mask);
   sa.sa_flags = SA_RESTART;
   sigaction(SIGUSR1, &sa, nullptr);
+  // A sweep starts each run with the signals it handles held, so that one sent before the run could take it waits
+  // (apps/sweep.cpp, launch): from here the run takes them, SIGUSR1 into the handler above, a stop by its default.
+  sigset_t held;
+  sigemptyset(&held);
+  for (const int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGCHLD}) sigaddset(&held, sig);
+  sigprocmask(SIG_UNBLOCK, &held, nullptr);
 }
 
 bool pause_requested_early() { return requested != 0; }

@@ -6,7 +6,8 @@
 
 namespace loci {
 
-// Installs the remembering handler. Called once, first thing in main().
+// Installs the remembering handler and takes the signals a parent sweep held for the process. Called once, first
+// thing in main().
 void catch_pause_requests();
 
 // Whether SIGUSR1 came since catch_pause_requests().

@@ -34,11 +34,13 @@ bool catches_usr1(pid_t pid) {
   return false;
 }
 
-// `loci ARGS...` in the background, its stdout and stderr into `log`.
-pid_t start_loci(std::vector<std::string> args, const fs::path& log) {
+// `loci ARGS...` in the background, its stdout and stderr into `log`; with `own_group`, in a process group of its
+// own (as a shell's job), whose id is its pid.
+pid_t start_loci(std::vector<std::string> args, const fs::path& log, bool own_group = false) {
   args.insert(args.begin(), LOCI_BIN);
   const pid_t pid = fork();
   if (pid == 0) {
+    if (own_group) setpgid(0, 0);
     const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(fd, 1);
     dup2(fd, 2);
@@ -209,5 +211,47 @@ TEST_CASE("SIGUSR1 to a sweep pauses every running run with a checkpoint and sta
   CHECK_THAT(said, Catch::Contains("paused seed=0") && Catch::Contains("paused seed=1"));
   CHECK_THAT(said, Catch::Contains("the sweep paused") && Catch::Contains("1 not started"));
   CHECK_FALSE(fs::exists(dir.path() / "run/seed=2"));
+  for (const char* r : {"seed=0", "seed=1"}) CHECK(fs::exists(dir.path() / "run" / r / "checkpoints/last.pt"));
+}
+
+// A shell's `kill -TERM -PGID` (or Ctrl-C) reaches the sweep and its runs at once; the runs' ends may reach the sweep
+// before its own signal does. Every run must read as stopped, none as failed, and no run may start after them.
+TEST_CASE("SIGTERM to a sweep's whole process group stops every run and starts no other", "[trainer][sweep]") {
+  loci::test::TempDir dir;
+  const fs::path log = dir.path() / "sweep.log";
+  const pid_t sweep = start_loci({"train", "-q", loci::test::train_config(dir), "-m", "seed=0,1,2", "jobs=2",
+                                  "train.epochs=100000"},
+                                 log, true);
+  REQUIRE(wait_for_two_runs(sweep, dir.path() / "run").size() == 2);
+  ::kill(-sweep, SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(sweep, &status, 0) == sweep);
+  const std::string said = loci::test::slurp(log);
+  INFO(said);
+  CHECK(WIFSIGNALED(status));
+  CHECK_THAT(said, Catch::Contains("stopped seed=0") && Catch::Contains("stopped seed=1"));
+  CHECK_THAT(said, !Catch::Contains("FAILED"));
+  CHECK_FALSE(fs::exists(dir.path() / "run/seed=2"));
+}
+
+// One run's process stopped by its pid (a user's `kill`, a node's OOM guard sending SIGTERM): the sweep does not go on
+// as if it had failed; it stops its other runs, keeps their checkpoints, and the same command resumes all three.
+TEST_CASE("SIGTERM to one run of a sweep stops the sweep, that run read as stopped, not failed", "[trainer][sweep]") {
+  loci::test::TempDir dir;
+  const fs::path log = dir.path() / "sweep.log";
+  const pid_t sweep = start_loci({"train", "-q", loci::test::train_config(dir), "-m", "seed=0,1,2", "jobs=2",
+                                  "train.epochs=100000"},
+                                 log);
+  const auto runs = wait_for_two_runs(sweep, dir.path() / "run");
+  REQUIRE(runs.size() == 2);
+  ::kill(runs.front(), SIGTERM);
+  int status = 0;
+  REQUIRE(::waitpid(sweep, &status, 0) == sweep);
+  const std::string said = loci::test::slurp(log);
+  INFO(said);
+  CHECK_THAT(said, Catch::Contains("stopped seed=0") && Catch::Contains("stopped seed=1"));
+  CHECK_THAT(said, !Catch::Contains("FAILED"));
+  CHECK_FALSE(fs::exists(dir.path() / "run/seed=2"));
+  for (const pid_t run : runs) CHECK(has_ended(run));
   for (const char* r : {"seed=0", "seed=1"}) CHECK(fs::exists(dir.path() / "run" / r / "checkpoints/last.pt"));
 }
