@@ -17,7 +17,9 @@ script = os.path.join(os.path.dirname(os.path.dirname(here)), "bench", "interven
 
 def interventions(zero, sym, matched):
     rows = [{"intervention": "zero", "variant": "zero", "scope": "all", "split": "human", "value": 0, "change": zero},
-            {"intervention": "zero", "variant": "zero", "scope": "block0", "split": "human", "value": 0, "change": -9}]
+            {"intervention": "zero", "variant": "zero", "scope": "block0", "split": "human", "value": 0,
+             "change": zero / 2},
+            {"intervention": "zero", "variant": "zero", "scope": "block1", "split": "human", "value": 0, "change": -0.01}]
     for name, change in sym.items():
         rows.append({"intervention": "permute_symmetry", "variant": f"permute_symmetry:{name}", "scope": "all",
                      "split": "human", "value": 0, "change": change})
@@ -25,7 +27,8 @@ def interventions(zero, sym, matched):
         for k, change in enumerate(changes):
             rows.append({"intervention": "permute_matched", "variant": f"permute_matched:{name}#{k}", "scope": "all",
                          "split": "human", "value": 0, "change": change})
-    return {"loci_interventions": 1, "metric": "accuracy", "baseline": {"human": 0.9, "test": 0.95}, "results": rows}
+    return {"loci_interventions": 1, "metric": "accuracy", "baseline": {"human": 0.9, "test": 0.95}, "results": rows,
+            "per_position": {"intervention": "zero_row", "split": "test", "change": [-0.1, zero / 2, -0.02]}}
 
 
 with tempfile.TemporaryDirectory() as tmp:
@@ -61,6 +64,13 @@ with tempfile.TemporaryDirectory() as tmp:
     left = subprocess.run([sys.executable, script, bundle, "--exclude-symmetry", "(y,x)"], capture_output=True, text=True)
     assert left.returncode == 0, left.stdout + left.stderr
     assert "+12.50" not in left.stdout, left.stdout
+    # Per block: block 0's zero is half the whole model's (-22.5 points), block 1's -1 point in every run.
+    row = next(line for line in text.splitlines() if line.startswith("| tiny learned sigma 0.2 | 4 | zero |"))
+    assert "block 0: -22.5 [" in row and "block 1: -1.0 [-1.0, -1.0]" in row, row
+    # Per token: token 1 costs most (-22.5 points on average), the other two -6.0 on average.
+    row = next(line for line in text.splitlines() if line.startswith("| tiny learned sigma 0.2 | test | 4 | 1 |"))
+    assert "| -22.5 [" in row and "| -6.0 [-6.0, -6.0] |" in row, row
     with open(os.path.join(tmp, "interventions_table.csv")) as f:
-        assert "symmetry_minus_matched" in f.read()
+        written = f.read()
+    assert "symmetry_minus_matched" in written and "zero@block0" in written and "zero_row@position1" in written
 print("interventions table: 1 passed, 0 failed")
