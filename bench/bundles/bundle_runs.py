@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Packs finished loci runs into one compact HDF5 file, so that a RESULTS table can be recomputed without training
 again (issue 51): per run its identity, summary and metrics, and the PE tables and attention position terms at
-epoch 0 and at the last evaluation, with the true positions. A few hundred kB per run of the paper's model.
+epoch 0 and at the last evaluation, with the true positions (the attention terms only up to --max-attention-tokens
+tokens, 128 by default: they grow with the square of the tokens). A few hundred kB per run of the paper's model.
 
     /usr/bin/python3 bench/bundles/bundle_runs.py RUNS_ROOT OUT.h5 [--name NAME]
 
@@ -37,7 +38,7 @@ def first_and_last(array):
     return np.stack([array[0], array[-1]]).astype(np.float32)
 
 
-def pack(group, folder):
+def pack(group, folder, max_attention_tokens):
     group.attrs["identity"] = json.dumps(read_json(os.path.join(folder, "identity.json")))
     group.attrs["summary"] = json.dumps(read_json(os.path.join(folder, "summary.json")))
     with open(os.path.join(folder, "metrics.csv")) as f:
@@ -54,8 +55,12 @@ def pack(group, folder):
         epochs = pe["epoch"][:]
         group.create_dataset("epoch", data=np.array([epochs[0], epochs[-1]], dtype=np.int64))
         group.create_dataset("positions", data=pe["positions"][:].astype(np.float32))
+        # Attention position terms grow with the square of the tokens: past `max_attention_tokens` (225 voxel
+        # blocks: 0.8 MB a run) they are left out, which the bundle records; no table is recomputed from them.
+        keep_logits = len(pe["positions"]) <= max_attention_tokens
+        group.attrs["position_logits_kept"] = keep_logits
         for name in sorted(pe):
-            if name.startswith("placement_") or name.startswith("position_logits_"):
+            if name.startswith("placement_") or (keep_logits and name.startswith("position_logits_")):
                 group.create_dataset(name, data=first_and_last(pe[name][:]), compression="gzip", shuffle=True)
 
 
@@ -64,6 +69,8 @@ def main(argv):
     p.add_argument("root")
     p.add_argument("out")
     p.add_argument("--name", default="")
+    p.add_argument("--max-attention-tokens", type=int, default=128,
+                   help="leave out the attention position terms of runs with more tokens (default 128)")
     a = p.parse_args(argv)
     packed, left = [], []
     tmp = a.out + ".tmp"
@@ -73,14 +80,15 @@ def main(argv):
                                  "(JSON; the last only where `loci intervene` ran), "
                                  "metrics_csv; datasets "
                                  "epoch [2] (first, last evaluation), positions [token, axis], placement_<p> and "
-                                 "position_logits_<b> [2, ...] at those two evaluations")
+                                 "position_logits_<b> [2, ...] at those two evaluations (left out past "
+                                 f"{a.max_attention_tokens} tokens: attr position_logits_kept)")
         for folder in sorted(run_folders(a.root)):
             summary = os.path.join(folder, "summary.json")
             status = read_json(summary).get("status") if os.path.exists(summary) else None
             if status not in FINISHED:
                 left.append(f"{folder} ({status or 'no summary.json'})")
                 continue
-            pack(out.create_group(os.path.relpath(folder, a.root)), folder)
+            pack(out.create_group(os.path.relpath(folder, a.root)), folder, a.max_attention_tokens)
             packed.append(folder)
     os.replace(tmp, a.out)
     print(f"{a.out}: {len(packed)} runs, {os.path.getsize(a.out) / 1e6:.2f} MB"
