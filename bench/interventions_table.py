@@ -2,7 +2,8 @@
 """Does the model use its PE's geometry? (issue 56) From bundles alone (bench/bundles/bundle_runs.py of runs that
 `loci intervene` scored), with numpy and scipy: per cell of runs (bundle, PE type, sigma, lr, decay, objective),
 each intervention's change of the task score against the unchanged model (accuracy in points, or MSE) with its 95%
-t interval over runs, and the test the interventions were built for: each symmetry of the true positions against
+t interval over runs, the same per block (each block's PE changed alone) and per token (its rows zeroed alone: the
+costliest token against the others), and the test the interventions were built for: each symmetry of the true positions against
 its matched relabellings (the same tokens moved at random, the symmetry's fixed tokens kept), one number per run
 (the symmetry's change less its matched relabellings' mean, averaged over the symmetries), with an exact sign-flip
 p over runs and Holm over the cells.
@@ -48,6 +49,15 @@ def run_values(interventions, split, exclude=()):
     return change, (sym - mat, sym, mat)
 
 
+def block_values(interventions, split):
+    """One run's change per (intervention, block) where each block's PE alone was changed (mean over variants)."""
+    rows = [r for r in interventions["results"] if r["scope"].startswith("block") and r["split"] == split]
+    out = {}
+    for key in {(r["intervention"], int(r["scope"][len("block"):])) for r in rows}:
+        out[key] = float(np.mean([r["change"] for r in rows if (r["intervention"], int(r["scope"][5:])) == key]))
+    return out
+
+
 def sign_flip_p(d):
     """Exact two-sided p of the mean of paired differences under random signs (all 2^n sign patterns up to n 16)."""
     d = np.asarray(d, dtype=np.float64)
@@ -82,9 +92,64 @@ def cells_of(paths, split, exclude=()):
                 change, sym = run_values(iv, chosen, exclude)
                 cell = cells.setdefault(cell_of(json.loads(g.attrs["identity"]), bundle),
                                         {"metric": iv["metric"], "split": chosen, "runs": []})
+                per_position = iv.get("per_position") or {}
                 cell["runs"].append({"run": name, "change": change, "symmetry_minus_matched": sym,
-                                     "baseline": iv["baseline"][chosen]})
+                                     "baseline": iv["baseline"][chosen], "blocks": block_values(iv, chosen),
+                                     "positions": per_position.get("change"),
+                                     "positions_split": per_position.get("split")})
     return cells
+
+
+def per_block_table(cells, scale, shown=("init", "zero", "permute_random")):
+    """Each block's PE changed alone, for the cells `loci intervene` scored per block: mean [95% CI] over runs."""
+    rows, table = [], []
+    for cell, c in sorted(cells.items()):
+        blocks = sorted({b for r in c["runs"] for (_, b) in r["blocks"]})
+        for n in shown:
+            runs = [r for r in c["runs"] if all((n, b) in r["blocks"] for b in blocks)]
+            if not blocks or len(runs) < 2:
+                continue
+            s, digits = scale[cell], 1 if scale[cell] == 100.0 else 3
+            shown_blocks = []
+            for b in blocks:
+                m, lo, hi = interval([r["blocks"][(n, b)] * s for r in runs])
+                shown_blocks.append(f"block {b}: {m:+.{digits}f} [{lo:+.{digits}f}, {hi:+.{digits}f}]")
+                table.append({"cell": cell, "split": c["split"], "metric": c["metric"], "runs": len(runs),
+                              "intervention": f"{n}@block{b}", "mean": m, "ci_low": lo, "ci_high": hi})
+            rows.append(f"| {cell} | {len(runs)} | {n} | " + "; ".join(shown_blocks) + " |")
+    if rows:
+        print("\nEach block's PE changed alone (the other blocks' kept), mean [95% t interval] over runs:\n")
+        print("| cell | runs | intervention | change per block |\n|---|---:|---|---|")
+        print("\n".join(rows))
+    return table
+
+
+def per_position_table(cells, scale):
+    """Each token's PE rows zeroed alone: the costliest token (by its mean over runs) against the others' mean."""
+    rows, table = [], []
+    for cell, c in sorted(cells.items()):
+        runs = [r for r in c["runs"] if r["positions"]]
+        if len(runs) < 2 or len({len(r["positions"]) for r in runs}) != 1:
+            continue
+        s, digits = scale[cell], 1 if scale[cell] == 100.0 else 3
+        per = np.array([r["positions"] for r in runs], dtype=np.float64) * s
+        costliest = int(np.argmin(per.mean(0)) if c["metric"] == "accuracy" else np.argmax(per.mean(0)))
+        others = np.delete(per, costliest, axis=1).mean(1)
+        m, lo, hi = interval(per[:, costliest])
+        mo, lo_o, hi_o = interval(others)
+        rows.append(f"| {cell} | {runs[0]['positions_split']} | {len(runs)} | {costliest} | {m:+.{digits}f} "
+                    f"[{lo:+.{digits}f}, {hi:+.{digits}f}] | {mo:+.{digits}f} [{lo_o:+.{digits}f}, {hi_o:+.{digits}f}] |")
+        for k in range(per.shape[1]):
+            mk, lk, hk = interval(per[:, k])
+            table.append({"cell": cell, "split": runs[0]["positions_split"], "metric": c["metric"], "runs": len(runs),
+                          "intervention": f"zero_row@position{k}", "mean": mk, "ci_low": lk, "ci_high": hk})
+    if rows:
+        print("\nEach token's PE rows zeroed alone: the costliest token against the mean of the others, "
+              "mean [95% t interval] over runs:\n")
+        print("| cell | split | runs | costliest token | its change | the other tokens' mean change |\n"
+              "|---|---|---:|---:|---|---|")
+        print("\n".join(rows))
+    return table
 
 
 def main(argv):
@@ -141,6 +206,8 @@ def main(argv):
             table.append({"cell": cell, "split": c["split"], "metric": c["metric"], "runs": len(d),
                           "intervention": "symmetry_minus_matched", "mean": m, "ci_low": lo, "ci_high": hi,
                           "p": pv, "holm_p": h})
+    table += per_block_table(cells, scale)
+    table += per_position_table(cells, scale)
     if a.out:
         os.makedirs(a.out, exist_ok=True)
         with open(os.path.join(a.out, "interventions_table.csv"), "w", newline="") as f:

@@ -65,10 +65,10 @@ with tempfile.TemporaryDirectory() as tmp:
     assert left.returncode == 0, left.stdout + left.stderr
     assert "+12.50" not in left.stdout, left.stdout
     # Per block: block 0's zero is half the whole model's (-22.5 points), block 1's -1 point in every run.
-    row = next(line for line in text.splitlines() if line.startswith("| tiny learned sigma 0.2 | 4 | zero |"))
+    row = next(line for line in text.splitlines() if line.startswith("| tiny learned sigma 0.2") and "| 4 | zero |" in line)
     assert "block 0: -22.5 [" in row and "block 1: -1.0 [-1.0, -1.0]" in row, row
     # Per token: token 1 costs most (-22.5 points on average), the other two -6.0 on average.
-    row = next(line for line in text.splitlines() if line.startswith("| tiny learned sigma 0.2 | test | 4 | 1 |"))
+    row = next(line for line in text.splitlines() if line.startswith("| tiny learned sigma 0.2") and "| test | 4 | 1 |" in line)
     assert "| -22.5 [" in row and "| -6.0 [-6.0, -6.0] |" in row, row
     with open(os.path.join(tmp, "interventions_table.csv")) as f:
         written = f.read()
