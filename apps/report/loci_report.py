@@ -8,6 +8,7 @@ import csv
 import html
 import json
 import math
+import textwrap
 import os
 import re
 import sys
@@ -52,9 +53,14 @@ def load_analyses(runs):
         path = os.path.join(r["folder"], "analysis.json")
         try:
             with open(path) as f:
-                out.append(json.load(f))
+                a = json.load(f)
         except (OSError, ValueError) as e:
             fail(f"{path}: cannot be read ({e}); run `loci analyze` again")
+        # The summary's group, which adds the settings a sweep varies beside the PE (task, lr, ...) to the PE's own
+        # label: one figure panel per group must not merge two tasks' runs of one PE.
+        if r.get("group"):
+            a["run"]["group"] = r["group"]
+        out.append(a)
     return out
 
 
@@ -374,12 +380,16 @@ def grid_layout(a):
 def plot_grid_similarity(figs, analyses):
     """ViT's figure of its learned pos_embed: for each token, its PE's similarity to every other token's, drawn at the
     tokens' places on the grid; one panel per run of a few groups."""
-    shown = [a for a in one_per_group(analyses) if "final_similarity" in a and grid_layout(a)][:4]
+    shown = [a for a in one_per_group(analyses) if "final_similarity" in a and grid_layout(a)][:8]
     if not shown:
         return
     rows, cols, _ = grid_layout(shown[0])
-    fig, axes = plt.subplots(1, len(shown), figsize=(3.2 * len(shown), 3.4), squeeze=False)
-    for ax, a in zip(axes[0], shown):
+    per_row = min(4, len(shown))
+    lines = (len(shown) + per_row - 1) // per_row
+    fig, axes = plt.subplots(lines, per_row, figsize=(3.2 * per_row, 3.6 * lines), squeeze=False)
+    for ax in axes.flat[len(shown):]:
+        ax.axis("off")
+    for ax, a in zip(axes.flat, shown):
         r, c, pos = grid_layout(a)
         sim = np.array([[math.nan if v is None else v for v in row] for row in a["final_similarity"]], dtype=float)
         # A (rows x cols) mosaic of (rows x cols) maps, separated by one blank pixel.
@@ -390,15 +400,15 @@ def plot_grid_similarity(figs, analyses):
                 tile[qr, qc] = sim[t, u]
             mosaic[pr * (r + 1):pr * (r + 1) + r, pc * (c + 1):pc * (c + 1) + c] = tile
         im = ax.imshow(mosaic, cmap="viridis", vmin=-1, vmax=1)
-        ax.set_title(f"{a['run']['group']}\nseed {a['run']['seed']}", fontsize=8)
+        ax.set_title(textwrap.fill(f"{a['run']['group']}, seed {a['run']['seed']}", 40), fontsize=7)
         ax.set_xticks([])
         ax.set_yticks([])
-    fig.colorbar(im, ax=axes[0].tolist(), fraction=0.025)
+    fig.colorbar(im, ax=axes.ravel().tolist(), fraction=0.025)
     figs.save(fig, "grid_similarity", "Each token's PE similarity, laid out on the grid",
               f"For each of the {rows}x{cols} grid's tokens, one small map at its own place: the cosine similarity "
               "(centred over tokens; first block, last evaluation) of its PE with every other token's PE, each drawn "
               "at that token's place. A PE that learned the grid shows each map bright around its own place "
-              "(as ViT's learned pos_embed does); one run per group.")
+              "(as ViT's learned pos_embed does); one run per group, the first eight groups.")
 
 
 def plot_mds(figs, analyses):
