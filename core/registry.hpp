@@ -1,5 +1,6 @@
-// One registry for every kind of named variant (topologies, dynamics models, integrators, probes, PEs, initialisers),
-// so that a new variant is one registration in one file, and every registry answers an unknown name the same way.
+// One registry for every kind of named variant (topologies, dynamics models, integrators, probes, PEs, initialisers,
+// interventions), so that a new variant is one file whose last line registers it (LOCI_REGISTER), and every registry
+// answers an unknown name the same way. Header-only: the parts of loci below core's library (sim, probe) use it too.
 //
 // Info is the kind's description; it has a `std::string name`. The table of one kind lives in exactly one shared
 // library: its owner declares it beside Info, in Info's namespace (LOCI_DECLARE_REGISTRY), and defines it in one .cpp
@@ -16,7 +17,7 @@
 
 #include <boost/core/noncopyable.hpp>
 
-namespace loci::sim {
+namespace loci {
 
 template <class Info>
 class Registry : boost::noncopyable {
@@ -92,14 +93,23 @@ struct Registration {
   explicit Registration(Info info) { Registry<Info>::instance().add(std::move(info)); }
 };
 
-}  // namespace loci::sim
+}  // namespace loci
 
 // In the kind's header, in Info's namespace, after Info: the table is defined in one .cpp of the owning library.
-#define LOCI_DECLARE_REGISTRY(Info) ::loci::sim::Registry<Info>& loci_registry_of(Info*);
+#define LOCI_DECLARE_REGISTRY(Info) ::loci::Registry<Info>& loci_registry_of(Info*);
 
 // In one .cpp of the owning library, in Info's namespace.
 #define LOCI_DEFINE_REGISTRY(Info, kind_word)              \
-  ::loci::sim::Registry<Info>& loci_registry_of(Info*) {        \
-    static ::loci::sim::Registry<Info> table(kind_word);        \
+  ::loci::Registry<Info>& loci_registry_of(Info*) {        \
+    static ::loci::Registry<Info> table(kind_word);        \
     return table;                                          \
   }
+
+#define LOCI_CONCAT_INNER(a, b) a##b
+#define LOCI_CONCAT(a, b) LOCI_CONCAT_INNER(a, b)
+
+// The one way a variant registers, the last line of its file, at namespace scope: LOCI_REGISTER(ProbeInfo, {"name",
+// "doc", {"output"}, fn}) builds Info from the rest of the arguments and adds it to Info's registry when the library
+// holding the file is loaded (a plugin or an extension registers the same way).
+#define LOCI_REGISTER(Info, ...) \
+  static const ::loci::Registration<Info> LOCI_CONCAT(loci_registered_, __COUNTER__)(__VA_ARGS__)

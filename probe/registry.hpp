@@ -7,7 +7,7 @@
 #include <Eigen/Core>
 
 #include "probe/distance.hpp"
-#include "sim/registry/registry.hpp"
+#include "core/registry.hpp"
 
 #include <functional>
 #include <string>
@@ -40,13 +40,6 @@ struct ProbeInfo {
 
 // Every analysis runs the probes in the order registered (ProbeRegistry::instance().in_order()).
 LOCI_DECLARE_REGISTRY(ProbeInfo)
-using ProbeRegistry = sim::Registry<ProbeInfo>;
+using ProbeRegistry = ::loci::Registry<ProbeInfo>;
 
 }  // namespace loci::probe
-
-#define LOCI_PROBE_CONCAT_INNER(a, b) a##b
-#define LOCI_PROBE_CONCAT(a, b) LOCI_PROBE_CONCAT_INNER(a, b)
-// LOCI_REGISTER_PROBE({"name", "doc", {"output"}, fn}) in any file of a library loci loads.
-#define LOCI_REGISTER_PROBE(...)                                                             \
-  static const ::loci::sim::Registration<::loci::probe::ProbeInfo> LOCI_PROBE_CONCAT(loci_probe_registered_, \
-                                                                                __COUNTER__)(__VA_ARGS__)

@@ -95,12 +95,12 @@ torch::Tensor from_coordinates(at::IntArrayRef shape, const InitOptions& o, cons
 
 }  // namespace
 
-LOCI_REGISTER_INIT("normal", normal);
-LOCI_REGISTER_INIT("uniform", uniform, "a");
-LOCI_REGISTER_INIT("truncated_normal", truncated_normal);
-LOCI_REGISTER_INIT("zeros", zeros, "");
-LOCI_REGISTER_INIT("orthogonal", orthogonal, "gain");
-LOCI_REGISTER_INIT("from_sinusoidal", from_sinusoidal, "scale", {"source", "base"});
-LOCI_REGISTER_INIT("from_coordinates", from_coordinates, "scale", {"mode"});
+LOCI_REGISTER(InitInfo, init_info("normal", normal));
+LOCI_REGISTER(InitInfo, init_info("uniform", uniform, "a"));
+LOCI_REGISTER(InitInfo, init_info("truncated_normal", truncated_normal));
+LOCI_REGISTER(InitInfo, init_info("zeros", zeros, ""));
+LOCI_REGISTER(InitInfo, init_info("orthogonal", orthogonal, "gain"));
+LOCI_REGISTER(InitInfo, init_info("from_sinusoidal", from_sinusoidal, "scale", {"source", "base"}));
+LOCI_REGISTER(InitInfo, init_info("from_coordinates", from_coordinates, "scale", {"mode"}));
 
 }  // namespace loci::models

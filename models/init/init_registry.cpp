@@ -7,22 +7,15 @@
 #include <set>
 #include <stdexcept>
 
-#include "sim/registry/registry.hpp"
+#include "core/registry.hpp"
 
 namespace loci::models {
+
+LOCI_DEFINE_REGISTRY(InitInfo, "initialiser")
+
 namespace {
 
-struct Registered {
-  std::string name;
-  InitFn fn;
-  InitScaleKey scale;
-  std::vector<std::string> reads;  // every InitOptions key the initialiser reads, its scale first
-  std::vector<sim::ParamSpec> keys;  // its own keys beyond InitOptions' fields
-};
-
-LOCI_DEFINE_REGISTRY(Registered, "initialiser")
-
-sim::Registry<Registered>& inits() { return sim::Registry<Registered>::instance(); }
+::loci::Registry<InitInfo>& inits() { return ::loci::Registry<InitInfo>::instance(); }
 
 // Each scale field of InitOptions, read by its name.
 const std::map<std::string, double (*)(const InitOptions&)>& scale_fields() {
@@ -42,8 +35,8 @@ const std::set<std::string>& option_keys() {
 
 }  // namespace
 
-bool InitRegistry::add(const std::string& name, InitFn fn, const InitScaleKey& scale,
-                       const std::vector<std::string>& also_reads, std::vector<sim::ParamSpec> keys) {
+InitInfo init_info(const std::string& name, InitFn fn, const InitScaleKey& scale,
+                   const std::vector<std::string>& also_reads, std::vector<sim::ParamSpec> keys) {
   if (!scale.empty() && !scale_fields().count(scale))
     throw std::logic_error("initialiser '" + name + "': scale '" + scale + "' is not std, a, gain, scale or empty");
   std::vector<std::string> reads;
@@ -53,8 +46,7 @@ bool InitRegistry::add(const std::string& name, InitFn fn, const InitScaleKey& s
       throw std::logic_error("initialiser '" + name + "': reads '" + key + "', which is no key of InitOptions");
     if (std::find(reads.begin(), reads.end(), key) == reads.end()) reads.push_back(key);
   }
-  inits().add({name, std::move(fn), scale, std::move(reads), std::move(keys)});
-  return true;
+  return {name, std::move(fn), scale, std::move(reads), std::move(keys)};
 }
 
 double InitOptions::param(const std::string& key) const {
@@ -66,7 +58,7 @@ double InitOptions::param(const std::string& key) const {
 
 namespace {
 
-const Registered& registered(const std::string& name) { return inits().at(name); }
+const InitInfo& registered(const std::string& name) { return inits().at(name); }
 
 }  // namespace
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "core/registry.hpp"
 #include "sim/registry/params.hpp"
 
 namespace loci::models {
@@ -58,15 +59,32 @@ using InitFn = std::function<torch::Tensor(at::IntArrayRef shape, const InitOpti
 // or "" for one without a scale (zeros).
 using InitScaleKey = std::string;
 
+// A registered initialiser: LOCI_REGISTER(InitInfo, init_info("name", fn, ...)), the last lines of its file.
+struct InitInfo {
+  std::string name;
+  InitFn fn;
+  InitScaleKey scale;
+  std::vector<std::string> reads;    // every InitOptions key the initialiser reads, its scale first
+  std::vector<sim::ParamSpec> keys;  // its own keys beyond InitOptions' fields
+};
+
+LOCI_DECLARE_REGISTRY(InitInfo)
+
+// `scale` is checked: one of InitOptions' scale fields, or "". `also_reads`: the other InitOptions keys the
+// initialiser reads (source, mode, base, ...); a key it does not list is taken not to change its draw, so it is left
+// out of a run's identity. `keys`: keys of its own beyond InitOptions' fields, model.pe.init.<name>.<key> in a config,
+// read into InitOptions::params (an extension's initialiser declares what it needs here). std::logic_error for a
+// scale or a read key InitOptions does not have.
+//   init_info("normal", fn)                        scaled by `std`
+//   init_info("orthogonal", fn, "gain")            scaled by another field
+//   init_info("from_coordinates", fn, "scale", {"mode"})   reading more keys than its scale
+//   init_info("signs", fn, "gain", {}, {sim::ParamSpec::real("p", 0.5, "doc")})   with keys of its own
+InitInfo init_info(const std::string& name, InitFn fn, const InitScaleKey& scale = "std",
+                   const std::vector<std::string>& also_reads = {}, std::vector<sim::ParamSpec> keys = {});
+
+// Lookups in the initialiser registry by name.
 class InitRegistry {
  public:
-  // Returns true so that a registration can initialise a namespace-scope constant. `scale` is checked: one of
-  // InitOptions' scale fields, or "". `also_reads`: the other InitOptions keys the initialiser reads (source, mode,
-  // base, ...); a key it does not list is taken not to change its draw, so it is left out of a run's identity.
-  // `keys`: keys of its own beyond InitOptions' fields, model.pe.init.<name>.<key> in a config, read into
-  // InitOptions::params (an extension's initialiser declares what it needs here).
-  static bool add(const std::string& name, InitFn fn, const InitScaleKey& scale = "std",
-                  const std::vector<std::string>& also_reads = {}, std::vector<sim::ParamSpec> keys = {});
   // The initialiser's own keys; empty for most.
   static const std::vector<sim::ParamSpec>& keys(const std::string& name);
   static const InitFn& get(const std::string& name);
@@ -88,11 +106,3 @@ at::Generator make_generator(uint64_t seed);
 
 }  // namespace loci::models
 
-#define LOCI_INIT_CONCAT_INNER(a, b) a##b
-#define LOCI_INIT_CONCAT(a, b) LOCI_INIT_CONCAT_INNER(a, b)
-// LOCI_REGISTER_INIT("name", fn) for an init scaled by `std`, LOCI_REGISTER_INIT("name", fn, "gain") otherwise;
-// LOCI_REGISTER_INIT("name", fn, "scale", {"mode"}) for one that reads more keys than its scale;
-// LOCI_REGISTER_INIT("name", fn, "gain", {}, {sim::ParamSpec::real("p", 0.5, "doc")}) for one with keys of its own.
-#define LOCI_REGISTER_INIT(name, ...)                                  \
-  static const bool LOCI_INIT_CONCAT(loci_init_registered_, __COUNTER__) = \
-      ::loci::models::InitRegistry::add(name, __VA_ARGS__)

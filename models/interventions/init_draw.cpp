@@ -4,9 +4,9 @@
 namespace loci::models {
 namespace {
 
-const InterventionRegistration registration{
+LOCI_REGISTER(Intervention,
     {"init", "the PE replaced by its epoch-0 matrices (the draw it was trained from)", true,
-     [](const PEState& s) { return std::vector<InterventionVariant>{{"init", s.initial}}; }}};
+     [](const PEState& s) { return std::vector<InterventionVariant>{{"init", s.initial}}; }});
 
 }  // namespace
 }  // namespace loci::models

@@ -8,7 +8,7 @@ namespace loci::models {
 LOCI_DEFINE_REGISTRY(Intervention, "intervention")
 
 std::vector<const Intervention*> registered_interventions() {
-  return sim::Registry<Intervention>::instance().in_order();
+  return ::loci::Registry<Intervention>::instance().in_order();
 }
 
 std::vector<torch::Tensor> permute_rows(const std::vector<torch::Tensor>& tables, const std::vector<int64_t>& permutation) {

@@ -2,13 +2,13 @@
 // Interventions on a trained model's PE: each replaces the [T, d] matrices the PE adds (one per placement) by others
 // made from the trained ones, the epoch-0 draw and the true positions, so that evaluating the changed model says
 // whether the model uses its PE, and whether it uses the PE's geometry or a lookup table of its draw. Each
-// intervention is one file here that registers itself (a static InterventionRegistration), so an extension can add one.
+// intervention is one file here that registers itself (LOCI_REGISTER(Intervention, ...)), so an extension can add one.
 // An intervention may give several variants (permutations, symmetries, scales); the trainer evaluates each, on the
 // whole model and on each placement alone.
 
 #include <torch/types.h>
 
-#include "sim/registry/registry.hpp"
+#include "core/registry.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -49,7 +49,6 @@ struct Intervention {
 };
 
 LOCI_DECLARE_REGISTRY(Intervention)
-using InterventionRegistration = sim::Registration<Intervention>;
 
 // Every registered intervention, in registration order (the order they are evaluated and reported in).
 std::vector<const Intervention*> registered_interventions();

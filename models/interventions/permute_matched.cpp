@@ -24,7 +24,7 @@ std::vector<int64_t> matched_permutation(const std::vector<int64_t>& symmetry, s
   return out;
 }
 
-const InterventionRegistration registration{
+LOCI_REGISTER(Intervention,
     {"permute_matched",
      "for each symmetry permute_symmetry uses, PEState::permutations random relabellings of the same moved tokens, "
      "its fixed tokens kept: the symmetry's control",
@@ -38,7 +38,7 @@ const InterventionRegistration registration{
                                                         s.seed * 1000003u + 7919u * (j + 1) +
                                                             static_cast<std::uint64_t>(k))));
        return out;
-     }}};
+     }});
 
 }  // namespace
 }  // namespace loci::models

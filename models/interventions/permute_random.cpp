@@ -19,7 +19,7 @@ std::vector<int64_t> permutation(int64_t n, std::uint64_t seed) {
   return p;
 }
 
-const InterventionRegistration registration{
+LOCI_REGISTER(Intervention,
     {"permute_random", "the PE's rows permuted among the tokens at random (PEState::permutations draws)", false,
      [](const PEState& s) {
        std::vector<InterventionVariant> out;
@@ -28,7 +28,7 @@ const InterventionRegistration registration{
          out.push_back(relabelled("permute_random#" + std::to_string(k), s,
                                   permutation(n, s.seed * 1000003u + static_cast<std::uint64_t>(k))));
        return out;
-     }}};
+     }});
 
 }  // namespace
 }  // namespace loci::models

@@ -6,7 +6,7 @@
 namespace loci::models {
 namespace {
 
-const InterventionRegistration registration{
+LOCI_REGISTER(Intervention,
     {"permute_symmetry",
      "the PE's rows relabelled by each symmetry of the true positions (the grid's rotations and reflections; where "
      "there is no exact one, each axis's mirror matched to the nearest tokens, its distortion recorded)",
@@ -15,7 +15,7 @@ const InterventionRegistration registration{
        for (const auto& sym : point_symmetries(s.positions))
          out.push_back(relabelled("permute_symmetry:" + sym.name, s, sym.permutation));
        return out;
-     }}};
+     }});
 
 }  // namespace
 }  // namespace loci::models

@@ -7,7 +7,7 @@
 namespace loci::models {
 namespace {
 
-const InterventionRegistration registration{
+LOCI_REGISTER(Intervention,
     {"rescale", "the PE multiplied by each of PEState::scales (0.5 and 2 by default)", false, [](const PEState& s) {
        std::vector<InterventionVariant> out;
        for (const double scale : s.scales) {
@@ -18,7 +18,7 @@ const InterventionRegistration registration{
          out.push_back({name.str(), tables});
        }
        return out;
-     }}};
+     }});
 
 }  // namespace
 }  // namespace loci::models

@@ -44,6 +44,6 @@ class AlibiPEImpl : public PositionalEncodingImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("alibi", AlibiPEImpl);
+LOCI_REGISTER(PEInfo, pe_info<AlibiPEImpl>("alibi"));
 
 }  // namespace loci::models

@@ -18,6 +18,6 @@ class LearnedPEImpl : public TablePEImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("learned", LearnedPEImpl);
+LOCI_REGISTER(PEInfo, pe_info<LearnedPEImpl>("learned"));
 
 }  // namespace loci::models

@@ -52,6 +52,6 @@ class LearnedFixedNormPEImpl : public TablePEImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("learned_fixed_norm", LearnedFixedNormPEImpl);
+LOCI_REGISTER(PEInfo, pe_info<LearnedFixedNormPEImpl>("learned_fixed_norm"));
 
 }  // namespace loci::models

@@ -12,6 +12,6 @@ class NonePEImpl : public PositionalEncodingImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("none", NonePEImpl);
+LOCI_REGISTER(PEInfo, pe_info<NonePEImpl>("none"));
 
 }  // namespace loci::models

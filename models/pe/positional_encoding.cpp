@@ -7,7 +7,7 @@
 #include <map>
 #include <stdexcept>
 
-#include "sim/registry/registry.hpp"
+#include "core/registry.hpp"
 
 namespace loci::models {
 
@@ -92,26 +92,13 @@ std::vector<torch::Tensor> TablePEImpl::draw_tables(const InitOptions& fallback)
   return tables;
 }
 
+LOCI_DEFINE_REGISTRY(PEInfo, "positional encoding")
+
 namespace {
 
-struct PEEntry {
-  std::string name;
-  PEFactory factory;
-  PEDefaultInit default_init;
-  std::vector<sim::ParamSpec> keys;
-};
-
-LOCI_DEFINE_REGISTRY(PEEntry, "positional encoding")
-
-sim::Registry<PEEntry>& pes() { return sim::Registry<PEEntry>::instance(); }
+::loci::Registry<PEInfo>& pes() { return ::loci::Registry<PEInfo>::instance(); }
 
 }  // namespace
-
-bool PERegistry::add(const std::string& name, PEFactory factory, PEDefaultInit default_init,
-                     std::vector<sim::ParamSpec> keys) {
-  pes().add({name, std::move(factory), std::move(default_init), std::move(keys)});
-  return true;
-}
 
 const std::vector<sim::ParamSpec>& PERegistry::keys(const std::string& name) { return pes().at(name).keys; }
 

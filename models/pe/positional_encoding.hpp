@@ -9,6 +9,7 @@
 // (one file each under models/pe/), so a new PE is one new file.
 
 #include "models/choices.hpp"
+#include "core/registry.hpp"
 #include "models/init/init_registry.hpp"
 #include "sim/registry/params.hpp"
 
@@ -164,10 +165,30 @@ class TablePEImpl : public PositionalEncodingImpl {
 using PEFactory = std::function<std::shared_ptr<PositionalEncodingImpl>(const PEOptions&, const PEContext&)>;
 using PEDefaultInit = std::function<c10::optional<InitOptions>(const PEOptions&)>;
 
+// A registered PE: LOCI_REGISTER(PEInfo, pe_info<Impl>("name")), the last line of its file.
+struct PEInfo {
+  std::string name;
+  PEFactory factory;
+  PEDefaultInit default_init;
+  std::vector<sim::ParamSpec> keys;  // the PE's own keys (its class's keys()); empty for most
+};
+
+LOCI_DECLARE_REGISTRY(PEInfo)
+
+// Class `Impl` (constructible from (const PEOptions&, const PEContext&)) under `name`, with its Impl::default_init
+// (inherited: draws nothing) and Impl::keys() (inherited: none). A plugin library may register its own PE the same way.
+template <class Impl>
+PEInfo pe_info(std::string name) {
+  return {std::move(name),
+          [](const PEOptions& o, const PEContext& c) {
+            return std::static_pointer_cast<PositionalEncodingImpl>(std::make_shared<Impl>(o, c));
+          },
+          [](const PEOptions& o) { return Impl::default_init(o); }, Impl::keys()};
+}
+
+// Lookups in the PE registry by name.
 class PERegistry {
  public:
-  static bool add(const std::string& name, PEFactory factory, PEDefaultInit default_init,
-                  std::vector<sim::ParamSpec> keys = {});
   // The PE's own keys (its class's keys()); empty for most.
   static const std::vector<sim::ParamSpec>& keys(const std::string& name);
   // The initialiser `options` would use: its own init when set, else its PE's default (nullopt: the PE draws nothing).
@@ -179,16 +200,3 @@ class PERegistry {
 };
 
 }  // namespace loci::models
-
-#define LOCI_PE_CONCAT_INNER(a, b) a##b
-#define LOCI_PE_CONCAT(a, b) LOCI_PE_CONCAT_INNER(a, b)
-// Registers class `Impl` (constructible from (const PEOptions&, const PEContext&)) under `name`, with its
-// Impl::default_init (inherited: draws nothing) and Impl::keys() (inherited: none). A plugin library may register its
-// own PE the same way.
-#define LOCI_REGISTER_PE(name, Impl)                                                               \
-  static const bool LOCI_PE_CONCAT(loci_pe_registered_, __COUNTER__) = ::loci::models::PERegistry::add( \
-      name,                                                                                        \
-      [](const ::loci::models::PEOptions& o, const ::loci::models::PEContext& c) {                 \
-        return std::static_pointer_cast<::loci::models::PositionalEncodingImpl>(std::make_shared<Impl>(o, c)); \
-      },                                                                                           \
-      [](const ::loci::models::PEOptions& o) { return Impl::default_init(o); }, Impl::keys())

@@ -17,6 +17,6 @@ class RandomFixedPEImpl : public TablePEImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("random_fixed", RandomFixedPEImpl);
+LOCI_REGISTER(PEInfo, pe_info<RandomFixedPEImpl>("random_fixed"));
 
 }  // namespace loci::models

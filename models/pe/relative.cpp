@@ -92,6 +92,6 @@ class RelativePEImpl : public PositionalEncodingImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("relative", RelativePEImpl);
+LOCI_REGISTER(PEInfo, pe_info<RelativePEImpl>("relative"));
 
 }  // namespace loci::models

@@ -21,6 +21,6 @@ class RopePEImpl : public RotaryPEImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("rope", RopePEImpl);
+LOCI_REGISTER(PEInfo, pe_info<RopePEImpl>("rope"));
 
 }  // namespace loci::models

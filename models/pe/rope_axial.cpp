@@ -23,6 +23,6 @@ class RopeAxialPEImpl : public RotaryPEImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("rope_axial", RopeAxialPEImpl);
+LOCI_REGISTER(PEInfo, pe_info<RopeAxialPEImpl>("rope_axial"));
 
 }  // namespace loci::models

@@ -16,6 +16,6 @@ class Sinusoidal1dPEImpl : public TablePEImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("sinusoidal_1d", Sinusoidal1dPEImpl);
+LOCI_REGISTER(PEInfo, pe_info<Sinusoidal1dPEImpl>("sinusoidal_1d"));
 
 }  // namespace loci::models

@@ -37,6 +37,6 @@ class Sinusoidal2dPEImpl : public TablePEImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("sinusoidal_2d", Sinusoidal2dPEImpl);
+LOCI_REGISTER(PEInfo, pe_info<Sinusoidal2dPEImpl>("sinusoidal_2d"));
 
 }  // namespace loci::models

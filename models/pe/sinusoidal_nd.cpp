@@ -17,6 +17,6 @@ class SinusoidalNdPEImpl : public TablePEImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("sinusoidal_nd", SinusoidalNdPEImpl);
+LOCI_REGISTER(PEInfo, pe_info<SinusoidalNdPEImpl>("sinusoidal_nd"));
 
 }  // namespace loci::models

@@ -19,7 +19,7 @@
 extern "C" {
 
 // An extension adds parts to loci's registries (a positional encoding, an initialiser) by registering them when it
-// is loaded (LOCI_REGISTER_PE, LOCI_REGISTER_INIT); it has no instance and no config of its own.
+// is loaded (LOCI_REGISTER(PEInfo, ...), LOCI_REGISTER(InitInfo, ...)); it has no instance and no config of its own.
 enum loci_plugin_kind { LOCI_PLUGIN_GENERATOR = 1, LOCI_PLUGIN_TRAINER = 2, LOCI_PLUGIN_EXTENSION = 3 };
 
 struct loci_plugin_info {

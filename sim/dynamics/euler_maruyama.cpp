@@ -37,9 +37,9 @@ class EulerMaruyama final : public Integrator {
   }
 };
 
-const IntegratorRegistration registration({"euler_maruyama",
-                                           "Euler-Maruyama: x + f dt + g dW (Ito; strong order 1/2, weak 1)",
-                                           [] { return std::make_unique<EulerMaruyama>(); }});
+LOCI_REGISTER(IntegratorInfo, {"euler_maruyama",
+                               "Euler-Maruyama: x + f dt + g dW (Ito; strong order 1/2, weak 1)",
+                               [] { return std::make_unique<EulerMaruyama>(); }});
 
 }  // namespace
 

@@ -66,10 +66,10 @@ class Heun final : public Integrator {
   }
 };
 
-const IntegratorRegistration registration({"heun",
-                                           "stochastic Heun: predictor-corrector, trapezoid in drift and "
-                                           "diffusion (Stratonovich; strong order 1 for additive noise)",
-                                           [] { return std::make_unique<Heun>(); }});
+LOCI_REGISTER(IntegratorInfo, {"heun",
+                               "stochastic Heun: predictor-corrector, trapezoid in drift and "
+                               "diffusion (Stratonovich; strong order 1 for additive noise)",
+                               [] { return std::make_unique<Heun>(); }});
 
 }  // namespace
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "sim/dynamics/model.hpp"
-#include "sim/registry/registry.hpp"
+#include "core/registry.hpp"
 
 namespace loci::sim::dynamics {
 
@@ -32,7 +32,6 @@ struct IntegratorInfo {
 
 LOCI_DECLARE_REGISTRY(IntegratorInfo)
 using IntegratorRegistry = Registry<IntegratorInfo>;
-using IntegratorRegistration = Registration<IntegratorInfo>;  // a static one in an integrator's .cpp registers it
 
 inline const IntegratorInfo& integrator_info(const std::string& name) {  // std::invalid_argument listing known names
   return IntegratorRegistry::instance().at(name);

@@ -18,7 +18,7 @@
 #include "sim/dynamics/history.hpp"
 #include "sim/registry/params.hpp"
 #include "sim/random/stream.hpp"
-#include "sim/registry/registry.hpp"
+#include "core/registry.hpp"
 
 namespace loci::sim::dynamics {
 
@@ -71,7 +71,6 @@ struct ModelInfo {
 
 LOCI_DECLARE_REGISTRY(ModelInfo)
 using ModelRegistry = Registry<ModelInfo>;
-using ModelRegistration = Registration<ModelInfo>;  // a static one in a model's .cpp registers it
 
 // std::invalid_argument listing the registered names when `name` is not one of them.
 inline const ModelInfo& model_info(const std::string& name) { return ModelRegistry::instance().at(name); }

@@ -44,7 +44,7 @@ class OrnsteinUhlenbeck final : public Model {
   double tau_, g_, sigma_;
 };
 
-const ModelRegistration registration(
+LOCI_REGISTER(ModelInfo,
     {"ornstein_uhlenbeck",
      "linear Ornstein-Uhlenbeck network: dx = (-x + g W x) / tau dt + sigma dW",
      {ParamSpec::real("tau", 1.0, "time constant").positive(),

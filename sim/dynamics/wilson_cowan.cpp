@@ -69,7 +69,7 @@ class WilsonCowan final : public Model {
   double tau_e_, tau_i_, w_ee_, w_ei_, w_ie_, w_ii_, a_e_, theta_e_, a_i_, theta_i_, p_e_, p_i_, g_, sigma_;
 };
 
-const ModelRegistration registration(
+LOCI_REGISTER(ModelInfo,
     {"wilson_cowan",
      "Wilson-Cowan E/I pairs coupled through E: tau_e dE = -E + S_e(w_ee E - w_ei I + g W E + p_e), "
      "tau_i dI = -I + S_i(w_ie E - w_ii I + p_i), plus sigma dW; records E",

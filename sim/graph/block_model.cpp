@@ -31,7 +31,7 @@ SpatialGraph block_model(const BlockModelOptions& o, Rng& rng) {
 
 namespace {
 
-const TopologyRegistration registration(
+LOCI_REGISTER(TopologyInfo,
     {"block_model",
      "stochastic block model: p_in within a block, p_out between; spatial blocks are Voronoi cells of random centres",
      {ParamSpec::integer("blocks", 4, "number of blocks (communities)").at_least(1),

@@ -14,7 +14,7 @@ SpatialGraph erdos_renyi(const ErdosRenyiOptions& o, Rng& rng) {
 
 namespace {
 
-const TopologyRegistration registration(
+LOCI_REGISTER(TopologyInfo,
     {"erdos_renyi",
      "G(n, p): every pair independently with probability p; coordinates are uniform and unrelated to the edges",
      {ParamSpec::real("p", 0.05, "edge probability").within(0, 1)},

@@ -12,7 +12,7 @@ SpatialGraph random_geometric(const GeometricOptions& o, Rng& rng) {
 
 namespace {
 
-const TopologyRegistration registration(
+LOCI_REGISTER(TopologyInfo,
     {"geometric",
      "random geometric graph: uniform points in the unit cube, joined when closer than radius",
      {ParamSpec::real("radius", 0.15, "connection radius (unit-cube lengths)").at_least(0),

@@ -27,7 +27,7 @@ SpatialGraph lattice(const LatticeOptions& o) {
 
 namespace {
 
-const TopologyRegistration registration(
+LOCI_REGISTER(TopologyInfo,
     {"lattice",
      "grid of side^dims nodes (nodes must be a square or cube), each joined to its 2*dims axis neighbours",
      {ParamSpec::flag("periodic", false, "wrap every axis (ring / torus), so every node has 2*dims neighbours")},

@@ -12,7 +12,7 @@
 #include "sim/option.hpp"
 #include "sim/registry/params.hpp"
 #include "sim/random/stream.hpp"
-#include "sim/registry/registry.hpp"
+#include "core/registry.hpp"
 
 namespace loci::sim::graph {
 
@@ -32,7 +32,6 @@ struct TopologyInfo {
 
 LOCI_DECLARE_REGISTRY(TopologyInfo)
 using TopologyRegistry = Registry<TopologyInfo>;
-using TopologyRegistration = Registration<TopologyInfo>;  // a static one in a topology's .cpp registers it
 
 // std::invalid_argument listing the registered names when `name` is not one of them.
 inline const TopologyInfo& topology(const std::string& name) { return TopologyRegistry::instance().at(name); }

@@ -40,7 +40,7 @@ SpatialGraph watts_strogatz(const WattsStrogatzOptions& o, Rng& rng) {
 
 namespace {
 
-const TopologyRegistration registration(
+LOCI_REGISTER(TopologyInfo,
     {"watts_strogatz",
      "Watts-Strogatz small world: a ring (dims must be 1) of k-nearest links, each rewired with probability p",
      {ParamSpec::integer("k", 4, "neighbours per node before rewiring (even)").at_least(2),

@@ -20,7 +20,7 @@ SpatialGraph waxman(const WaxmanOptions& o, Rng& rng) {
 
 namespace {
 
-const TopologyRegistration registration(
+LOCI_REGISTER(TopologyInfo,
     {"waxman",
      "Waxman graph: uniform points, pair joined with probability beta*exp(-d/(alpha*L)), L the largest distance",
      {ParamSpec::real("alpha", 0.1, "distance scale as a fraction of L: smaller keeps edges shorter").positive(),

@@ -109,7 +109,7 @@ TEST_CASE("A probe registered after an analysis makes that analysis stale, so it
   REQUIRE(analysis::analyze_all({dir.path() / "r"}, dir.path(), {}, false).analysed == 1);
   REQUIRE(analysis::analysis_is_current(dir.path() / "r", {}));
   // As an extension library loaded later would: one more probe in the registry.
-  static const sim::Registration<probe::ProbeInfo> late(probe::ProbeInfo{
+  static const ::loci::Registration<probe::ProbeInfo> late(probe::ProbeInfo{
       "late_test_probe", "the PE's first value", {"late_first"},
       [](const Eigen::MatrixXd& pe, const probe::ProbeContext&) { return probe::ProbeValues{{"late_first", pe(0, 0)}}; }});
   CHECK_FALSE(analysis::analysis_is_current(dir.path() / "r", {}));

@@ -1,13 +1,13 @@
-// The one registry template every kind of variant uses (sim/registry/registry.hpp): what a user sees for an unknown
+// The one registry template every kind of variant uses (core/registry.hpp): what a user sees for an unknown
 // name, what a second registration of a name does, and the two orders callers rely on (sorted names for choice
 // lists and docs, registration order for the probes an analysis runs). And the registries loci_sim owns are filled
-// by their variants' own files.
+// by their variants' own files, each through LOCI_REGISTER.
 #include <catch2/catch.hpp>
 
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
 #include "sim/graph/topology.hpp"
-#include "sim/registry/registry.hpp"
+#include "core/registry.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -21,13 +21,13 @@ struct ToyInfo {
 
 LOCI_DEFINE_REGISTRY(ToyInfo, "toy")
 
-const loci::sim::Registration<ToyInfo> zebra({"zebra", 1});
-const loci::sim::Registration<ToyInfo> aardvark({"aardvark", 2});
+LOCI_REGISTER(ToyInfo, {"zebra", 1});
+LOCI_REGISTER(ToyInfo, {"aardvark", 2});
 
 }  // namespace
 
 TEST_CASE("A registry names what is known when asked for an unknown name, and refuses a name twice") {
-  auto& r = loci::sim::Registry<ToyInfo>::instance();
+  auto& r = ::loci::Registry<ToyInfo>::instance();
   CHECK(r.at("zebra").value == 1);
   CHECK(r.contains("aardvark"));
   CHECK(r.find("okapi") == nullptr);
@@ -42,7 +42,7 @@ TEST_CASE("A registry names what is known when asked for an unknown name, and re
 }
 
 TEST_CASE("A registry lists names sorted and entries in the order registered") {
-  const auto& r = loci::sim::Registry<ToyInfo>::instance();
+  const auto& r = ::loci::Registry<ToyInfo>::instance();
   CHECK(r.names() == std::vector<std::string>{"aardvark", "zebra"});
   const auto order = r.in_order();
   REQUIRE(order.size() == 2);

@@ -30,7 +30,7 @@ class CoordinateStartPE : public loci::models::TablePEImpl {
 
 }  // namespace
 
-LOCI_REGISTER_PE("coordinate_start", CoordinateStartPE);
+LOCI_REGISTER(loci::models::PEInfo, loci::models::pe_info<CoordinateStartPE>("coordinate_start"));
 
 // An initialiser of its own, scaled by `gain`: entries +gain or -gain, +gain with odds model.pe.init.signs.positive
 // (a key of its own, declared in its registration; 0.5 is Rademacher). Its registration names that scale, so the
@@ -40,16 +40,17 @@ static torch::Tensor signs(at::IntArrayRef shape, const loci::models::InitOption
   auto coin = torch::empty(shape, torch::kFloat32).bernoulli_(o.param("positive"), c.generator);
   return (coin * 2 - 1) * o.gain();
 }
-LOCI_REGISTER_INIT("signs", signs, "gain", {},
-                   {loci::sim::ParamSpec::real("positive", 0.5, "odds of +gain over -gain").within(0, 1)});
+LOCI_REGISTER(loci::models::InitInfo,
+              loci::models::init_info("signs", signs, "gain", {},
+                                      {loci::sim::ParamSpec::real("positive", 0.5, "odds of +gain over -gain").within(0, 1)}));
 
 // And a probe of its own: how unequal the PE's rows are in size (sd / mean of the row norms).
-LOCI_REGISTER_PROBE({"row_norm_spread", "sd over mean of the PE's row norms", {"row_norm_spread"},
-                     [](const Eigen::MatrixXd& pe, const loci::probe::ProbeContext&) {
-                       const Eigen::ArrayXd norms = pe.rowwise().norm().array();
-                       const double mean = norms.mean();
-                       const double sd = std::sqrt((norms - mean).square().mean());
-                       return loci::probe::ProbeValues{{"row_norm_spread", mean > 0 ? sd / mean : 0.0}};
-                     }});
+LOCI_REGISTER(loci::probe::ProbeInfo, {"row_norm_spread", "sd over mean of the PE's row norms", {"row_norm_spread"},
+                                       [](const Eigen::MatrixXd& pe, const loci::probe::ProbeContext&) {
+                                         const Eigen::ArrayXd norms = pe.rowwise().norm().array();
+                                         const double mean = norms.mean();
+                                         const double sd = std::sqrt((norms - mean).square().mean());
+                                         return loci::probe::ProbeValues{{"row_norm_spread", mean > 0 ? sd / mean : 0.0}};
+                                       }});
 
 LOCI_EXTENSION("coordinate_start_pe", "0.1.0", "a learned PE that starts from the true coordinates")
