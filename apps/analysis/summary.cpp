@@ -426,16 +426,27 @@ bool ends_with(const std::string& s, const std::string& tail) {
   return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// The task columns the statistics are correlated with: every split's accuracy, or for masked regression (no
-// accuracy) the held-out MSE of every split but the training one, at each mask ratio.
-std::vector<std::string> task_metrics(const std::vector<std::string>& columns) {
+// Every split's accuracy, in the columns' order.
+std::vector<std::string> accuracy_metrics(const std::vector<std::string>& columns) {
   std::vector<std::string> task;
   for (const auto& c : columns)
     if (is_percentage(c)) task.push_back(c);
-  if (!task.empty()) return task;
+  return task;
+}
+
+// The held-out MSE of every split but the training one, at each mask ratio.
+std::vector<std::string> held_out_mse_metrics(const std::vector<std::string>& columns) {
+  std::vector<std::string> task;
   for (const auto& c : columns)
     if (ends_with(c, "_mse") && c.rfind("train_", 0) != 0 && c.rfind("train@", 0) != 0) task.push_back(c);
   return task;
+}
+
+// The task columns the statistics are correlated with: every split's accuracy, or for masked regression (no
+// accuracy) the held-out MSEs.
+std::vector<std::string> task_metrics(const std::vector<std::string>& columns) {
+  const auto accuracy = accuracy_metrics(columns);
+  return accuracy.empty() ? held_out_mse_metrics(columns) : accuracy;
 }
 
 // Unfinished runs scored on purpose (analyze.include_partial): named with the epoch each reached, below the table
@@ -487,9 +498,11 @@ std::vector<RunRecord> records_of(const Table& t, const std::vector<ordered_json
 std::string statistics_sections(const Table& t, const std::vector<std::string>& groups, const fs::path& folder,
                                 bool one_setting) {
   if (t.columns.empty()) return "";
-  std::vector<std::string> compared = task_metrics(t.columns);
-  const bool accuracy = !compared.empty() && is_percentage(compared.front());
-  const std::vector<std::string> task = compared;
+  const std::vector<std::string> task = task_metrics(t.columns);
+  const bool accuracy = !task.empty() && is_percentage(task.front());
+  // Compared: both tasks' metrics where a sweep trains both (each among the groups that have it), then RSA.
+  std::vector<std::string> compared = accuracy_metrics(t.columns);
+  for (const auto& c : held_out_mse_metrics(t.columns)) compared.push_back(c);
   compared.push_back("rsa_spearman");
   return write_comparisons(groups, t.records, compared, folder, one_setting) +
          write_correlations(t.records, correlated_statistics(), task, accuracy, folder) +

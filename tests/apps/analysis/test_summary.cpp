@@ -270,3 +270,26 @@ TEST_CASE("comparisons: one_setting compares only groups that differ in one sett
   CHECK(std::stod(cell(planned, key, "p_holm")) < std::stod(cell(all, key, "p_holm")));
   CHECK(read_text(planned_dir.path() / "out" / "summary.md").find("differ in exactly one setting") != std::string::npos);
 }
+
+// A sweep that trains some runs to classify and others to fill in masked tokens (Experiment 4's): each task's
+// metric is compared among the groups that have it; before, the accuracy alone was, and the MSE never.
+TEST_CASE("A sweep of two tasks compares each task's metric among the groups that have it") {
+  test::TempDir dir;
+  for (double sigma : {0.2, 2.0, 0.5, 1.0})
+    for (int seed = 0; seed < 5; ++seed) {
+      test::FakeRun run = noisy_grid_run(sigma);
+      run.seed = seed;
+      run.draw = "run";
+      if (sigma == 0.2 || sigma == 2.0)
+        run.human_accuracy = {(sigma < 1 ? 0.9 : 0.4) + 0.01 * seed};
+      else
+        run.test_mse = {(sigma < 0.8 ? 0.1 : 0.3) + 0.001 * seed};
+      test::write_run(dir.path() / "sweep" / ("s" + std::to_string(sigma) + "_" + std::to_string(seed)), run);
+    }
+  analysis::analyze_all({dir.path() / "sweep"}, dir.path() / "out", {}, false);
+  const std::string csv = read_text(dir.path() / "out" / "comparisons.csv");
+  INFO(csv);
+  CHECK(std::stod(cell(csv, "human_accuracy,learned normal(0.2),learned normal(2),", "difference")) == Approx(-0.5));
+  CHECK(std::stod(cell(csv, "test_mse,learned normal(0.5),learned normal(1),", "difference")) == Approx(0.2));
+  CHECK(cell(csv, "test_mse,learned normal(0.2),learned normal(2),", "n_a") == "<absent>");
+}
