@@ -68,6 +68,24 @@ void check_claimed_size(const nifti_image& nim, const std::string& path) {
                    " this process may use; crop or downsample the volume first");
 }
 
+// Calls f(T{}) with the C++ type of a NIfTI datatype; false for one that holds no real number (complex, RGB).
+template <class F>
+bool with_element_type(int datatype, F&& f) {
+  switch (datatype) {
+    case DT_UINT8: f(std::uint8_t{}); return true;
+    case DT_INT8: f(std::int8_t{}); return true;
+    case DT_UINT16: f(std::uint16_t{}); return true;
+    case DT_INT16: f(std::int16_t{}); return true;
+    case DT_UINT32: f(std::uint32_t{}); return true;
+    case DT_INT32: f(std::int32_t{}); return true;
+    case DT_UINT64: f(std::uint64_t{}); return true;
+    case DT_INT64: f(std::int64_t{}); return true;
+    case DT_FLOAT32: f(float{}); return true;
+    case DT_FLOAT64: f(double{}); return true;
+    default: return false;
+  }
+}
+
 // The header alone: it can claim any size, and nothing is allocated before the claim is checked.
 Image read_header(const std::string& path) {
   quiet();
@@ -144,19 +162,10 @@ LabelVolume read_nifti_labels(const std::string& path) {
   LabelVolume out;
   out.grid = grid_of(*nim, path);
   out.labels.assign(static_cast<std::size_t>(nim->nvox), 0);
-  switch (nim->datatype) {
-    case DT_UINT8: convert<std::uint8_t>(*nim, path, out.labels); break;
-    case DT_INT8: convert<std::int8_t>(*nim, path, out.labels); break;
-    case DT_UINT16: convert<std::uint16_t>(*nim, path, out.labels); break;
-    case DT_INT16: convert<std::int16_t>(*nim, path, out.labels); break;
-    case DT_UINT32: convert<std::uint32_t>(*nim, path, out.labels); break;
-    case DT_INT32: convert<std::int32_t>(*nim, path, out.labels); break;
-    case DT_UINT64: convert<std::uint64_t>(*nim, path, out.labels); break;
-    case DT_INT64: convert<std::int64_t>(*nim, path, out.labels); break;
-    case DT_FLOAT32: convert<float>(*nim, path, out.labels); break;
-    case DT_FLOAT64: convert<double>(*nim, path, out.labels); break;
-    default: fail(path, std::string("datatype ") + nifti_datatype_string(nim->datatype) + " cannot hold labels");
-  }
+  const bool known = with_element_type(nim->datatype, [&](auto element) {
+    convert<decltype(element)>(*nim, path, out.labels);
+  });
+  if (!known) fail(path, std::string("datatype ") + nifti_datatype_string(nim->datatype) + " cannot hold labels");
   return out;
 }
 
@@ -186,19 +195,10 @@ SeriesVolume read_nifti_series(const std::string& path) {
   out.grid = grid_of(*nim, path);
   out.points = nim->nvox / voxels;
   out.values.assign(static_cast<std::size_t>(nim->nvox), 0.f);
-  switch (nim->datatype) {
-    case DT_UINT8: to_float<std::uint8_t>(*nim, path, out.values); break;
-    case DT_INT8: to_float<std::int8_t>(*nim, path, out.values); break;
-    case DT_UINT16: to_float<std::uint16_t>(*nim, path, out.values); break;
-    case DT_INT16: to_float<std::int16_t>(*nim, path, out.values); break;
-    case DT_UINT32: to_float<std::uint32_t>(*nim, path, out.values); break;
-    case DT_INT32: to_float<std::int32_t>(*nim, path, out.values); break;
-    case DT_UINT64: to_float<std::uint64_t>(*nim, path, out.values); break;
-    case DT_INT64: to_float<std::int64_t>(*nim, path, out.values); break;
-    case DT_FLOAT32: to_float<float>(*nim, path, out.values); break;
-    case DT_FLOAT64: to_float<double>(*nim, path, out.values); break;
-    default: fail(path, std::string("datatype ") + nifti_datatype_string(nim->datatype) + " is not a real number");
-  }
+  const bool known = with_element_type(nim->datatype, [&](auto element) {
+    to_float<decltype(element)>(*nim, path, out.values);
+  });
+  if (!known) fail(path, std::string("datatype ") + nifti_datatype_string(nim->datatype) + " is not a real number");
   return out;
 }
 
