@@ -27,7 +27,7 @@ namespace loci::datasets {
 namespace fs = std::filesystem;
 
 // Out of line: the one key function of SampleSource, so its type information lives in libloci_datasets, which the
-// host and every plugin link (see DESIGN.md, Plugins).
+// host and every plugin link (docs/ARCHITECTURE.md, "The plugin contract").
 SampleSource::~SampleSource() = default;
 
 namespace {

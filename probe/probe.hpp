@@ -1,5 +1,5 @@
-// Every number the analyses report for one PE against the true positions of its tokens ("What every analysis
-// reports" in PAPER.md), computed in one call, plus a flat (name, value) view for JSON and CSV writers.
+// Every number the analyses report for one PE against the true positions of its tokens (docs/SCIENCE.md, "Probes
+// and analyses"), computed in one call, plus a flat (name, value) view for JSON and CSV writers.
 #pragma once
 
 #include <Eigen/Core>
