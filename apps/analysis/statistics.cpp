@@ -26,11 +26,6 @@ bool is_accuracy(const std::string& column) {
   return column.size() > 9 && column.compare(column.size() - 9, 9, "_accuracy") == 0;
 }
 
-double value_of(const RunRecord& r, const std::string& column) {
-  const auto it = r.values.find(column);
-  return it == r.values.end() ? kNaN : it->second;
-}
-
 struct Pair {
   std::vector<double> a, b;
   bool paired = false;
@@ -97,6 +92,11 @@ std::string md_comparisons(const std::vector<ComparisonRow>& rows, const std::st
 }
 
 }  // namespace
+
+double value_of(const RunRecord& r, const std::string& column) {
+  const auto it = r.values.find(column);
+  return it == r.values.end() ? kNaN : it->second;
+}
 
 // How many settings two groups differ in (a key one has and the other lacks counts).
 std::size_t settings_apart(const RunRecord& a, const RunRecord& b) {

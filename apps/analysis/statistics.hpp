@@ -25,6 +25,9 @@ struct RunRecord {
   double last_epoch = 0;
 };
 
+// A run's value of `column`; NaN where it has none.
+double value_of(const RunRecord& r, const std::string& column);
+
 // Each returns the markdown summary.md shows and writes its csv into `folder`. `groups` in the summary's order.
 // `metrics`: the columns two groups are compared on.
 // `one_setting`: only pairs of groups whose settings differ in exactly one key (planned contrasts), else every pair.

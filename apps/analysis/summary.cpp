@@ -15,6 +15,7 @@
 #include "apps/analysis/analyze_run.hpp"
 #include "apps/analysis/csv_cells.hpp"
 #include "apps/analysis/statistics.hpp"
+#include "apps/analysis/trends.hpp"
 #include "probe/bootstrap.hpp"
 #include "probe/correlation.hpp"
 #include "probe/registry.hpp"
@@ -494,7 +495,20 @@ std::vector<RunRecord> records_of(const Table& t, const std::vector<ordered_json
   return records;
 }
 
-// summary.md's statistics: comparisons between groups, correlations with the task over runs, onsets.
+// The metrics a trend is tested on: the held-out ones, and of those the test split's where there is one, since the
+// validation split measures the same thing on fewer samples and would only enlarge Holm's family.
+std::vector<std::string> trend_metrics(const std::vector<std::string>& compared) {
+  auto split_of = [](const std::string& c) { return c.substr(0, c.find_first_of("_@")); };
+  bool has_test = false;
+  for (const auto& c : compared) has_test |= split_of(c) == "test";
+  std::vector<std::string> out;
+  for (const auto& c : compared)
+    if (split_of(c) != "train" && !(has_test && split_of(c) == "validation")) out.push_back(c);
+  return out;
+}
+
+// summary.md's statistics: comparisons between groups, trends along a swept number, correlations with the task
+// over runs, onsets.
 std::string statistics_sections(const Table& t, const std::vector<std::string>& groups, const fs::path& folder,
                                 bool one_setting) {
   if (t.columns.empty()) return "";
@@ -505,7 +519,7 @@ std::string statistics_sections(const Table& t, const std::vector<std::string>& 
   for (const auto& c : held_out_mse_metrics(t.columns)) compared.push_back(c);
   compared.push_back("rsa_spearman");
   return write_comparisons(groups, t.records, compared, folder, one_setting) +
-         write_correlations(t.records, correlated_statistics(), task, accuracy, folder) +
+         write_trends(t.records, trend_metrics(compared), folder) + write_correlations(t.records, correlated_statistics(), task, accuracy, folder) +
          write_onsets(groups, t.records, folder);
 }
 

@@ -1,6 +1,7 @@
-"""The report's statistics: the tables `loci analyze` wrote beside summary.csv (comparisons.csv, correlations.csv,
-onsets.csv), as HTML. Each comparison with its effect size, interval, test and Holm-adjusted p; each correlation over
-runs beside its untrained control and the reading that follows; the Kaplan-Meier fraction of runs whose PE took the
+"""The report's statistics: the tables `loci analyze` wrote beside summary.csv (comparisons.csv, trends.csv,
+correlations.csv, onsets.csv), as HTML. Each comparison with its effect size, interval, test and Holm-adjusted p; each
+trend of a metric along a swept number; each correlation over runs beside its untrained control and the reading
+that follows; the Kaplan-Meier fraction of runs whose PE took the
 shape. Nothing here computes a statistic: the numbers are loci's, checked against scipy in its tests."""
 
 import csv
@@ -66,6 +67,21 @@ def _comparisons(source):
             _table(["metric", "A", "B", "B − A [95% CI]", "d", "test", "p", "Holm p", "family"], body))
 
 
+def _trends(source):
+    rows = _rows(source, "trends.csv")
+    if not rows:
+        return ""
+    body = [[r["setting"], r["family"], r["metric"], r["runs"], r["numbers"],
+             f"{_fmt(_num(r['spearman']))} [{_fmt(_num(r['ci_low']))}, {_fmt(_num(r['ci_high']))}]", r["test"],
+             _p(_num(r["p_value"])), _p(_num(r["p_holm"])), r["reading"]] for r in rows]
+    return ("<h2>Trends along a swept number</h2><p>Does the number decide the metric? Spearman ρ of each held-out "
+            "metric and RSA with a setting swept through three or more numbers, within each family of runs equal "
+            "in every other setting, over runs, with a 95% bootstrap interval, a permutation p (within shared PE "
+            "draws and datasets where the runs share them) and Holm over the table.</p>" +
+            _table(["setting", "family", "metric", "runs", "numbers", "ρ [95% CI]", "test", "p", "Holm p",
+                    "reading"], body))
+
+
 def _correlations(source):
     rows = _rows(source, "correlations.csv")
     if not rows:
@@ -107,5 +123,5 @@ def _onsets(source):
 
 
 def statistics_html(source):
-    """The three tables, or '' where `loci analyze` wrote none of them."""
-    return _comparisons(source) + _correlations(source) + _onsets(source)
+    """The four tables, or '' where `loci analyze` wrote none of them."""
+    return _comparisons(source) + _trends(source) + _correlations(source) + _onsets(source)

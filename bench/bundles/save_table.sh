@@ -2,7 +2,7 @@
 # Saves a sweep's finished runs as a RESULTS table's compact artefacts, so that a lost machine loses no finding and
 # anyone can recompute the table (issue 51): `loci analyze` (finished runs only; unfinished ones are named and left
 # out), then bench/data/NAME/ gets the analysis tables (summary.md, summary.csv, runs.csv, comparisons.csv,
-# correlations.csv, onsets.csv) and runs.h5, every run's identity, summary, metrics and its PE and attention terms
+# trends.csv, correlations.csv, onsets.csv) and runs.h5, every run's identity, summary, metrics and its PE and attention terms
 # at epoch 0 and at the end (bench/bundles/bundle_runs.py). Run it again as runs finish; commit bench/data/NAME.
 #   bash bench/bundles/save_table.sh NAME RUNS_ROOT [LOCI [ANALYZE FLAGS...]]   (e.g. --comparisons one_setting)
 set -euo pipefail

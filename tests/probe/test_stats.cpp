@@ -117,6 +117,36 @@ TEST_CASE("a correlation over runs gives scipy's rho and exact permutation p, in
   CHECK(std::isnan(few.rho));
 }
 
+// Three sigmas, each drawn once per seed (4 seeds): y rises with sigma within every draw, but the draws differ by
+// far more than sigma moves y. Over all runs the trend is weak; within the draws it is certain.
+TEST_CASE("a correlation with strata permutes only within them and fits a paired design", "[stats]") {
+  std::vector<double> sigma, y;
+  std::vector<std::size_t> draw;
+  for (std::size_t d = 0; d < 4; ++d)
+    for (double s : {0.2, 1.0, 2.0}) {
+      sigma.push_back(s);
+      y.push_back(s + 10.0 * static_cast<double>((d * 3) % 4));
+      draw.push_back(d);
+    }
+  const RankCorrelation pooled = spearman_test(sigma, y), paired = spearman_test(sigma, y, 10000, 2000, 0, draw);
+  CHECK(pooled.strata == 0);
+  CHECK(paired.strata == 4);
+  CHECK_FALSE(paired.exact);
+  CHECK(pooled.rho == Approx(0.236).margin(0.01));
+  CHECK(paired.rho == Approx(1.0));  // within every draw, y follows sigma
+  CHECK(pooled.p_value > 0.3);
+  // Every draw in sigma's order: 2 x (1/6)^4 of the within-draw arrangements, about 0.0015.
+  CHECK(paired.p_value < 0.01);
+
+  // Strata that each hold one sigma rank nothing: nothing can be shown.
+  const std::vector<double> s2{0.2, 0.2, 1.0, 1.0, 2.0, 2.0}, y2{1, 2, 3, 4, 5, 6};
+  const std::vector<std::size_t> one_sigma_each{0, 0, 1, 1, 2, 2};
+  CHECK(spearman_test(s2, y2).p_value < 0.05);
+  CHECK(std::isnan(spearman_test(s2, y2, 10000, 2000, 0, one_sigma_each).p_value));
+
+  CHECK_THROWS_AS(spearman_test(s2, y2, 10000, 2000, 0, {0, 1}), std::invalid_argument);
+}
+
 TEST_CASE("Kaplan-Meier counts a run without an onset as censored, not as missing", "[stats]") {
   // Onsets at 100, 200, 200 and 400; runs without one censored at their last evaluation 200, 300, 400 and 500.
   const std::vector<SurvivalTime> times{{100, true}, {200, true}, {200, true}, {200, false},

@@ -293,3 +293,55 @@ TEST_CASE("A sweep of two tasks compares each task's metric among the groups tha
   CHECK(std::stod(cell(csv, "test_mse,learned normal(0.5),learned normal(1),", "difference")) == Approx(0.2));
   CHECK(cell(csv, "test_mse,learned normal(0.2),learned normal(2),", "n_a") == "<absent>");
 }
+
+// Does sigma decide it? Four sigmas, five independent draws each, accuracy falling with sigma beside seed noise as
+// large as a sigma step: each pair of neighbouring sigmas is a weak comparison, the trend over the 20 runs is not.
+namespace {
+
+void four_sigmas(const test::TempDir& dir, const std::string& draw) {
+  for (double sigma : {0.2, 0.5, 1.0, 2.0})
+    for (int seed = 0; seed < 5; ++seed) {
+      test::FakeRun run = noisy_grid_run(sigma);
+      run.seed = seed;
+      run.draw = draw;
+      run.human_accuracy = {0.9 - 0.1 * sigma + 0.03 * ((seed * 7) % 5)};
+      test::write_run(dir.path() / "sweep" / ("s" + std::to_string(sigma) + "_" + std::to_string(seed)), run);
+    }
+  analysis::analyze_all({dir.path() / "sweep"}, dir.path() / "out", {}, false);
+}
+
+}  // namespace
+
+TEST_CASE("A setting swept through three or more numbers gets one trend test per metric, over runs, with Holm") {
+  test::TempDir dir;
+  four_sigmas(dir, "run");
+  const std::string csv = read_text(dir.path() / "out" / "trends.csv");
+  INFO(csv);
+  const std::string key = "model.pe.init.std,all runs,human_accuracy,";
+  CHECK(cell(csv, key, "runs") == "20");
+  CHECK(cell(csv, key, "numbers") == "4");
+  CHECK(std::stod(cell(csv, key, "spearman")) < -0.6);
+  CHECK(cell(csv, key, "test") == "Monte Carlo permutation (10000)");  // independent draws: no strata
+  CHECK(std::stod(cell(csv, key, "p_value")) < 0.01);
+  CHECK(std::stod(cell(csv, key, "p_holm")) >= std::stod(cell(csv, key, "p_value")));
+  CHECK(cell(csv, key, "reading") == "falls with model.pe.init.std");
+  // RSA falls with sigma too (noisy_grid_run: more sigma, less grid), in the same Holm family.
+  CHECK(cell(csv, "model.pe.init.std,all runs,rsa_spearman,", "reading") == "falls with model.pe.init.std");
+  CHECK(cell(csv, key, "family_size") == "2");
+  CHECK(read_text(dir.path() / "out" / "summary.md").find("## Trends along a swept number") != std::string::npos);
+
+  // Seed i's runs share draw i: the trend is tested within the draws (seed noise is the same within each, so every
+  // draw falls with sigma), not across them.
+  test::TempDir shared;
+  four_sigmas(shared, "");
+  const std::string paired = read_text(shared.path() / "out" / "trends.csv");
+  INFO(paired);
+  CHECK(cell(paired, key, "test") == "Monte Carlo permutation (10000) within 5 shared draws");
+  CHECK(std::stod(cell(paired, key, "spearman")) == Approx(-1.0));
+  CHECK(std::stod(cell(paired, key, "p_value")) < 0.001);
+
+  // Two sigmas are a comparison, not a trend.
+  test::TempDir two;
+  two_groups(two, "run");
+  CHECK(read_text(two.path() / "out" / "trends.csv").find("human_accuracy") == std::string::npos);
+}

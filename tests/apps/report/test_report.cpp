@@ -360,7 +360,7 @@ TEST_CASE("A sigma sweep's report draws what the paper draws: Procrustes against
   CHECK(fs::exists(sweep / "correlations.csv"));
 }
 
-TEST_CASE("The report shows every comparison's interval, test and Holm p, and each correlation beside its control") {
+TEST_CASE("The report shows every comparison's interval, test and Holm p, each trend, and each correlation beside its control") {
   loci::test::TempDir dir;
   write_regression_analysis(dir);
   // As apps/analysis/statistics.cpp writes them (its tests check the numbers against scipy).
@@ -373,6 +373,10 @@ TEST_CASE("The report shows every comparison's interval, test and Holm p, and ea
             "procrustes_oracle_residual,test_mse,,10,0.9,0.7,0.97,0.001,false,0.004,4,explained by the PE's scale: "
             "init_procrustes_oracle_residual correlates alike\n"
             "init_procrustes_oracle_residual,test_mse,procrustes_oracle_residual,10,0.88,0.6,0.95,0.002,false,,0,\n");
+  dir.write("analysis/trends.csv",
+            "setting,family,metric,runs,numbers,spearman,ci_low,ci_high,test,p_value,p_holm,family_size,reading\n"
+            "model.pe.init.std,all runs,test_mse,20,4,-0.56,-0.78,-0.27,Monte Carlo permutation (10000),0.0004,"
+            "0.0008,3,falls with model.pe.init.std\n");
   dir.write("analysis/onsets.csv", "statistic,group,epoch,at_risk,onsets,censored,fraction_with_onset,ci_low,ci_high\n"
                                    "rsa,learned normal(0.2),100,5,2,0,0.4,0.1,0.8\nrsa,learned normal(0.2),200,3,0,3,0.4,"
                                    "0.1,0.8\n");
@@ -385,6 +389,9 @@ TEST_CASE("The report shows every comparison's interval, test and Holm p, and ea
   CHECK(page.find("<td>0.200 [0.100, 0.300]</td>") != std::string::npos);
   CHECK(page.find("exact sign-flip, 5 pairs") != std::string::npos);
   CHECK(page.find("<td>0.12</td>") != std::string::npos);  // the Holm p
+  CHECK(page.find("<h2>Trends along a swept number</h2>") != std::string::npos);
+  CHECK(page.find("<td>-0.560 [-0.780, -0.270]</td>") != std::string::npos);
+  CHECK(page.find("<td>falls with model.pe.init.std</td>") != std::string::npos);
   CHECK(page.find("↳ init_procrustes_oracle_residual") != std::string::npos);
   CHECK(page.find("explained by the PE&#x27;s scale") != std::string::npos);
   CHECK(page.find("<td>rsa</td><td>learned normal(0.2)</td><td>5</td><td>2</td><td>0.40 [0.10, 0.80]</td>") !=
