@@ -95,13 +95,16 @@ def class_count(analyses):
 
 
 def task_columns(summary):
-    """Accuracy columns (or MSE for regression) of every split, e.g. human_accuracy. A plain split evaluated at the
-    default mask ratio (test_mse) that equals one of its split@ratio columns in every row (test@0.5_mse) is the same
-    number twice, and is left out."""
+    """Accuracy columns of every split, e.g. human_accuracy, or for masked regression alone its MSE columns."""
     cols = [c[:-5] for c in summary[0].keys() if c.endswith("_mean")]
     acc = [c for c in cols if c.endswith("_accuracy")]
-    if acc:
-        return acc
+    return acc if acc else mse_columns(summary)
+
+
+def mse_columns(summary):
+    """MSE columns of every split. A plain split evaluated at the default mask ratio (test_mse) that equals one of
+    its split@ratio columns in every row (test@0.5_mse) is the same number twice, and is left out."""
+    cols = [c[:-5] for c in summary[0].keys() if c.endswith("_mean")]
     mse = [c for c in cols if c.endswith("_mse")]
 
     def repeats(c):
@@ -147,6 +150,10 @@ def plot_against_sigma(figs, summary, columns, name, title, caption, ylabel, sca
     for ax, col in zip(axes[0], columns):
         shown = [] if chance is None else [chance]
         for label, rows in drawn.items():
+            # A sweep of two tasks has groups without this column: leaving them out keeps the other task's line whole.
+            rows = [r for r in rows if not math.isnan(number(r[col + "_mean"]))]
+            if not rows:
+                continue
             x = [number(r["sigma"]) for r in rows]
             y = [number(r[col + "_mean"]) * scale for r in rows]
             e = [0.0 if math.isnan(v) else v for v in (number(r[col + "_sd"]) * scale for r in rows)]
@@ -699,6 +706,13 @@ def draw_task_against_sigma(figs, d):
                        f"init scale of drawn PEs (mean ± sd {over_replicates(d.summary)})." + chance_caption(d.chance),
                        "accuracy (%)" if d.accuracy else d.metric, 100.0 if d.accuracy else 1.0, d.chance)
     if d.accuracy:
+        # A sweep that also trains masked regression (Experiment 4): that task's MSE against σ too.
+        mse = [c for c in mse_columns(d.summary) if any(not math.isnan(number(r[c + "_mean"])) for r in d.summary)]
+        if mse:
+            plot_against_sigma(figs, d.summary, mse, "mse_vs_sigma", "MSE against σ",
+                               "Held-out and training MSE of the groups trained on masked regression, at the last "
+                               f"evaluation, against the init scale of drawn PEs (mean ± sd {over_replicates(d.summary)}).",
+                               "MSE")
         return
     r2 = [split_of(c) + "_r2_token_mean" for c in d.columns if split_of(c) + "_r2_token_mean_mean" in d.summary[0]]
     if r2:

@@ -153,7 +153,7 @@ TEST_CASE("configs/paper/exp4_images_quick.yaml runs end to end on tiny images, 
                           " 'generate.splits={train: 12, validation: 4, test: 6}' generate.samples_per_shard=8 "
                           "generate.patch=4 'train.sweep=[[\"task.type=classification\", \"model.pe.type=learned\", "
                           "\"model.pe.init.std=0.02,2.0\", \"seed=0\"], [\"task.type=masked_regression\", "
-                          "\"model.pe.type=sinusoidal_2d\", \"seed=0\"]]' "
+                          "\"model.pe.type=learned\", \"model.pe.init.std=0.02\", \"seed=0\"]]' "
                           "train.train.epochs=2 train.train.eval_every=1 train.train.precision=fp32 "
                           "train.train.batch_size=4");
   INFO(r.output);
@@ -161,6 +161,8 @@ TEST_CASE("configs/paper/exp4_images_quick.yaml runs end to end on tiny images, 
   const std::string page = loci::test::slurp(out / "report" / "report.html");
   CHECK(page.find("id=\"grid_similarity\"") != std::string::npos);
   CHECK(page.find("id=\"task_vs_sigma\"") != std::string::npos);
+  // Both tasks against sigma: the classifiers' accuracy and the masked-patch models' MSE.
+  CHECK(page.find("id=\"mse_vs_sigma\"") != std::string::npos);
   // The patch grid is the truth every PE is scored against.
   CHECK(loci::test::slurp(out / "analysis" / "summary.csv").find("rsa_spearman_mean") != std::string::npos);
 }
