@@ -1,15 +1,16 @@
 #include "apps/generate_stage.hpp"
 
 #include "apps/invocation.hpp"
-#include "core/shell_words.hpp"
-#include "core/config/identity.hpp"
 #include "core/common_options.hpp"
+#include "core/config/fail_at.hpp"
+#include "core/config/identity.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
 #include "core/provenance.hpp"
+#include "core/shell_words.hpp"
+#include "cpu/memory_available.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/checksum.hpp"
-#include "cpu/memory_available.hpp"
 
 namespace loci::apps {
 
@@ -45,9 +46,9 @@ void check_split_sizes(const config::Node& resolved) {
   for (const auto& [name, count] : resolved.at("splits").entries()) {
     const double needed = kPlanBytesPerSample * static_cast<double>(count.as_int());
     if (needed > available)
-      throw UserError(count.mark().str() + ": splits." + name + " = " + count.text() + " samples; planning them alone " +
-                      "needs about " + cpu::gib_text(needed) + ", more than the " + cpu::gib_text(available) +
-                      " this process may use");
+      config::fail_at(count.mark(), "splits." + name + " = " + count.text() + " samples; planning them alone " +
+                                        "needs about " + cpu::gib_text(needed) + ", more than the " +
+                                        cpu::gib_text(available) + " this process may use");
   }
 }
 

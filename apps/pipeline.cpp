@@ -4,6 +4,7 @@
 #include "apps/stage_keys.hpp"
 #include "apps/stage_schemas.hpp"
 #include "apps/sweep_grids.hpp"
+#include "core/config/fail_at.hpp"
 #include "core/config/overrides.hpp"
 #include "core/config/schema.hpp"
 #include "core/config/yaml_io.hpp"
@@ -46,7 +47,7 @@ config::Node resolve_small_stage(const config::Node& given, const config::Schema
                                  const std::filesystem::path& folder) {
   config::Node stage = given.is_map() ? given : config::Node::map(given.mark());
   if (!given.is_map() && !(given.is_scalar() && given.text().empty()))
-    throw UserError(given.mark().str() + ": '" + name + "' takes a mapping of its settings (or {} for the defaults)");
+    config::fail_at(given.mark(), "'" + std::string(name) + "' takes a mapping of its settings (or {} for the defaults)");
   check_stage_keys(overrides, name, schema);
   config::Node out = as_typed(name, overrides, [&] { return schema.resolve(stage, overrides); });
   if (out.at("out").text().empty()) out.set("out", config::Node::scalar((folder / subfolder).string(), given.mark()));
@@ -127,8 +128,9 @@ void inherit_plugin_keys(config::Node& stage, const config::Node& out) {
 std::string sweep_entry(const config::Node& entry) {
   const std::string text = entry.as_string();
   if (text.find('=') == std::string::npos)
-    throw UserError(entry.mark().str() + ": sweep entry '" + printable(text) +
-                    "' is not key=v1,v2; on the command line quote each entry: 'train.sweep=[\"seed=0,1\"]'");
+    config::fail_at(entry.mark(),
+                    "sweep entry '" + printable(text) +
+                        "' is not key=v1,v2; on the command line quote each entry: 'train.sweep=[\"seed=0,1\"]'");
   return text;
 }
 
@@ -142,7 +144,7 @@ std::vector<std::vector<std::string>> take_sweep_grids(config::Node& stage) {
     if (!nested) grids.emplace_back();
     for (const auto& item : s->items()) {
       if (item.is_sequence() != nested)
-        throw UserError(item.mark().str() + ": 'sweep' is either a list of key=v1,v2 entries or a list of such lists");
+        config::fail_at(item.mark(), "'sweep' is either a list of key=v1,v2 entries or a list of such lists");
       if (!nested) {
         grids.front().push_back(sweep_entry(item));
         continue;
@@ -197,7 +199,7 @@ config::Node resolve_one_dataset(config::Node stage, const config::Node& g, cons
                                  const PipelineContext& c) {
   const ResolvedConfig r =
       as_typed("generate", gen, [&] { return resolve_node(stage, gen, c.registry, c.file.string() + " (generate)"); });
-  if (r.kind != ConfigKind::generator) throw UserError(g.mark().str() + ": the 'generate' stage needs a `generator:` key");
+  if (r.kind != ConfigKind::generator) config::fail_at(g.mark(), "the 'generate' stage needs a `generator:` key");
   return r.node;
 }
 
@@ -238,7 +240,7 @@ void place_train_stage(config::Node& stage, std::vector<std::vector<std::string>
                        const config::Node& out, const PipelineContext& c) {
   if (!own_key(t, "data")) {
     const config::Node* g = stage_of(out, "generate");
-    if (!g) throw UserError(t.mark().str() + ": the 'train' stage needs `data:` when there is no 'generate' stage");
+    if (!g) config::fail_at(t.mark(), "the 'train' stage needs `data:` when there is no 'generate' stage");
     if (g->is_sequence()) {
       std::string axis = "data=";
       for (const auto& dataset : g->items()) axis += (axis.size() > 5 ? "," : "") + dataset.at("out").text();
@@ -262,7 +264,7 @@ void check_every_sweep_point(const config::Node& stage, const config::Node& t, c
     o.insert(o.end(), train.begin(), train.end());
     const ResolvedConfig r =
         as_typed("train", train, [&] { return resolve_node(stage, o, c.registry, c.file.string() + " (train)"); });
-    if (r.kind != ConfigKind::trainer) throw UserError(t.mark().str() + ": the 'train' stage needs a `trainer:` key");
+    if (r.kind != ConfigKind::trainer) config::fail_at(t.mark(), "the 'train' stage needs a `trainer:` key");
   }
 }
 

@@ -1,5 +1,6 @@
 #include "apps/resolve.hpp"
 
+#include "core/config/fail_at.hpp"
 #include "core/config/overrides.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
@@ -55,11 +56,11 @@ ResolvedConfig resolve_node(const config::Node& raw, const std::vector<std::stri
   }
   const bool gen = out.kind == ConfigKind::generator;
   const config::Node& name = *with_overrides.find(gen ? "generator" : "trainer");
-  if (!name.is_scalar()) throw UserError(name.mark().str() + ": expected a plugin name");
+  if (!name.is_scalar()) config::fail_at(name.mark(), "expected a plugin name");
   try {
     out.plugin = &registry.find(name.text(), gen ? LOCI_PLUGIN_GENERATOR : LOCI_PLUGIN_TRAINER);
   } catch (const UserError& e) {
-    throw UserError(name.mark().str() + ": " + e.what());
+    config::fail_at(name.mark(), e.what());
   }
   out.node = out.plugin->schema().resolve(raw, overrides);
   return out;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/config/fail_at.hpp"
 #include "core/config/overrides.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
@@ -51,7 +52,7 @@ Type parse_type(const Node& n) {
       {"any", Type::any}};
   for (const auto& [name, t] : names)
     if (n.text() == name) return t;
-  throw UserError(n.mark().str() + ": unknown schema type '" + n.text() + "'");
+  fail_at(n.mark(), "unknown schema type '" + n.text() + "'");
 }
 
 const char* type_name(Type t) {
@@ -100,17 +101,16 @@ std::shared_ptr<Entry> parse_entry(const Node& n) {
       else if (k == "identity") e->identity = v.as_bool();
       else if (k == "of") e->element = parse_type(v);
       else if (k == "values") {
-        if (!v.is_sequence()) throw UserError(v.mark().str() + ": 'values' must be a list of choices");
+        if (!v.is_sequence()) fail_at(v.mark(), "'values' must be a list of choices");
         for (const auto& c : v.items()) e->choices.push_back(c.as_string());
       } else {
-        throw UserError(v.key_mark().str() + ": unknown schema attribute '" + k + "'");
+        fail_at(v.key_mark(), "unknown schema attribute '" + k + "'");
       }
     }
-    if (e->type == Type::enumeration && e->choices.empty())
-      throw UserError(n.mark().str() + ": an enum field needs 'values'");
+    if (e->type == Type::enumeration && e->choices.empty()) fail_at(n.mark(), "an enum field needs 'values'");
     return e;
   }
-  if (!n.is_map()) throw UserError(n.mark().str() + ": a schema entry must be a mapping");
+  if (!n.is_map()) fail_at(n.mark(), "a schema entry must be a mapping");
   for (const auto& [k, v] : n.entries()) e->children.emplace_back(k, parse_entry(v));
   return e;
 }
@@ -176,7 +176,7 @@ void check_scalar(const Entry& e, Type t, const Node& v, const std::string& path
     // "0.2,2.0" for one number is a sweep typed without -m.
     if (extra.empty() && v.is_scalar() && v.text().find(',') != std::string::npos && t != Type::string)
       extra = " (several values are a sweep: `loci train CONFIG -m " + path + "=" + v.text().substr(0, 40) + "`)";
-    throw UserError(v.mark().str() + ": '" + path + "': expected " + expected_text(e, t) + ", got " + shown(v) + extra);
+    fail_at(v.mark(), "'" + path + "': expected " + expected_text(e, t) + ", got " + shown(v) + extra);
   };
   auto check_range = [&](double x) {
     if ((e.min && x < *e.min) || (e.max && x > *e.max)) fail();
@@ -231,18 +231,17 @@ void check_field(const Entry& e, const Node& v, const std::string& path, const M
   if (v.is_null()) {
     if (e.nullable || e.type == Type::any) return;
     if (e.required) throw UserError(where_missing.str() + ": missing required key '" + path + "' (" + e.doc + ")");
-    throw UserError(v.mark().str() + ": '" + path + "': expected " + expected_text(e, e.type) + ", got nothing");
+    fail_at(v.mark(), "'" + path + "': expected " + expected_text(e, e.type) + ", got nothing");
   }
   switch (e.type) {
     case Type::list:
       if (!v.is_sequence())
-        throw UserError(v.mark().str() + ": '" + path + "': expected " + expected_text(e, e.type) + ", got " + shown(v));
+        fail_at(v.mark(), "'" + path + "': expected " + expected_text(e, e.type) + ", got " + shown(v));
       for (std::size_t i = 0; i < v.items().size(); ++i)
         if (e.element != Type::any) check_scalar(e, e.element, v.items()[i], path + "[" + std::to_string(i) + "]");
       break;
     case Type::map:
-      if (!v.is_map())
-        throw UserError(v.mark().str() + ": '" + path + "': expected " + expected_text(e, e.type) + ", got " + shown(v));
+      if (!v.is_map()) fail_at(v.mark(), "'" + path + "': expected " + expected_text(e, e.type) + ", got " + shown(v));
       for (const auto& [k, item] : v.entries())
         if (e.element != Type::any) check_scalar(e, e.element, item, join(path, k));
       break;
@@ -253,15 +252,15 @@ void check_field(const Entry& e, const Node& v, const std::string& path, const M
 
 void validate_group(const Entry& g, const Node& config, const std::string& prefix) {
   if (!config.is_map()) {
-    throw UserError(config.mark().str() + ": '" + (prefix.empty() ? "config" : prefix) +
-                    "': expected a mapping of keys, got " + shown(config));
+    fail_at(config.mark(),
+            "'" + (prefix.empty() ? "config" : prefix) + "': expected a mapping of keys, got " + shown(config));
   }
   for (const auto& [k, v] : config.entries()) {
     const auto child = g.child(k);
     if (!child) {
       const auto near = nearest(k, g.child_names());
-      throw UserError(v.key_mark().str() + ": unknown key '" + join(prefix, k) + "'" +
-                      (near.empty() ? "" : " (did you mean '" + join(prefix, near) + "'?)"));
+      fail_at(v.key_mark(), "unknown key '" + join(prefix, k) + "'" +
+                                (near.empty() ? "" : " (did you mean '" + join(prefix, near) + "'?)"));
     }
     if (child->is_field) check_field(*child, v, join(prefix, k), v.mark().line > 0 ? v.mark() : config.mark());
     else validate_group(*child, v, join(prefix, k));
@@ -269,7 +268,7 @@ void validate_group(const Entry& g, const Node& config, const std::string& prefi
   for (const auto& [k, child] : g.children) {
     if (config.find(k)) continue;
     if (child->is_field && child->required)
-      throw UserError(config.mark().str() + ": missing required key '" + join(prefix, k) + "' (" + child->doc + ")");
+      fail_at(config.mark(), "missing required key '" + join(prefix, k) + "' (" + child->doc + ")");
     if (!child->is_field) validate_group(*child, Node::map(config.mark()), join(prefix, k));
   }
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/config/fail_at.hpp"
 #include "core/config/schema.hpp"
 #include "core/error.hpp"
 
@@ -14,8 +15,8 @@ void check_split_keys(const Node& map, const std::string& key, const Node& split
   for (const auto& [name, value] : map.entries()) {
     if (splits.find(name) || std::find(defaults.begin(), defaults.end(), name) != defaults.end()) continue;
     const std::string near = nearest(name, names);
-    throw UserError(value.key_mark().str() + ": '" + key + "' names split '" + name + "', which is not in `splits`" +
-                    (near.empty() ? "" : " (did you mean '" + near + "'?)"));
+    fail_at(value.key_mark(), "'" + key + "' names split '" + name + "', which is not in `splits`" +
+                                  (near.empty() ? "" : " (did you mean '" + near + "'?)"));
   }
 }
 
@@ -27,7 +28,7 @@ datasets::WindowPlan split_windows(const std::string& name, const Node& count, c
   w.stride = stride;
   if (const Node* entry = map.find(name)) w.recordings = entry->as_int();
   else if (w.samples > 0)
-    throw UserError(count.key_mark().str() + ": split '" + name + "' has no entry in " + key + " (" + meaning + ")");
+    fail_at(count.key_mark(), "split '" + name + "' has no entry in " + key + " (" + meaning + ")");
   return w;
 }
 

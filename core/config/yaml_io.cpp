@@ -15,6 +15,7 @@
 #include <sstream>
 #include <unordered_set>
 
+#include "core/config/fail_at.hpp"
 #include "core/error.hpp"
 #include "core/printable.hpp"
 
@@ -198,7 +199,7 @@ Node load_recursive(const fs::path& path, LoadState& state, const std::string& w
 
   Node own = parse_yaml(read_text(path, who), path.string());
   if (own.is_null()) own = Node::map(Mark{path.string(), 1, 1});
-  if (!own.is_map()) throw UserError(own.mark().str() + ": a config file must be a mapping of keys to values");
+  if (!own.is_map()) fail_at(own.mark(), "a config file must be a mapping of keys to values");
   Node result = merge_includes(std::move(own), path.parent_path(), state);
   state.stack.pop_back();
   state.resolved.emplace(canonical, result);

@@ -1,6 +1,7 @@
 #include "image_options.hpp"
 
 #include "core/common_options.hpp"
+#include "core/config/fail_at.hpp"
 #include "core/config/options.hpp"
 #include "core/error.hpp"
 
@@ -58,7 +59,7 @@ ImageOptions read_options(const config::Node& r) {
       throw UserError(r.at("splits").find(name)->key_mark().str() + ": split '" + name +
                       "': image_patches makes train and validation (from images.train) and test (from images.test)");
   for (const char* key : {"images.train", "images.train_labels", "images.test", "images.test_labels"})
-    if (r.at(key).text().empty()) throw UserError(r.at(key).mark().str() + ": '" + key + "' names no file");
+    if (r.at(key).text().empty()) config::fail_at(r.at(key).mark(), "'" + std::string(key) + "' names no file");
   return o;
 }
 

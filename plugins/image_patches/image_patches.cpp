@@ -9,9 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "core/config/fail_at.hpp"
+#include "core/error.hpp"
 #include "idx_file.hpp"
 #include "image_options.hpp"
-#include "core/error.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/random/stream.hpp"
 
@@ -52,8 +53,9 @@ class ImagePatches final : public plugins::Generator {
                       std::to_string(test_.images.dims[2]) + " pixels, the training images' are " +
                       std::to_string(rows_) + "x" + std::to_string(columns_));
     if (rows_ % opt_.patch != 0 || columns_ % opt_.patch != 0)
-      throw UserError(resolved.at("patch").mark().str() + ": patch " + std::to_string(opt_.patch) +
-                      " does not divide the " + std::to_string(rows_) + "x" + std::to_string(columns_) + " images");
+      config::fail_at(resolved.at("patch").mark(), "patch " + std::to_string(opt_.patch) + " does not divide the " +
+                                                       std::to_string(rows_) + "x" + std::to_string(columns_) +
+                                                       " images");
     classes_ = 0;
     for (const auto* labels : {&train_.labels.bytes, &test_.labels.bytes})
       for (const auto l : *labels) classes_ = std::max<std::int64_t>(classes_, std::int64_t{l} + 1);

@@ -4,9 +4,10 @@
 #include <cmath>
 #include <sstream>
 
-#include "human_puzzles.hpp"
+#include "core/config/fail_at.hpp"
 #include "core/config/options.hpp"
 #include "core/error.hpp"
+#include "human_puzzles.hpp"
 
 namespace loci::lst_grid {
 
@@ -89,28 +90,29 @@ std::vector<sim::lst::LabelledPuzzle> read_csv(const std::string& source, const 
     }
     return sim::lst::read_human_puzzles(source);
   } catch (const std::exception& e) {
-    throw UserError(where.mark().str() + ": " + e.what());
+    config::fail_at(where.mark(), e.what());
   }
 }
 
 void check_grid(const config::Node& r, const sim::lst::PuzzleOptions& g) {
   const int n = g.n();
   if (g.boxes() && sim::lst::box_side(n) == 0)
-    throw UserError(r.at("lst.boxes").mark().str() + ": 'lst.boxes' needs a square N (4 or 9), N is " +
-                    std::to_string(n));
+    config::fail_at(r.at("lst.boxes").mark(), "'lst.boxes' needs a square N (4 or 9), N is " + std::to_string(n));
   if (g.min_givens() > g.max_givens())
-    throw UserError(r.at("lst.min_givens").mark().str() + ": 'lst.min_givens' (" + std::to_string(g.min_givens()) +
-                    ") is above 'lst.max_givens' (" + std::to_string(g.max_givens()) + ")");
+    config::fail_at(r.at("lst.min_givens").mark(), "'lst.min_givens' (" + std::to_string(g.min_givens()) +
+                                                       ") is above 'lst.max_givens' (" +
+                                                       std::to_string(g.max_givens()) + ")");
   if (g.max_givens() > n * n - 1)
-    throw UserError(r.at("lst.max_givens").mark().str() + ": 'lst.max_givens' is above the " +
-                    std::to_string(n * n - 1) + " cells besides the target");
+    config::fail_at(r.at("lst.max_givens").mark(),
+                    "'lst.max_givens' is above the " + std::to_string(n * n - 1) + " cells besides the target");
 }
 
 void check_class_weights(const config::Node& r, std::vector<double>& w) {
   if (w.size() != 3)
-    throw UserError(r.at("lst.class_weights").mark().str() + ": 'lst.class_weights' takes 3 weights (Binary, Ternary, Quaternary)");
+    config::fail_at(r.at("lst.class_weights").mark(),
+                    "'lst.class_weights' takes 3 weights (Binary, Ternary, Quaternary)");
   const double largest = std::max({w[0], w[1], w[2]});
-  if (largest <= 0) throw UserError(r.at("lst.class_weights").mark().str() + ": 'lst.class_weights' must not all be 0");
+  if (largest <= 0) config::fail_at(r.at("lst.class_weights").mark(), "'lst.class_weights' must not all be 0");
   // Only their ratios count. Weights whose sum overflows (3 x 9e307) are scaled so the largest is 1; others are
   // kept as written, so that every dataset made before keeps its exact strata.
   if (!std::isfinite(w[0] + w[1] + w[2]))
@@ -125,9 +127,9 @@ void load_exclusion(const config::Node& r, LstGridOptions& o) {
   const auto& exclude = r.at("lst.exclude");
   auto rows = read_csv(o.exclude_source, exclude);
   if (!rows.empty() && rows.front().puzzle.n != o.generate.n())
-    throw UserError(exclude.mark().str() + ": 'lst.exclude' holds " + std::to_string(rows.front().puzzle.n) + "x" +
-                    std::to_string(rows.front().puzzle.n) + " puzzles but lst.n is " + std::to_string(o.generate.n()) +
-                    " (set lst.exclude: none)");
+    config::fail_at(exclude.mark(), "'lst.exclude' holds " + std::to_string(rows.front().puzzle.n) + "x" +
+                                        std::to_string(rows.front().puzzle.n) + " puzzles but lst.n is " +
+                                        std::to_string(o.generate.n()) + " (set lst.exclude: none)");
   o.exclude = std::make_shared<const sim::lst::ReferenceSet>(sim::lst::puzzles_of(rows));
 }
 
@@ -137,8 +139,8 @@ void load_imports(const config::Node& r, LstGridOptions& o) {
     ImportedPuzzles s{split, file, read_csv(file, where)};
     if (const int n = o.generate.n(); !s.rows.empty() && s.rows.front().puzzle.n != n) {
       const std::string side = std::to_string(s.rows.front().puzzle.n);
-      throw UserError(where.mark().str() + ": split '" + split + "' imports " + side + "x" + side +
-                      " puzzles but lst.n is " + std::to_string(n) + " (set lst.imports: {})");
+      config::fail_at(where.mark(), "split '" + split + "' imports " + side + "x" + side + " puzzles but lst.n is " +
+                                        std::to_string(n) + " (set lst.imports: {})");
     }
     o.imports.push_back(std::move(s));
   }
@@ -152,10 +154,10 @@ void load_imports(const config::Node& r, LstGridOptions& o) {
 void load_pool(const config::Node& r, LstGridOptions& o) {
   if (o.source != "file") return;
   const auto& files = r.at("lst.puzzle_files");
-  if (o.pool_files.empty()) throw UserError(files.mark().str() + ": lst.source: file needs 'lst.puzzle_files'");
+  if (o.pool_files.empty()) config::fail_at(files.mark(), "lst.source: file needs 'lst.puzzle_files'");
   if (o.generate.n() != 4)
-    throw UserError(r.at("lst.n").mark().str() + ": puzzle files hold 4x4 puzzles but lst.n is " +
-                    std::to_string(o.generate.n()));
+    config::fail_at(r.at("lst.n").mark(),
+                    "puzzle files hold 4x4 puzzles but lst.n is " + std::to_string(o.generate.n()));
   PoolRequest request;
   for (const auto& f : o.pool_files) request.files.push_back(f);
   request.exclude = o.exclude.get();
@@ -166,7 +168,7 @@ void load_pool(const config::Node& r, LstGridOptions& o) {
   try {
     o.pool = std::make_shared<const PuzzlePool>(lst_grid::load_pool(request));
   } catch (const std::exception& e) {
-    throw UserError(files.mark().str() + ": " + e.what());
+    config::fail_at(files.mark(), e.what());
   }
 }
 

@@ -12,9 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "core/config/fail_at.hpp"
+#include "core/error.hpp"
 #include "network_card.hpp"
 #include "network_options.hpp"
-#include "core/error.hpp"
 #include "plugins/api/param_attributes.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/dynamics/integrator.hpp"
@@ -37,7 +38,7 @@ class NetworkDynamics final : public plugins::Generator {
       auto rng = sim::Rng::stream(opt_.seed, "graph", 0);
       graph_ = sim::graph::make_topology(opt_.topology, opt_.graph, opt_.topology_params, rng);
     } catch (const std::invalid_argument& e) {
-      throw UserError(resolved.at("graph.topology").mark().str() + ": " + e.what());
+      config::fail_at(resolved.at("graph.topology").mark(), e.what());
     }
     coupling_ = sim::dynamics::Coupling::from_edges(graph_.nodes(), sim::graph::edge_list(graph_), opt_.coupling);
     if (opt_.delay_steps_per_unit > 0) {

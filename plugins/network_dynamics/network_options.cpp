@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "core/common_options.hpp"
+#include "core/config/fail_at.hpp"
 #include "core/config/options.hpp"
 #include "core/config/schema.hpp"
 #include "core/config/split_keys.hpp"
@@ -15,6 +16,8 @@
 #include "sim/dynamics/model.hpp"
 
 namespace loci::network_dynamics {
+
+using config::fail_at;
 
 namespace {
 
@@ -96,10 +99,6 @@ const config::OptionTable<NetworkOptions>& table() {
   return t;
 }
 
-[[noreturn]] void fail(const config::Node& at, const std::string& message) {
-  throw UserError(at.mark().str() + ": " + message);
-}
-
 // Each value is checked against its spec here, so that a bound the schema cannot state (> 0) is reported at the
 // value's own position.
 std::map<std::string, double> checked_params(const config::Node& r, const std::string& group,
@@ -109,7 +108,7 @@ std::map<std::string, double> checked_params(const config::Node& r, const std::s
     try {
       sim::resolve_params({p}, {{p.name, values.at(p.name)}}, "'" + group + "'");
     } catch (const std::invalid_argument& e) {
-      fail(r.at(group + "." + p.name), e.what());
+      fail_at(r.at(group + "." + p.name), e.what());
     }
   }
   return values;
@@ -142,7 +141,7 @@ NetworkOptions read_options(const config::Node& r) {
   o.model_params = checked_params(r, "dynamics." + o.model, sim::dynamics::model_info(o.model).params,
                                   o.params_by_model[o.model]);
   o.delay_mark = r.at("dynamics.delay_steps_per_unit").mark().str();
-  if (!(o.simulation.dt() > 0)) fail(r.at("dynamics.dt"), "'dynamics.dt' must be > 0");
+  if (!(o.simulation.dt() > 0)) fail_at(r.at("dynamics.dt"), "'dynamics.dt' must be > 0");
   if (o.stride == 0) o.stride = o.window;
 
   const auto& splits = r.at("splits");
@@ -172,10 +171,10 @@ NetworkOptions read_options(const config::Node& r) {
     o.splits.push_back(p);
   }
   if (recorded_bytes > kMaxRecordedBytes)
-    fail(splits, "'splits' with windows.length = " + std::to_string(o.window) + " would record " +
-                     std::to_string(static_cast<long long>(recorded_bytes / (1 << 20))) +
-                     " MiB, over the 16 GiB limit: ask for fewer samples or nodes, a shorter windows.length, or let "
-                     "windows overlap (a smaller windows.stride)");
+    fail_at(splits, "'splits' with windows.length = " + std::to_string(o.window) + " would record " +
+                        std::to_string(static_cast<long long>(recorded_bytes / (1 << 20))) +
+                        " MiB, over the 16 GiB limit: ask for fewer samples or nodes, a shorter windows.length, or let "
+                        "windows overlap (a smaller windows.stride)");
   return o;
 }
 

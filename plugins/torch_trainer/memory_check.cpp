@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/config/fail_at.hpp"
 #include "core/error.hpp"
 #include "cpu/memory_available.hpp"
 
@@ -37,11 +38,12 @@ void check_training_memory(const TrainOptions& opt, const FeedPlan& plan, std::i
   std::snprintf(params, sizeof params, "%.3g", m.parameters);
   char ratio[32];
   std::snprintf(ratio, sizeof ratio, "%g", e.mlp_ratio());
-  throw UserError(resolved.at("model.d_model").mark().str() + ": model.d_model " + std::to_string(e.d_model()) +
-                  ", model.mlp_ratio " + ratio + ", model.blocks " + std::to_string(e.blocks()) +
-                  " and train.batch_size " + std::to_string(opt.batch_size) + " need about " + cpu::gib_text(m.bytes) + " to train (" + params +
-                  " parameters), more than the " + cpu::gib_text(available) +
-                  " this process may use; make the model or the batch smaller");
+  config::fail_at(resolved.at("model.d_model").mark(),
+                  "model.d_model " + std::to_string(e.d_model()) + ", model.mlp_ratio " + ratio + ", model.blocks " +
+                      std::to_string(e.blocks()) + " and train.batch_size " + std::to_string(opt.batch_size) +
+                      " need about " + cpu::gib_text(m.bytes) + " to train (" + params +
+                      " parameters), more than the " + cpu::gib_text(available) +
+                      " this process may use; make the model or the batch smaller");
 }
 
 }  // namespace loci::torch_trainer

@@ -8,8 +8,14 @@
 #include <iostream>
 #include <thread>
 
+#include "core/config/fail_at.hpp"
+#include "core/error.hpp"
+#include "core/launch.hpp"
+#include "core/provenance.hpp"
 #include "cpu/blas_kernel.hpp"
 #include "datasets/batch_stream.hpp"
+#include "export_model.hpp"
+#include "interventions.hpp"
 #include "memory_check.hpp"
 #include "models/allocator.hpp"
 #include "models/kernels/bf16_products.hpp"
@@ -17,12 +23,7 @@
 #include "onednn_state.hpp"
 #include "optimizer.hpp"
 #include "pause_signal.hpp"
-#include "core/error.hpp"
-#include "core/launch.hpp"
 #include "plugins/api/plugin.hpp"
-#include "core/provenance.hpp"
-#include "export_model.hpp"
-#include "interventions.hpp"
 #include "run_folder.hpp"
 #include "run_identity.hpp"
 #include "training_loop.hpp"
@@ -154,8 +155,8 @@ class TorchTrainer final : public plugins::Trainer {
   // Device, threads, allocator, and the other ranks of a data-parallel launch.
   static void set_up_process(Session& s, const config::Node& resolved) {
     if (s.opt.device == "cuda" && !torch::cuda::is_available())
-      throw UserError(resolved.at("train.device").mark().str() +
-                      ": train.device is cuda, but this LibTorch has no CUDA device (Debian's libtorch is CPU-only)");
+      config::fail_at(resolved.at("train.device").mark(),
+                      "train.device is cuda, but this LibTorch has no CUDA device (Debian's libtorch is CPU-only)");
     s.device = torch::Device(s.opt.device == "cuda" ? torch::kCUDA : torch::kCPU);
     // More threads than cores only time-slice them; the results never depend on the count.
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
@@ -164,9 +165,9 @@ class TorchTrainer final : public plugins::Trainer {
     models::tune_allocator();
     if (s.opt.precision == "bf16" && s.device.is_cpu()) settle_onednn();
     if (fused_products(s.opt) && s.device.is_cpu() && models::bf16_products_engine().empty())
-      throw UserError(resolved.at("train.bf16_products").mark().str() +
-                      ": train.bf16_products is fused, but oneDNN here has no bfloat16 arithmetic (" +
-                      onednn_state(false).isa + "; it needs AVX512_BF16 or AMX): use autocast");
+      config::fail_at(resolved.at("train.bf16_products").mark(),
+                      "train.bf16_products is fused, but oneDNN here has no bfloat16 arithmetic (" +
+                          onednn_state(false).isa + "; it needs AVX512_BF16 or AMX): use autocast");
     // Joined before anything else can fail, so that a rank which stops early stops the others at once.
     s.dp = DataParallel::join(launch_rank(), std::chrono::seconds(s.opt.dist_timeout));
     s.rank = s.dp ? s.dp->rank() : 0;
@@ -200,8 +201,9 @@ class TorchTrainer final : public plugins::Trainer {
       s.model = models::make_model(s.mopt, s.positions, s.opt.seed);
     } catch (const std::invalid_argument& e) {
       // The options passed their schema; what is left is a combination this dataset or model cannot take.
-      throw UserError(resolved.at("model.pe.type").mark().str() + ": model.pe.type '" + s.mopt.encoder().pe().type() +
-                      "' with these model keys cannot be built on " + s.ds->path().string() + ": " + e.what());
+      config::fail_at(resolved.at("model.pe.type").mark(), "model.pe.type '" + s.mopt.encoder().pe().type() +
+                                                               "' with these model keys cannot be built on " +
+                                                               s.ds->path().string() + ": " + e.what());
     }
     s.model->to(s.device);
     s.optimizer = make_optimizer(s.opt, s.model);
@@ -247,16 +249,18 @@ class TorchTrainer final : public plugins::Trainer {
     for (const auto& split : s.eval_splits) s.ds->samples(split);  // an unknown split is an error now, not at the first eval
     if (!s.opt.checkpoint_best.empty() &&
         std::find(s.eval_splits.begin(), s.eval_splits.end(), s.opt.checkpoint_best) == s.eval_splits.end())
-      throw UserError(resolved.at("train.checkpoint.best").mark().str() + ": train.checkpoint.best: split '" +
-                      s.opt.checkpoint_best + "' is not evaluated (see task.eval_splits)");
+      config::fail_at(
+          resolved.at("train.checkpoint.best").mark(),
+          "train.checkpoint.best: split '" + s.opt.checkpoint_best + "' is not evaluated (see task.eval_splits)");
     s.attention_split = s.opt.save_attention ? attention_split_of(s.opt, *s.ds, s.eval_splits,
                                                                   resolved.at("train.attention_split").mark().str())
                                              : "";
     s.per_epoch = datasets::BatchStream(*s.ds, s.plan.stream_options(s.opt.train_split, s.opt.batch_size))
                       .batches();
     if (s.per_epoch == 0)
-      throw UserError(resolved.at("task.train_split").mark().str() + ": task.train_split '" + s.opt.train_split +
-                      "' of " + s.ds->path().string() + " holds no samples; nothing to train on");
+      config::fail_at(resolved.at("task.train_split").mark(), "task.train_split '" + s.opt.train_split + "' of " +
+                                                                  s.ds->path().string() +
+                                                                  " holds no samples; nothing to train on");
     s.total_steps = s.opt.steps > 0 ? s.opt.steps : s.opt.epochs * s.per_epoch;
     s.total_epochs = s.opt.steps > 0 ? (s.opt.steps + s.per_epoch - 1) / s.per_epoch : s.opt.epochs;
     s.progress_shown = s.lead && s.opt.progress && request.progress;

@@ -1,5 +1,6 @@
 #include "parcels_options.hpp"
 #include "builtin_regions.hpp"
+#include "core/config/fail_at.hpp"
 
 #include <algorithm>
 #include <set>
@@ -18,6 +19,8 @@
 #include "sim/volume/label_names.hpp"
 
 namespace loci::volumetric_parcels {
+
+using config::fail_at;
 
 namespace {
 
@@ -188,10 +191,6 @@ const config::OptionTable<K>& table() {
   return t;
 }
 
-[[noreturn]] void fail(const config::Node& at, const std::string& message) {
-  throw UserError(at.mark().str() + ": " + message);
-}
-
 // A bound the schema cannot state (> 0), reported at the value's own position.
 // The label file a key names: auto finds the one beside the atlas, if any; "" = none. A file named outright must be
 // one, and only where the atlas's labels are the tokens.
@@ -199,32 +198,34 @@ std::string label_file(const config::Node& r, const std::string& key, const std:
                        bool applies, const std::string& why_not) {
   if (value == "none" || (value == "auto" && !applies)) return "";
   if (value == "auto") return sim::volume::label_file_beside(nifti);
-  if (!applies) fail(r.at(key), "'" + key + "' names regions of an atlas's own labels: " + why_not);
+  if (!applies) fail_at(r.at(key), "'" + key + "' names regions of an atlas's own labels: " + why_not);
   std::error_code ec;
-  if (!std::filesystem::is_regular_file(value, ec)) fail(r.at(key), "'" + key + "': " + value + ": not a readable file");
+  if (!std::filesystem::is_regular_file(value, ec))
+    fail_at(r.at(key), "'" + key + "': " + value + ": not a readable file");
   return value;
 }
 
 double positive(const config::Node& r, const std::string& key, double v) {
-  if (!(v > 0)) fail(r.at(key), "'" + key + "' must be > 0");
+  if (!(v > 0)) fail_at(r.at(key), "'" + key + "' must be > 0");
   return v;
 }
 
 void read_volume(const config::Node& r, ParcelsOptions& o) {
   const auto& axes = r.at("volume.semi_axes_mm");
-  if (o.semi_axes_mm.size() != 3) fail(axes, "'volume.semi_axes_mm' needs three values (x, y, z)");
+  if (o.semi_axes_mm.size() != 3) fail_at(axes, "'volume.semi_axes_mm' needs three values (x, y, z)");
   Eigen::Vector3d a;
   for (int i = 0; i < 3; ++i) {
     a[i] = o.semi_axes_mm[static_cast<std::size_t>(i)];
-    if (!(a[i] > 0)) fail(axes.items()[static_cast<std::size_t>(i)], "'volume.semi_axes_mm' values must be > 0");
+    if (!(a[i] > 0)) fail_at(axes.items()[static_cast<std::size_t>(i)], "'volume.semi_axes_mm' values must be > 0");
   }
   o.ellipsoid.semi_axes_mm(a);
   positive(r, "volume.voxel_mm", o.ellipsoid.voxel_mm());
   if (o.mask == "ellipsoid" && sim::volume::ellipsoid_voxel_count(o.ellipsoid) > sim::volume::kMaxGridVoxels)
-    fail(r.at("volume.voxel_mm"), "'volume.voxel_mm' is too small: the ellipsoid's grid would exceed 2^31 voxels");
+    fail_at(r.at("volume.voxel_mm"), "'volume.voxel_mm' is too small: the ellipsoid's grid would exceed 2^31 voxels");
   o.nifti_mark = r.at("volume.nifti").mark();
   o.resample_mark = r.at("volume.resample_mm").mark();
-  if (o.mask == "nifti" && o.nifti.empty()) fail(r.at("volume.nifti"), "mask: nifti needs 'volume.nifti', a label volume");
+  if (o.mask == "nifti" && o.nifti.empty())
+    fail_at(r.at("volume.nifti"), "mask: nifti needs 'volume.nifti', a label volume");
   o.label_file = label_file(r, "volume.label_file", o.volume_label_file, o.nifti,
                             o.mask == "nifti" && o.atlas_labels == "parcels",
                             "it needs volume.mask: nifti with volume.atlas_labels: parcels");
@@ -239,14 +240,14 @@ void read_activity(const config::Node& r, ParcelsOptions& o) {
   positive(r, "activity.tr_s", a.tr_s);
   a.field.threads(o.threads);
   if (a.field_weight == 0 && a.network_weight == 0)
-    fail(r.at("activity.field.weight"), "activity.field.weight and activity.network.weight are both 0: no activity");
+    fail_at(r.at("activity.field.weight"), "activity.field.weight and activity.network.weight are both 0: no activity");
   auto& n = a.network;
   for (const auto& [name, value] : o.network_params) n.params[name] = value;
   if (a.network_weight != 0) {
     try {
       sim::dynamics::make_model(n.model, n.params);  // checks the names and ranges now, at the key's position
     } catch (const std::invalid_argument& e) {
-      fail(r.at("activity.network.params"), e.what());
+      fail_at(r.at("activity.network.params"), e.what());
     }
   }
   positive(r, "activity.network.coupling_mm", n.coupling_mm);
@@ -258,7 +259,7 @@ void read_activity(const config::Node& r, ParcelsOptions& o) {
                                    {"activity.balloon.alpha", b.alpha()}, {"activity.balloon.e0", b.e0()},
                                    {"activity.balloon.v0", b.v0()}})
     positive(r, key, value);
-  if (!(b.e0() < 1)) fail(r.at("activity.balloon.e0"), "'activity.balloon.e0' must be < 1");
+  if (!(b.e0() < 1)) fail_at(r.at("activity.balloon.e0"), "'activity.balloon.e0' must be < 1");
 }
 
 void read_subjects(const config::Node& r, ParcelsOptions& o) {
@@ -281,9 +282,9 @@ void read_subjects(const config::Node& r, ParcelsOptions& o) {
   }
   // Parcels are not known yet (an atlas may set them); the bound uses the configured count.
   if (recorded_bytes * static_cast<double>(o.parcellation.parcels()) > kMaxRecordedBytes)
-    fail(splits, "'splits' with windows.length = " + std::to_string(o.window) +
-                     " would record over 16 GiB of activity: ask for fewer samples, subjects or parcels, a shorter "
-                     "windows.length, or let windows overlap (a smaller windows.stride)");
+    fail_at(splits, "'splits' with windows.length = " + std::to_string(o.window) +
+                        " would record over 16 GiB of activity: ask for fewer samples, subjects or parcels, a shorter "
+                        "windows.length, or let windows overlap (a smaller windows.stride)");
 }
 
 // import.regions' table: 'column,region' lines after a header, '#' comments and blank lines skipped; every column
@@ -346,28 +347,28 @@ void read_voxel_series(const config::Node& r, ParcelsOptions& o) {
                         (o.voxel_series ? "" : " not") + ": every subject is a 4-D NIfTI run, or none is");
   if (!o.voxel_series) {
     if (o.voxel_block != 1)
-      fail(r.at("import.voxel_block"), "import.voxel_block applies to 4-D NIfTI subjects; these are tables");
+      fail_at(r.at("import.voxel_block"), "import.voxel_block applies to 4-D NIfTI subjects; these are tables");
     return;
   }
   if (!o.atlas.empty())
-    fail(r.at("import.atlas"), "4-D NIfTI subjects place each token at its own voxels: leave import.atlas empty");
+    fail_at(r.at("import.atlas"), "4-D NIfTI subjects place each token at its own voxels: leave import.atlas empty");
   if (!o.import_regions.empty())
-    fail(r.at("import.regions"), "4-D NIfTI subjects have no named columns to place: leave import.regions empty");
+    fail_at(r.at("import.regions"), "4-D NIfTI subjects have no named columns to place: leave import.regions empty");
   o.label_file = label_file(r, "import.label_file", o.import_label_file, "", false, "4-D NIfTI subjects have no atlas");
 }
 
 void read_import(const config::Node& r, ParcelsOptions& o) {
   for (const auto& [name, count] : r.at("splits").entries())
-    fail(count, "source: import makes its splits from import.subjects; set `splits: {}` (found '" + name + "')");
+    fail_at(count, "source: import makes its splits from import.subjects; set `splits: {}` (found '" + name + "')");
   const auto& subjects = r.at("import.subjects");  // as o.import_subjects, with its positions
-  if (subjects.entries().empty()) fail(subjects, "source: import needs import.subjects: split -> list of files");
+  if (subjects.entries().empty()) fail_at(subjects, "source: import needs import.subjects: split -> list of files");
   for (const auto& [name, files] : subjects.entries()) {
     if (!files.is_sequence() || files.items().empty())
-      fail(files, "import.subjects." + name + " must be a list of files, one per subject");
+      fail_at(files, "import.subjects." + name + " must be a list of files, one per subject");
     SubjectFiles s;
     s.name = name;
     for (const auto& f : files.items()) {
-      if (!f.is_scalar() || f.text().empty()) fail(f, "import.subjects." + name + ": expected a file name");
+      if (!f.is_scalar() || f.text().empty()) fail_at(f, "import.subjects." + name + ": expected a file name");
       s.files.push_back(f.text());
       s.marks.push_back(f.mark());
     }
@@ -375,34 +376,36 @@ void read_import(const config::Node& r, ParcelsOptions& o) {
     if (const config::Node* points = all_points.is_map() ? all_points.find(name) : nullptr) {
       const auto& range = points->items();
       if (!points->is_sequence() || range.size() != 2)
-        fail(*points, "import.points." + name + " must be [first, end) time points (end -1: to the file's end)");
+        fail_at(*points, "import.points." + name + " must be [first, end) time points (end -1: to the file's end)");
       s.first_point = range[0].as_int();
       s.end_point = range[1].as_int();
       if (s.first_point < 0 || (s.end_point != -1 && s.end_point <= s.first_point))
-        fail(*points, "import.points." + name + " = [" + range[0].text() + ", " + range[1].text() +
-                          "] is empty or starts before point 0");
+        fail_at(*points, "import.points." + name + " = [" + range[0].text() + ", " + range[1].text() +
+                             "] is empty or starts before point 0");
       s.points_mark = points->mark();
     }
     o.imports.push_back(std::move(s));
   }
   const config::Node& all_points = r.at("import.points");
   if (!all_points.is_null() && !all_points.is_map() && !(all_points.is_scalar() && all_points.text().empty()))
-    fail(all_points, "import.points takes a mapping: split -> [first, end)");
+    fail_at(all_points, "import.points takes a mapping: split -> [first, end)");
   if (all_points.is_map())
     for (const auto& [name, points] : all_points.entries())
-      if (!subjects.find(name)) fail(points, "import.points." + name + ": no such split in import.subjects");
+      if (!subjects.find(name)) fail_at(points, "import.points." + name + ": no such split in import.subjects");
   o.atlas_mark = r.at("import.atlas").mark();
   read_voxel_series(r, o);
   if (o.voxel_series) return;
-  if (o.atlas.empty()) fail(r.at("import.atlas"), "source: import needs import.atlas (NIfTI labels or centroid CSV)");
+  if (o.atlas.empty())
+    fail_at(r.at("import.atlas"), "source: import needs import.atlas (NIfTI labels or centroid CSV)");
   o.label_file = label_file(r, "import.label_file", o.import_label_file, o.atlas, is_nifti_name(o.atlas),
                             "import.atlas is a table of centroids, not a NIfTI label volume");
   o.label_file_mark = r.at("import.label_file").mark();
   o.import_regions_mark = r.at("import.regions").mark();
   if (!o.import_regions.empty()) {
     if (!is_nifti_name(o.atlas) || o.label_file.empty())
-      fail(r.at("import.regions"), "import.regions places columns at an atlas's named regions: it needs a NIfTI "
-                                   "import.atlas with a label file (import.label_file)");
+      fail_at(r.at("import.regions"),
+              "import.regions places columns at an atlas's named regions: it needs a NIfTI "
+              "import.atlas with a label file (import.label_file)");
     o.region_map = read_region_map(o.import_regions, o.import_regions_mark);
   }
 }
