@@ -6,7 +6,9 @@ t interval over runs, the same per block (each block's PE changed alone) and per
 costliest token against the others), and the test the interventions were built for: each symmetry of the true positions against
 its matched relabellings (the same tokens moved at random, the symmetry's fixed tokens kept), one number per run
 (the symmetry's change less its matched relabellings' mean, averaged over the symmetries), with an exact sign-flip
-p over runs and Holm over the cells.
+p over runs and Holm over the cells. Where a family of runs (the same bundle, PE type, lr, decay and objective) was
+trained at three or more sigma, each intervention's change is also tested for a trend with sigma: Spearman rho over
+runs, a label-permutation p (independent draws) and Holm over the trend rows.
 
     /usr/bin/python3 bench/interventions_table.py BUNDLE.h5 [BUNDLE.h5 ...] [--out DIR] [--split human]
 """
@@ -78,6 +80,66 @@ def interval(x):
     return x.mean(), x.mean() - half, x.mean() + half
 
 
+def family_of(identity, bundle):
+    """A cell without its sigma: the runs a trend over sigma is tested across."""
+    keys = {k: v for k, v in identity["keys"].items() if k != "model.pe.init.std"}
+    return cell_of({"keys": keys}, bundle).replace(" sigma None", "")
+
+
+def spearman_permutation(x, y, permutations=10000, seed=0):
+    """Spearman rho of y with x and its two-sided label-permutation p (scipy.stats.permutation_test's convention:
+    twice the smaller one-sided p, the observed arrangement counted), as loci's trends.csv computes it."""
+    rx, ry = stats.rankdata(x), stats.rankdata(y)
+    rx, ry = rx - rx.mean(), ry - ry.mean()
+    scale = np.sqrt((rx ** 2).sum() * (ry ** 2).sum())
+    if scale == 0:
+        return float("nan"), float("nan")
+    rho = float(rx @ ry / scale)
+    rng = np.random.default_rng(seed)
+    null = np.array([rx @ rng.permutation(ry) for _ in range(permutations)]) / scale
+    tol = abs(rho) * 1e-12
+    greater = (np.sum(null >= rho - tol) + 1) / (permutations + 1)
+    less = (np.sum(null <= rho + tol) + 1) / (permutations + 1)
+    return rho, float(min(1.0, 2 * min(greater, less)))
+
+
+def trend_table(cells, names):
+    """Each intervention's change (and the symmetry-minus-matched number) against sigma, over the runs of each family
+    trained at three or more sigma."""
+    families = {}
+    for c in cells.values():
+        for r in c["runs"]:
+            if r["sigma"] is not None:
+                families.setdefault(r["family"], []).append(r)
+    rows = []
+    for family, runs in sorted(families.items()):
+        if len({r["sigma"] for r in runs}) < 3:
+            continue
+        for n in names + ["symmetry_minus_matched"]:
+            if n == "symmetry_minus_matched":
+                pairs = [(r["sigma"], r[n][0]) for r in runs if r[n] is not None]
+            else:
+                pairs = [(r["sigma"], r["change"][n]) for r in runs if n in r["change"]]
+            if len({s for s, _ in pairs}) < 3:
+                continue
+            rho, pv = spearman_permutation([s for s, _ in pairs], [v for _, v in pairs])
+            if rho == rho:
+                rows.append({"family": family, "intervention": n, "runs": len(pairs), "rho": rho, "p": pv})
+    if not rows:
+        return []
+    for r, h in zip(rows, holm([r["p"] for r in rows])):
+        r["holm_p"] = h
+    print(f"\nEach change against sigma, over the runs of each family trained at three or more sigma: Spearman rho, "
+          f"label-permutation p (10,000), Holm over the {len(rows)} trends:\n")
+    print("| family | intervention | runs | rho with sigma | p | Holm p |\n|---|---|---:|---:|---:|---:|")
+    for r in rows:
+        print(f"| {r['family']} | {r['intervention']} | {r['runs']} | {r['rho']:+.3f} | {r['p']:.3g} | "
+              f"{r['holm_p']:.3g} |")
+    return [{"cell": r["family"], "split": "", "metric": "spearman", "runs": r["runs"],
+             "intervention": f"trend_sigma:{r['intervention']}", "mean": r["rho"], "p": r["p"],
+             "holm_p": r["holm_p"]} for r in rows]
+
+
 def cells_of(paths, split, exclude=()):
     cells = {}
     for path in paths:
@@ -90,10 +152,14 @@ def cells_of(paths, split, exclude=()):
                 chosen = split if split in iv["baseline"] else next(
                     (s for s in ("human", "test") if s in iv["baseline"]), sorted(iv["baseline"])[0])
                 change, sym = run_values(iv, chosen, exclude)
-                cell = cells.setdefault(cell_of(json.loads(g.attrs["identity"]), bundle),
+                identity = json.loads(g.attrs["identity"])
+                sigma = identity["keys"].get("model.pe.init.std")
+                cell = cells.setdefault(cell_of(identity, bundle),
                                         {"metric": iv["metric"], "split": chosen, "runs": []})
                 per_position = iv.get("per_position") or {}
                 cell["runs"].append({"run": name, "change": change, "symmetry_minus_matched": sym,
+                                     "sigma": None if sigma is None else float(sigma),
+                                     "family": family_of(identity, bundle),
                                      "baseline": iv["baseline"][chosen], "blocks": block_values(iv, chosen),
                                      "positions": per_position.get("change"),
                                      "positions_split": per_position.get("split")})
@@ -208,6 +274,7 @@ def main(argv):
                           "p": pv, "holm_p": h})
     table += per_block_table(cells, scale)
     table += per_position_table(cells, scale)
+    table += trend_table(cells, names)
     if a.out:
         os.makedirs(a.out, exist_ok=True)
         with open(os.path.join(a.out, "interventions_table.csv"), "w", newline="") as f:

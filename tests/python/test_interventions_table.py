@@ -1,6 +1,7 @@
 """bench/interventions_table.py on a bundle whose interventions are known: each cell's change per intervention is
 the mean over its runs (in points for accuracy), the symmetry-minus-matched number of a run is its symmetries'
-changes less their matched relabellings' means, and its exact sign-flip p is the one counted by hand."""
+changes less their matched relabellings' means, and its exact sign-flip p is the one counted by hand; a change that
+follows sigma over a family's runs gets scipy's Spearman rho and a small permutation p."""
 import itertools
 import json
 import os
@@ -38,11 +39,14 @@ with tempfile.TemporaryDirectory() as tmp:
             (-0.4, {"(y,x)": 0.0}, {"(y,x)": [-0.3, -0.1]}),
             (-0.6, {"(y,x)": 0.1}, {"(y,x)": [-0.2]}),
             (-0.3, {"(y,x)": -0.2}, {"(y,x)": [-0.1]})]
+    # Two more runs at each of sigma 0.5 and 1 (no symmetries), whose zeroed PE costs less the larger the sigma.
+    sigmas = [0.2] * 4 + [0.5, 0.5, 1.0, 1.0]
+    runs += [(-0.2, {}, {}), (-0.25, {}, {}), (-0.1, {}, {}), (-0.05, {}, {})]
     with h5py.File(bundle, "w") as f:
         f.attrs["name"] = "tiny"
         for i, (zero, sym, matched) in enumerate(runs):
             g = f.create_group(f"seed={i}")
-            g.attrs["identity"] = json.dumps({"keys": {"model.pe.type": "learned", "model.pe.init.std": 0.2,
+            g.attrs["identity"] = json.dumps({"keys": {"model.pe.type": "learned", "model.pe.init.std": sigmas[i],
                                                        "train.lr": 1e-4, "seed": i}})
             g.attrs["interventions"] = json.dumps(interventions(zero, sym, matched))
     out = subprocess.run([sys.executable, script, bundle, "--out", tmp], capture_output=True, text=True)
@@ -70,7 +74,14 @@ with tempfile.TemporaryDirectory() as tmp:
     # Per token: token 1 costs most (-22.5 points on average), the other two -6.0 on average.
     row = next(line for line in text.splitlines() if line.startswith("| tiny learned sigma 0.2") and "| test | 4 | 1 |" in line)
     assert "| -22.5 [" in row and "| -6.0 [-6.0, -6.0] |" in row, row
+    # The trend of the zeroed PE's cost with sigma over the family's 8 runs: scipy's rho, and a p far below 0.05.
+    from scipy import stats
+    rho = stats.spearmanr(sigmas, [z for z, _, _ in runs])[0]
+    row = next(line for line in text.splitlines() if line.startswith("| tiny learned lr 0.0001 | zero |"))
+    assert f"| 8 | {rho:+.3f} |" in row, (row, rho)
+    assert float(row.split("|")[5]) < 0.01, row
     with open(os.path.join(tmp, "interventions_table.csv")) as f:
         written = f.read()
     assert "symmetry_minus_matched" in written and "zero@block0" in written and "zero_row@position1" in written
+    assert "trend_sigma:zero" in written
 print("interventions table: 1 passed, 0 failed")
