@@ -5,7 +5,9 @@ RSA (Spearman between its Euclidean distances and the true ones, mean over block
 epoch 0 with its Mantel permutation p, and every comparison of two groups on the first task column and on RSA: the
 difference with its 95% t interval and a permutation test (paired by shared dataset and PE draw where the groups share
 them),
-Holm over each metric's comparisons. It checks loci's own numbers from outside loci.
+Holm over each metric's comparisons; and loci's trends.csv, each held-out metric's and RSA's Spearman rho with sigma
+over the runs of each family trained at three or more sigma (within shared draws where the runs share them), Holm
+over the trends. It checks loci's own numbers from outside loci.
 
     /usr/bin/python3 bench/bundles/recompute_table.py BUNDLE.h5 [--permutations 1000] [--pool-datasets]
 """
@@ -128,6 +130,75 @@ def check_against_loci(runs):
     return worst
 
 
+SWEPT = "model.pe.init.std"
+
+
+def trend_columns(task):
+    """The held-out metrics a trend is tested on: no training split, and the test split's where there is one."""
+    held = [c for c in task if not c.startswith("train")]
+    return [c for c in held if not c.startswith("validation")] if any(c.startswith("test") for c in held) else held
+
+
+def rank_trend(x, y, strata, permutations=10000, seed=0):
+    """Spearman rho of y with x and its two-sided permutation p, as loci's trends.csv: with strata (runs sharing a PE
+    draw), the size-weighted mean of the within-stratum rhos with y permuted within each stratum; without, over all
+    runs, exact up to 8 runs. Returns (rho, p), NaN where nothing ranks."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    if strata is None:
+        rho = stats.spearmanr(x, y)[0]
+        if not np.isfinite(rho):
+            return np.nan, np.nan
+        res = stats.permutation_test((y,), lambda v: stats.spearmanr(x, v)[0], permutation_type="pairings",
+                                     n_resamples=np.inf if len(x) <= 8 else permutations, random_state=seed)
+        return float(rho), float(res.pvalue)
+    blocks = []
+    for s in sorted(set(strata), key=str):
+        idx = [i for i, t in enumerate(strata) if t == s]
+        rx, ry = stats.rankdata(x[idx]), stats.rankdata(y[idx])
+        rx, ry = rx - rx.mean(), ry - ry.mean()
+        scale = np.sqrt((rx ** 2).sum() * (ry ** 2).sum())
+        if len(idx) >= 2 and scale > 0:
+            blocks.append((rx, ry, scale, len(idx)))
+    if not blocks:
+        return np.nan, np.nan
+    weight = sum(b[3] for b in blocks)
+    rho = sum(b[3] * (b[0] @ b[1]) / b[2] for b in blocks) / weight
+    rng = np.random.default_rng(seed)
+    null = np.array([sum(b[3] * (b[0] @ rng.permutation(b[1])) / b[2] for b in blocks) / weight
+                     for _ in range(permutations)])
+    tol = abs(rho) * 1e-12 + 1e-12
+    greater = (np.sum(null >= rho - tol) + 1) / (permutations + 1)
+    less = (np.sum(null <= rho + tol) + 1) / (permutations + 1)
+    return float(rho), float(min(1.0, 2 * min(greater, less)))
+
+
+def trends(runs, task):
+    """Rows (family, metric, runs, rho, p, design) for each family of runs equal but in sigma, at three or more."""
+    families = {}
+    for r in runs:
+        keys = dict(r["group"])
+        if SWEPT not in keys:
+            continue
+        family = tuple((k, v) for k, v in r["group"] if k != SWEPT)
+        families.setdefault(family, []).append((json.loads(keys[SWEPT]), r))
+    varying = {k for f in families for k, _ in f if len({dict(g).get(k) for g in families}) > 1}
+    rows = []
+    for family, members in sorted(families.items()):
+        if len({s for s, _ in members}) < 3:
+            continue
+        name = " ".join(f"{k}={json.loads(v)}" for k, v in family if k in varying) or "all runs"
+        for column in trend_columns(task) + ["rsa"]:
+            pairs = [(s, r[column], r["draw"]) for s, r in members if column in r]
+            if len({s for s, _, _ in pairs}) < 3:
+                continue
+            draws = [d for _, _, d in pairs]
+            strata = draws if len(set(map(str, draws))) < len(draws) else None
+            rho, pv = rank_trend([s for s, _, _ in pairs], [v for _, v, _ in pairs], strata)
+            if np.isfinite(rho):
+                rows.append((name, column, len(pairs), rho, pv, "within shared draws" if strata else "all runs"))
+    return rows
+
+
 def settings_apart(a, b):
     """How many settings two group names ("key=value key=value ...") differ in; a key only one has counts."""
     sa = dict(item.split("=", 1) for item in a.split() if "=" in item)
@@ -189,6 +260,13 @@ def main(argv):
         print("| A | B | design | n | B − A [95% CI] | p | Holm p |\n|---|---|---|---|---|---|---|")
         for r, h in zip(rows, adjusted):
             print(f"| {r[0]} | {r[1]} | {r[2]} | {r[7]} | {r[3]:+.4f} [{r[4]:+.4f}, {r[5]:+.4f}] | {r[6]:.3g} | {h:.3g} |")
+    rows = trends(runs, task)
+    if rows:
+        adjusted = holm([r[4] for r in rows])
+        print(f"\nTrends along sigma: Spearman rho over runs, permutation p, Holm over {len(rows)} trends\n")
+        print("| family | metric | runs | rho | permuted | p | Holm p |\n|---|---|---|---|---|---|---|")
+        for r, h in zip(rows, adjusted):
+            print(f"| {r[0]} | {r[1]} | {r[2]} | {r[3]:+.3f} | {r[5]} | {r[4]:.3g} | {h:.3g} |")
     return 0
 
 

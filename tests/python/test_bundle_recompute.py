@@ -3,7 +3,9 @@ bundle (tests/python/data/bundle_tiny.h5: 2 sigmas x 2 seeds of a tiny model, pa
 from runs `loci analyze` had scored) gives each group's accuracy as its runs' summaries hold it, and every run's RSA
 at the end and at epoch 0 as loci's own analysis computed it (--check: within 1e-6). With --pool-datasets, runs on
 two datasets (the tiny bundle again, its copy relabelled as a second dataset with other accuracies) form one group per
-sigma over both, and comparisons pair runs by dataset and draw, not by draw alone."""
+sigma over both, and comparisons pair runs by dataset and draw, not by draw alone. With a third sigma (the runs copied
+as sigma 1, accuracies set to fall with sigma within each draw) the trend along sigma is tested within the shared
+draws and its rho is -1."""
 import json
 import os
 import shutil
@@ -72,4 +74,27 @@ with tempfile.TemporaryDirectory() as tmp:
     # Paired by (dataset, draw): 4 pairs. Pairing by draw alone would find 2 keys for 4 runs and fall back.
     assert "| paired | 4 |" in text, text
 
-print("bundle recompute: 2 passed, 0 failed")
+# A third sigma: each seed's draw is shared by its three runs, whose accuracy falls with sigma.
+with tempfile.TemporaryDirectory() as tmp:
+    three = os.path.join(tmp, "three.h5")
+    shutil.copy(bundle, three)
+    with h5py.File(three, "a") as f:
+        for name in list(f):
+            if json.loads(f[name].attrs["identity"])["keys"]["model.pe.init.std"] != 0.2:
+                continue
+            copy = name + ",sigma=1"
+            f.copy(f[name], copy)
+            identity = json.loads(f[copy].attrs["identity"])
+            identity["keys"]["model.pe.init.std"] = 1.0
+            f[copy].attrs["identity"] = json.dumps(identity)
+        for name in f:
+            sigma = json.loads(f[name].attrs["identity"])["keys"]["model.pe.init.std"]
+            summary = json.loads(f[name].attrs["summary"])
+            summary["final"]["human"]["accuracy"] = 0.9 - 0.1 * sigma
+            f[name].attrs["summary"] = json.dumps(summary)
+    out = subprocess.run([sys.executable, script, three, "--permutations", "50"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    row = next(line for line in out.stdout.splitlines() if line.startswith("| all runs | human_accuracy |"))
+    assert "| 6 | -1.000 | within shared draws |" in row, row
+
+print("bundle recompute: 3 passed, 0 failed")
