@@ -6,6 +6,11 @@
 # LOCI_PREFIX is an installed build (`cmake --install build --prefix "$LOCI_PREFIX"`), so that rebuilding the tree
 # changes no run; RUNS the folder the pipelines write below. Save each finished table into bench/data with
 # bench/bundles/save_table.sh (add --pool-datasets for the *_datasets pipelines) and commit it at once.
+# On a new machine (a session that lost the last one's runs), restore each pipeline's committed bundle before
+# starting it, so that its finished runs are kept rather than trained again:
+#   loci run CONFIG out="$RUNS/NAME" --stages generate      (the very dataset: the trainer checks its checksums)
+#   /usr/bin/python3 bench/bundles/restore_runs.py bench/data/NAME/runs.h5 "$RUNS/NAME/runs" --data DATA
+#   loci run CONFIG out="$RUNS/NAME" --dry-run               (each restored run: "finished; kept")
 set -u
 prefix=${LOCI_PREFIX:?set LOCI_PREFIX to an installed loci}
 runs=${RUNS:?set RUNS to the folder the runs go in}

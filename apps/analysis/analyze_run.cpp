@@ -6,9 +6,11 @@
 #include <fstream>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <set>
 #include <sstream>
+#include <variant>
 
 #include "apps/analysis/attention_term.hpp"
 #include "apps/analysis/dataset_truth.hpp"
@@ -351,6 +353,15 @@ ordered_json task_json(const RunFolder& run, const DatasetTruth& truth) {
   return j;
 }
 
+// A run restored from a bundle (bench/bundles/restore_runs.py) keeps only its first and last evaluations of the PE
+// (pe.h5's attribute abridged_history says so): its onset cannot be measured from them, and is null, not the last
+// epoch.
+std::optional<std::string> abridged_history(const RunFolder& run) {
+  const auto it = run.pe.attributes.find("abridged_history");
+  if (it == run.pe.attributes.end() || !std::holds_alternative<std::string>(it->second)) return std::nullopt;
+  return std::get<std::string>(it->second);
+}
+
 // Which random draw the run's PE tables came from, so that the summary can pair runs sharing one: summary.json's
 // pe_draw (the trainer's effective draw seed), else what model.pe.draw says (absent or "seed": the run's seed; a
 // number: that seed's draw; "run": a draw of its own).
@@ -377,6 +388,7 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
                 {"placement", id.placement},     {"init", id.init},    {"sigma", id.sigma},
                 {"drawn", id.drawn},             {"seed", id.seed},  {"pe_draw", pe_draw_of(run)},
                 {"data", run.config.at("data").text()}};
+  if (const auto abridged = abridged_history(run)) out["run"]["abridged_history"] = *abridged;
   out["metrics"] = final_metrics(run);
   out["curves"] = metric_history(run);
   out["robustness"] = robustness_of(run);
@@ -595,7 +607,8 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
         structure_probes(pe_distances(tables, 0, run.folder / "pe.h5", s), s.context.true_distance, s.structure);
     for (const auto& [key, value] : initial.items()) f["init_" + key] = value;
   }
-  f["rsa_onset_epoch"] = onset_of(evaluations, "mean", "rsa");
+  const bool whole_history = !abridged_history(run);
+  f["rsa_onset_epoch"] = whole_history ? onset_of(evaluations, "mean", "rsa") : ordered_json(nullptr);
   f["rsa_took_shape"] = took_shape_at_end(evaluations, "mean", "rsa");
   f["pe_to_embedding_norm"] = relative_scale(run, f, s);
   f.update(displacement_account_of(run, evaluations, tables, s));
@@ -606,7 +619,7 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
     f["init_qk_rsa_spearman"] =
         has_initial && evaluations.front().contains("attention_term") ? evaluations.front()["attention_term"]["rsa_spearman"]
                                                                       : ordered_json(nullptr);
-    f["qk_rsa_onset_epoch"] = onset_of(evaluations, "attention_term", "rsa");
+    f["qk_rsa_onset_epoch"] = whole_history ? onset_of(evaluations, "attention_term", "rsa") : ordered_json(nullptr);
     f["qk_rsa_took_shape"] = took_shape_at_end(evaluations, "attention_term", "rsa");
   }
   if (s.truth.fc.size() > 0) {

@@ -483,7 +483,8 @@ std::vector<RunRecord> records_of(const Table& t, const std::vector<ordered_json
     }
     r.last_epoch = evaluations.back()["epoch"].get<double>();
     // Onsets are measured only against an evaluation at epoch 0; where one was, a run without an onset is censored.
-    const bool measurable = evaluations.front()["epoch"].get<double>() == 0;
+    // A run restored from a bundle has only its first and last evaluations: no onset is measured from it.
+    const bool measurable = evaluations.front()["epoch"].get<double>() == 0 && !a["run"].contains("abridged_history");
     for (const auto& [stat, key] : {std::pair<std::string, std::string>{"rsa", "rsa_onset_epoch"},
                                     {"qk_rsa", "qk_rsa_onset_epoch"}}) {
       const ordered_json& f = a["final"];

@@ -33,6 +33,15 @@ def read_json(path):
         return json.load(f)
 
 
+def plain(value):
+    """An HDF5 attribute as JSON takes it."""
+    if isinstance(value, bytes):
+        return value.decode()
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
 def first_and_last(array):
     """Rows 0 and -1 of an [evaluation, ...] array, stacked: what the tables use of a run's history."""
     return np.stack([array[0], array[-1]]).astype(np.float32)
@@ -43,17 +52,32 @@ def pack(group, folder, max_attention_tokens):
     group.attrs["summary"] = json.dumps(read_json(os.path.join(folder, "summary.json")))
     with open(os.path.join(folder, "metrics.csv")) as f:
         group.attrs["metrics_csv"] = f.read()
-    # loci's own final probes, when `loci analyze` ran: what recompute_table.py --check holds its numbers against.
+    # What restore_runs.py needs to lay the run out again as a finished run folder, so that a later session's sweep
+    # keeps it instead of training it again: the config, the metrics at full precision.
+    for name, attr in (("config.yaml", "config_yaml"), ("metrics.jsonl", "metrics_jsonl"),
+                       ("provenance.json", "provenance")):
+        if os.path.exists(os.path.join(folder, name)):
+            with open(os.path.join(folder, name)) as f:
+                group.attrs[attr] = f.read()
+    # loci's own final probes, when `loci analyze` ran: what recompute_table.py --check holds its numbers against;
+    # and the whole analysis, whose per-evaluation probes (onsets) the two evaluations kept here cannot give again.
     analysis = os.path.join(folder, "analysis.json")
     if os.path.exists(analysis):
-        group.attrs["analysis_final"] = json.dumps(read_json(analysis).get("final"))
+        whole = read_json(analysis)
+        group.attrs["analysis_final"] = json.dumps(whole.get("final"))
+        group.create_dataset("analysis_json", data=np.frombuffer(json.dumps(whole).encode(), dtype=np.uint8),
+                             compression="gzip", shuffle=False)
     # `loci intervene`'s scores with the PE changed, when it ran: what bench/interventions_table.py reads.
     interventions = os.path.join(folder, "interventions.json")
     if os.path.exists(interventions):
         group.attrs["interventions"] = json.dumps(read_json(interventions))
     with h5py.File(os.path.join(folder, "pe.h5"), "r") as pe:
         epochs = pe["epoch"][:]
+        group.attrs["pe_attributes"] = json.dumps({k: plain(v) for k, v in pe.attrs.items()})
+        group.attrs["evaluations"] = len(epochs)
         group.create_dataset("epoch", data=np.array([epochs[0], epochs[-1]], dtype=np.int64))
+        if "step" in pe:
+            group.create_dataset("step", data=first_and_last(pe["step"][:]).astype(np.int64))
         group.create_dataset("positions", data=pe["positions"][:].astype(np.float32))
         # Attention position terms grow with the square of the tokens: past `max_attention_tokens` (225 voxel
         # blocks: 0.8 MB a run) they are left out, which the bundle records; no table is recomputed from them.
@@ -77,9 +101,11 @@ def main(argv):
     with h5py.File(tmp, "w") as out:
         out.attrs["name"] = a.name or os.path.basename(os.path.abspath(a.root))
         out.attrs["contents"] = ("one group per finished run: attrs identity, summary, analysis_final, interventions "
-                                 "(JSON; the last only where `loci intervene` ran), "
-                                 "metrics_csv; datasets "
-                                 "epoch [2] (first, last evaluation), positions [token, axis], placement_<p> and "
+                                 "(JSON; the last only where `loci intervene` ran), pe_attributes (JSON: pe.h5's), "
+                                 "evaluations (how many pe.h5 held), metrics_csv, metrics_jsonl, config_yaml, provenance; "
+                                 "datasets analysis_json (the run's whole analysis.json as UTF-8 bytes, where `loci "
+                                 "analyze` ran), "
+                                 "epoch and step [2] (first, last evaluation), positions [token, axis], placement_<p> and "
                                  "position_logits_<b> [2, ...] at those two evaluations (left out past "
                                  f"{a.max_attention_tokens} tokens: attr position_logits_kept)")
         for folder in sorted(run_folders(a.root)):

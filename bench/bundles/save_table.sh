@@ -4,6 +4,7 @@
 # out), then bench/data/NAME/ gets the analysis tables (summary.md, summary.csv, runs.csv, comparisons.csv,
 # trends.csv, correlations.csv, onsets.csv) and runs.h5, every run's identity, summary, metrics and its PE and attention terms
 # at epoch 0 and at the end (bench/bundles/bundle_runs.py). Run it again as runs finish; commit bench/data/NAME.
+# A later session goes on from it: bench/bundles/restore_runs.py lays the bundle out again as finished run folders.
 #   bash bench/bundles/save_table.sh NAME RUNS_ROOT [LOCI [ANALYZE FLAGS...]]   (e.g. --comparisons one_setting)
 set -euo pipefail
 name=$1 runs=$2 loci=${3:-loci}
