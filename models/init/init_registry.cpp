@@ -4,8 +4,8 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <stdexcept>
+#include <type_traits>
 
 #include "core/registry.hpp"
 
@@ -17,33 +17,52 @@ namespace {
 
 ::loci::Registry<InitInfo>& inits() { return ::loci::Registry<InitInfo>::instance(); }
 
-// Each scale field of InitOptions, read by its name.
-const std::map<std::string, double (*)(const InitOptions&)>& scale_fields() {
-  static const std::map<std::string, double (*)(const InitOptions&)> fields{
-      {"std", [](const InitOptions& o) { return o.std(); }},
-      {"a", [](const InitOptions& o) { return o.a(); }},
-      {"gain", [](const InitOptions& o) { return o.gain(); }},
-      {"scale", [](const InitOptions& o) { return o.scale(); }}};
-  return fields;
+template <class T>
+InitKey init_key(const char* key, double least, const std::vector<std::string>& (*choices)(), const char* doc,
+                 const T& (*get)(const InitOptions&), void (*set)(InitOptions&, const T&)) {
+  InitKey k;
+  k.key = key;
+  k.least = least;
+  k.choices = choices;
+  k.doc = doc;
+  if constexpr (std::is_same_v<T, std::string>) {
+    k.text = true;
+    k.text_value = get;
+    k.set_text = set;
+  } else {
+    k.number = get;
+    k.set_number = set;
+  }
+  return k;
 }
 
-// Every key of InitOptions besides its name.
-const std::set<std::string>& option_keys() {
-  static const std::set<std::string> keys{"std", "a", "gain", "scale", "source", "mode", "base"};
-  return keys;
+const InitKey* shared_key(const std::string& key) {
+  for (const auto& k : init_keys())
+    if (k.key == key) return &k;
+  return nullptr;
 }
 
 }  // namespace
 
+const std::vector<InitKey>& init_keys() {
+#define LOCI_INIT_KEY(type, key, value, least, choices, doc)                                  \
+  init_key<type>(                                                                             \
+      #key, least, choices, doc, [](const InitOptions& o) -> const type& { return o.key(); }, \
+      [](InitOptions& o, const type& v) { o.key(v); }),
+  static const std::vector<InitKey> keys{LOCI_INIT_KEYS(LOCI_INIT_KEY)};
+#undef LOCI_INIT_KEY
+  return keys;
+}
+
 InitInfo init_info(const std::string& name, InitFn fn, const InitScaleKey& scale,
                    const std::vector<std::string>& also_reads, std::vector<sim::ParamSpec> keys) {
-  if (!scale.empty() && !scale_fields().count(scale))
-    throw std::logic_error("initialiser '" + name + "': scale '" + scale + "' is not std, a, gain, scale or empty");
+  if (!scale.empty() && (!shared_key(scale) || shared_key(scale)->text))
+    throw std::logic_error("initialiser '" + name + "': scale '" + scale + "' is no number key of init_keys.hpp");
   std::vector<std::string> reads;
   if (!scale.empty()) reads.push_back(scale);
   for (const auto& key : also_reads) {
-    if (!option_keys().count(key))
-      throw std::logic_error("initialiser '" + name + "': reads '" + key + "', which is no key of InitOptions");
+    if (!shared_key(key))
+      throw std::logic_error("initialiser '" + name + "': reads '" + key + "', which is no key of init_keys.hpp");
     if (std::find(reads.begin(), reads.end(), key) == reads.end()) reads.push_back(key);
   }
   return {name, std::move(fn), scale, std::move(reads), std::move(keys)};
@@ -72,7 +91,7 @@ const std::vector<sim::ParamSpec>& InitRegistry::keys(const std::string& name) {
 
 double init_scale(const InitOptions& options) {
   const InitScaleKey& key = InitRegistry::scale_key(options.name());
-  return key.empty() ? 0.0 : scale_fields().at(key)(options);
+  return key.empty() ? 0.0 : shared_key(key)->number(options);
 }
 
 bool InitRegistry::contains(const std::string& name) { return inits().contains(name); }

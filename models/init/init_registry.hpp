@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "core/registry.hpp"
+#include "models/choices.hpp"
+#include "models/init/init_keys.hpp"
 #include "sim/registry/params.hpp"
 
 namespace loci::models {
@@ -22,20 +24,10 @@ struct InitOptions {
   InitOptions() = default;
   explicit InitOptions(std::string name) : name_(std::move(name)) {}
   TORCH_ARG(std::string, name) = "normal";
-  // normal, truncated_normal: the standard deviation (the paper's sigma).
-  TORCH_ARG(double, std) = 1.0;
-  // uniform: values in [-a, a].
-  TORCH_ARG(double, a) = 0.1;
-  // orthogonal: multiplies the orthonormal rows/columns.
-  TORCH_ARG(double, gain) = 1.0;
-  // from_sinusoidal, from_coordinates: multiplies the result.
-  TORCH_ARG(double, scale) = 1.0;
-  // from_sinusoidal: "index" (1D sinusoid of the token index) or "coordinates" (split over the true position axes).
-  TORCH_ARG(std::string, source) = "index";
-  // from_coordinates: "project" (standardised coordinates times a random Gaussian matrix) or "tile" (repeat them).
-  TORCH_ARG(std::string, mode) = "project";
-  // from_sinusoidal: the wavelength base.
-  TORCH_ARG(double, base) = 10000.0;
+  // The keys initialisers share, with their defaults (init_keys.hpp): std, a, gain, scale, source, mode, base.
+#define LOCI_INIT_FIELD(type, key, value, least, choices, doc) TORCH_ARG(type, key) = value;
+  LOCI_INIT_KEYS(LOCI_INIT_FIELD)
+#undef LOCI_INIT_FIELD
   // The initialiser's own keys (model.pe.init.<name>.<key> in a config), declared in its registration: name -> value,
   // flags as 1 / 0.
   using Params = std::map<std::string, double>;
@@ -46,6 +38,23 @@ struct InitOptions {
   double param(const std::string& key) const;
 };
 
+// One of the keys initialisers share (init_keys.hpp) as data, so that whoever reads or records them goes through
+// the one list: its name, kind, bounds, doc and typed access to InitOptions.
+struct InitKey {
+  std::string key;
+  bool text = false;                                       // a string with choices, else a number
+  double least = kNoLeast;                                 // numbers: the least value allowed
+  const std::vector<std::string>& (*choices)() = nullptr;  // texts: the values allowed
+  std::string doc;
+  std::function<double(const InitOptions&)> number;  // numbers
+  std::function<void(InitOptions&, double)> set_number;
+  std::function<std::string(const InitOptions&)> text_value;  // texts
+  std::function<void(InitOptions&, const std::string&)> set_text;
+};
+
+// Every shared key, in init_keys.hpp's order.
+const std::vector<InitKey>& init_keys();
+
 // What an initialiser may need beyond the shape: the tokens' true positions [T, dims] and the caller's generator,
 // which every random draw goes through so that a seed fixes the result.
 struct InitContext {
@@ -55,8 +64,8 @@ struct InitContext {
 
 using InitFn = std::function<torch::Tensor(at::IntArrayRef shape, const InitOptions&, const InitContext&)>;
 
-// The InitOptions field that sets an initialiser's scale (its sigma in the analysis): "std", "a", "gain", "scale",
-// or "" for one without a scale (zeros).
+// The shared number key (init_keys.hpp) that sets an initialiser's scale (its sigma in the analysis): "std", "a",
+// "gain", "scale", or "" for one without a scale (zeros).
 using InitScaleKey = std::string;
 
 // A registered initialiser: LOCI_REGISTER(InitInfo, init_info("name", fn, ...)), the last lines of its file.
@@ -70,11 +79,11 @@ struct InitInfo {
 
 LOCI_DECLARE_REGISTRY(InitInfo)
 
-// `scale` is checked: one of InitOptions' scale fields, or "". `also_reads`: the other InitOptions keys the
-// initialiser reads (source, mode, base, ...); a key it does not list is taken not to change its draw, so it is left
-// out of a run's identity. `keys`: keys of its own beyond InitOptions' fields, model.pe.init.<name>.<key> in a config,
-// read into InitOptions::params (an extension's initialiser declares what it needs here). std::logic_error for a
-// scale or a read key InitOptions does not have.
+// `scale` is checked: one of the shared number keys (init_keys.hpp), or "". `also_reads`: the other InitOptions keys
+// the initialiser reads (source, mode, base, ...); a key it does not list is taken not to change its draw, so it is
+// left out of a run's identity. `keys`: keys of its own beyond InitOptions' fields, model.pe.init.<name>.<key> in a
+// config, read into InitOptions::params (an extension's initialiser declares what it needs here). std::logic_error for
+// a scale or a read key InitOptions does not have.
 //   init_info("normal", fn)                        scaled by `std`
 //   init_info("orthogonal", fn, "gain")            scaled by another field
 //   init_info("from_coordinates", fn, "scale", {"mode"})   reading more keys than its scale

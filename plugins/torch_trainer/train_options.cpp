@@ -152,29 +152,20 @@ void declare_init(Table& t) {
   t.add("model.pe.init.name", [](O& o) -> std::optional<std::string>& { return o.init.name; })
       .choices(models::InitRegistry::names())
       .doc("initialisation of learned and random PE tables (models/init/)" + absent);
-  t.add("model.pe.init.std", [](O& o) -> std::optional<double>& { return o.init.std; })
-      .min(0)
-      .doc("sigma of normal / truncated_normal (the paper's sigma)")
-      .applies_if(read_by_init("std"));
-  t.add("model.pe.init.a", [](O& o) -> std::optional<double>& { return o.init.a; }).min(0).doc("half-width of uniform")
-      .applies_if(read_by_init("a"));
-  t.add("model.pe.init.gain", [](O& o) -> std::optional<double>& { return o.init.gain; }).doc("scale of orthogonal")
-      .applies_if(read_by_init("gain"));
-  t.add("model.pe.init.scale", [](O& o) -> std::optional<double>& { return o.init.scale; })
-      .doc("scale of from_sinusoidal / from_coordinates")
-      .applies_if(read_by_init("scale"));
-  t.add("model.pe.init.source", [](O& o) -> std::optional<std::string>& { return o.init.source; })
-      .choices(models::sinusoid_sources())
-      .doc("from_sinusoidal: 1D sinusoid of the token index, or split over the true coordinates")
-      .applies_if(read_by_init("source"));
-  t.add("model.pe.init.mode", [](O& o) -> std::optional<std::string>& { return o.init.mode; })
-      .choices(models::coordinate_modes())
-      .doc("from_coordinates: standardised coordinates times a random Gaussian matrix, or tiled")
-      .applies_if(read_by_init("mode"));
-  t.add("model.pe.init.base", [](O& o) -> std::optional<double>& { return o.init.base; })
-      .min(1)
-      .doc("from_sinusoidal: wavelength base")
-      .applies_if(read_by_init("base"));
+  // The keys initialisers share, from their one declaration (models/init/init_keys.hpp); each applies to the runs
+  // whose initialiser reads it.
+  for (const auto& k : models::init_keys()) {
+    const std::string key = k.key, path = "model.pe.init." + k.key;
+    if (k.text) {
+      auto d = t.add(path, [key](O& o) -> std::optional<std::string>& { return o.init.texts[key]; });
+      if (k.choices) d.choices(k.choices());
+      d.doc(k.doc).applies_if(read_by_init(key));
+    } else {
+      auto d = t.add(path, [key](O& o) -> std::optional<double>& { return o.init.numbers[key]; });
+      if (k.least != models::kNoLeast) d.min(k.least);
+      d.doc(k.doc).applies_if(read_by_init(key));
+    }
+  }
   // Each initialiser's own keys, declared with its registration (an extension's too): model.pe.init.<name>.<key>,
   // applying only to runs drawn by that initialiser.
   for (const auto& name : models::InitRegistry::names())
@@ -375,26 +366,23 @@ c10::optional<models::InitOptions> compose_init(const models::PEOptions& pe, con
   c10::optional<models::InitOptions> init = models::PERegistry::effective_init(bare);
   if (!k.any()) return init;
   if (!init || (k.name && *k.name != init->name())) init = models::InitOptions(k.name.value_or("normal"));
-  if (k.std) init->std(*k.std);
-  if (k.a) init->a(*k.a);
-  if (k.gain) init->gain(*k.gain);
-  if (k.scale) init->scale(*k.scale);
-  if (k.source) init->source(*k.source);
-  if (k.mode) init->mode(*k.mode);
-  if (k.base) init->base(*k.base);
+  for (const auto& key : models::init_keys()) {
+    if (!k.given(key.key)) continue;
+    if (key.text)
+      key.set_text(*init, *k.texts.at(key.key));
+    else
+      key.set_number(*init, *k.numbers.at(key.key));
+  }
   return init;
 }
 
 // A key the initialiser does not read would be dropped without a word (`{name: uniform, std: 0.3}` drew with
 // uniform's own a = 0.1): refused at its position, naming the keys it does read.
 void refuse_unread_init_keys(const config::Node& r, const InitKeys& k, const c10::optional<models::InitOptions>& init) {
-  const std::vector<std::pair<const char*, bool>> set{
-      {"std", k.std.has_value()},   {"a", k.a.has_value()},       {"gain", k.gain.has_value()},
-      {"scale", k.scale.has_value()}, {"source", k.source.has_value()}, {"mode", k.mode.has_value()},
-      {"base", k.base.has_value()}};
-  for (const auto& [key, is_set] : set) {
-    if (!is_set) continue;
-    const std::string path = std::string("model.pe.init.") + key;
+  for (const auto& shared : models::init_keys()) {
+    const std::string& key = shared.key;
+    if (!k.given(key)) continue;
+    const std::string path = "model.pe.init." + key;
     const config::Node* node = r.find_path(path);
     const std::string where = node ? node->mark().str() + ": " : "";
     if (!init)
@@ -445,6 +433,19 @@ config::Node own_keys_node(const std::vector<sim::ParamSpec>& keys, const std::m
 
 }  // namespace
 
+bool InitKeys::given(const std::string& key) const {
+  const auto n = numbers.find(key);
+  const auto t = texts.find(key);
+  return (n != numbers.end() && n->second) || (t != texts.end() && t->second);
+}
+
+bool InitKeys::any() const {
+  if (name) return true;
+  for (const auto& k : models::init_keys())
+    if (given(k.key)) return true;
+  return false;
+}
+
 const config::OptionSpec* option_spec(const std::string& dotted) { return table().spec(dotted); }
 
 std::vector<std::string> keys_outside_identity() {
@@ -490,11 +491,9 @@ config::Node with_effective_init(const config::Node& resolved, const TrainOption
   config::Node n = config::Node::map();
   if (init) {
     // The initialiser's name and the keys it reads: what it really drew from.
-    const std::map<std::string, std::string> values{
-        {"std", config::default_text(init->std())},     {"a", config::default_text(init->a())},
-        {"gain", config::default_text(init->gain())},   {"scale", config::default_text(init->scale())},
-        {"source", init->source()},                     {"mode", init->mode()},
-        {"base", config::default_text(init->base())}};
+    std::map<std::string, std::string> values;
+    for (const auto& k : models::init_keys())
+      values[k.key] = k.text ? k.text_value(*init) : config::default_text(k.number(*init));
     n.set("name", config::Node::scalar(init->name()));
     for (const auto& key : models::InitRegistry::reads(init->name())) n.set(key, config::Node::scalar(values.at(key)));
     const config::Node own = own_keys_node(models::InitRegistry::keys(init->name()), init->params());

@@ -18,10 +18,13 @@ enum class Task { classification, masked_regression };
 
 // model.pe.init as given: every key absent (null) unless the config sets it. What is absent comes from the PE's own
 // default initialiser (or, when `name` names another one, from that initialiser's defaults).
+// The shared keys (models/init/init_keys.hpp) by name, numbers and texts apart.
 struct InitKeys {
-  std::optional<std::string> name, source, mode;
-  std::optional<double> std, a, gain, scale, base;
-  bool any() const { return name || source || mode || std || a || gain || scale || base; }
+  std::optional<std::string> name;
+  std::map<std::string, std::optional<double>> numbers;
+  std::map<std::string, std::optional<std::string>> texts;
+  bool given(const std::string& key) const;
+  bool any() const;
 };
 
 struct TrainOptions {

@@ -31,13 +31,17 @@ SpatialGraph block_model(const BlockModelOptions& o, Rng& rng) {
 
 namespace {
 
-LOCI_REGISTER(TopologyInfo,
+LOCI_REGISTER(
+    TopologyInfo,
     {"block_model",
      "stochastic block model: p_in within a block, p_out between; spatial blocks are Voronoi cells of random centres",
-     {ParamSpec::integer("blocks", 4, "number of blocks (communities)").at_least(1),
-      ParamSpec::real("p_in", 0.2, "edge probability within a block").within(0, 1),
-      ParamSpec::real("p_out", 0.01, "edge probability between blocks").within(0, 1),
-      ParamSpec::flag("spatial", true, "blocks are regions of space (else node i is in block i mod blocks)")},
+     {ParamSpec::integer("blocks", static_cast<long long>(BlockModelOptions().blocks()),
+                         "number of blocks (communities)")
+          .at_least(1),
+      ParamSpec::real("p_in", BlockModelOptions().p_in(), "edge probability within a block").within(0, 1),
+      ParamSpec::real("p_out", BlockModelOptions().p_out(), "edge probability between blocks").within(0, 1),
+      ParamSpec::flag("spatial", BlockModelOptions().spatial(),
+                      "blocks are regions of space (else node i is in block i mod blocks)")},
      [](const GraphOptions& common, const Params& p, Rng& rng) {
        return block_model(BlockModelOptions()
                               .nodes(common.nodes())

@@ -14,10 +14,11 @@ SpatialGraph erdos_renyi(const ErdosRenyiOptions& o, Rng& rng) {
 
 namespace {
 
-LOCI_REGISTER(TopologyInfo,
+LOCI_REGISTER(
+    TopologyInfo,
     {"erdos_renyi",
      "G(n, p): every pair independently with probability p; coordinates are uniform and unrelated to the edges",
-     {ParamSpec::real("p", 0.05, "edge probability").within(0, 1)},
+     {ParamSpec::real("p", ErdosRenyiOptions().p(), "edge probability").within(0, 1)},
      [](const GraphOptions& common, const Params& p, Rng& rng) {
        return erdos_renyi(ErdosRenyiOptions().nodes(common.nodes()).dims(common.dims()).p(p.get("p")), rng);
      }});

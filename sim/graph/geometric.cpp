@@ -12,11 +12,13 @@ SpatialGraph random_geometric(const GeometricOptions& o, Rng& rng) {
 
 namespace {
 
-LOCI_REGISTER(TopologyInfo,
+LOCI_REGISTER(
+    TopologyInfo,
     {"geometric",
      "random geometric graph: uniform points in the unit cube, joined when closer than radius",
-     {ParamSpec::real("radius", 0.15, "connection radius (unit-cube lengths)").at_least(0),
-      ParamSpec::flag("periodic", false, "measure distances on the torus (no boundary effects)")},
+     {ParamSpec::real("radius", GeometricOptions().radius(), "connection radius (unit-cube lengths)").at_least(0),
+      ParamSpec::flag("periodic", GeometricOptions().periodic(),
+                      "measure distances on the torus (no boundary effects)")},
      [](const GraphOptions& common, const Params& p, Rng& rng) {
        return random_geometric(GeometricOptions()
                                    .nodes(common.nodes())

@@ -28,16 +28,17 @@ SpatialGraph lattice(const LatticeOptions& o) {
 namespace {
 
 LOCI_REGISTER(TopologyInfo,
-    {"lattice",
-     "grid of side^dims nodes (nodes must be a square or cube), each joined to its 2*dims axis neighbours",
-     {ParamSpec::flag("periodic", false, "wrap every axis (ring / torus), so every node has 2*dims neighbours")},
-     [](const GraphOptions& common, const Params& p, Rng&) {
-       const std::size_t side = grid_side(common.nodes(), common.dims());
-       if (side == 0)
-         throw std::invalid_argument("lattice: nodes (" + std::to_string(common.nodes()) + ") must be side^" +
-                                     std::to_string(common.dims()) + " for some side");
-       return lattice(LatticeOptions().side(side).dims(common.dims()).periodic(p.get_flag("periodic")));
-     }});
+              {"lattice",
+               "grid of side^dims nodes (nodes must be a square or cube), each joined to its 2*dims axis neighbours",
+               {ParamSpec::flag("periodic", LatticeOptions().periodic(),
+                                "wrap every axis (ring / torus), so every node has 2*dims neighbours")},
+               [](const GraphOptions& common, const Params& p, Rng&) {
+                 const std::size_t side = grid_side(common.nodes(), common.dims());
+                 if (side == 0)
+                   throw std::invalid_argument("lattice: nodes (" + std::to_string(common.nodes()) + ") must be side^" +
+                                               std::to_string(common.dims()) + " for some side");
+                 return lattice(LatticeOptions().side(side).dims(common.dims()).periodic(p.get_flag("periodic")));
+               }});
 
 }  // namespace
 

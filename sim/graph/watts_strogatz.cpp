@@ -40,11 +40,14 @@ SpatialGraph watts_strogatz(const WattsStrogatzOptions& o, Rng& rng) {
 
 namespace {
 
-LOCI_REGISTER(TopologyInfo,
+LOCI_REGISTER(
+    TopologyInfo,
     {"watts_strogatz",
      "Watts-Strogatz small world: a ring (dims must be 1) of k-nearest links, each rewired with probability p",
-     {ParamSpec::integer("k", 4, "neighbours per node before rewiring (even)").at_least(2),
-      ParamSpec::real("p", 0.1, "rewiring probability per edge").within(0, 1)},
+     {ParamSpec::integer("k", static_cast<long long>(WattsStrogatzOptions().k()),
+                         "neighbours per node before rewiring (even)")
+          .at_least(2),
+      ParamSpec::real("p", WattsStrogatzOptions().p(), "rewiring probability per edge").within(0, 1)},
      [](const GraphOptions& common, const Params& p, Rng& rng) {
        if (common.dims() != 1)
          throw std::invalid_argument("watts_strogatz: nodes lie on a ring, so dims must be 1 (not " +

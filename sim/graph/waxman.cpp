@@ -20,11 +20,15 @@ SpatialGraph waxman(const WaxmanOptions& o, Rng& rng) {
 
 namespace {
 
-LOCI_REGISTER(TopologyInfo,
+LOCI_REGISTER(
+    TopologyInfo,
     {"waxman",
      "Waxman graph: uniform points, pair joined with probability beta*exp(-d/(alpha*L)), L the largest distance",
-     {ParamSpec::real("alpha", 0.1, "distance scale as a fraction of L: smaller keeps edges shorter").positive(),
-      ParamSpec::real("beta", 0.6, "edge probability at distance 0: scales the density").within(0, 1)},
+     {ParamSpec::real("alpha", WaxmanOptions().alpha(),
+                      "distance scale as a fraction of L: smaller keeps edges shorter")
+          .positive(),
+      ParamSpec::real("beta", WaxmanOptions().beta(), "edge probability at distance 0: scales the density")
+          .within(0, 1)},
      [](const GraphOptions& common, const Params& p, Rng& rng) {
        return waxman(
            WaxmanOptions().nodes(common.nodes()).dims(common.dims()).alpha(p.get("alpha")).beta(p.get("beta")), rng);

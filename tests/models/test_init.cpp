@@ -83,3 +83,34 @@ TEST_CASE("unknown initialisers are refused with the known names") {
   CHECK_THROWS_WITH(draw(InitOptions("gaussian")), Catch::Contains("known: from_coordinates"));
   CHECK(InitRegistry::names().size() >= 7);
 }
+
+TEST_CASE("the shared init keys are declared once: each one's typed access reaches the InitOptions field it names") {
+  // init_keys.hpp is the one list the trainer's schema, reader and recorded config follow; a key whose access went to
+  // another field would read a config's std into gain, silently.
+  std::set<std::string> names;
+  for (const auto& k : init_keys()) {
+    names.insert(k.key);
+    InitOptions o;
+    if (k.text) {
+      REQUIRE(k.choices != nullptr);
+      const std::string other = k.choices().back();
+      k.set_text(o, other);
+      CHECK(k.text_value(o) == other);
+    } else {
+      k.set_number(o, 1234.5);
+      CHECK(k.number(o) == 1234.5);
+    }
+  }
+  CHECK(names == std::set<std::string>{"std", "a", "gain", "scale", "source", "mode", "base"});
+  InitOptions o;
+  for (const auto& k : init_keys())
+    if (!k.text) k.set_number(o, k.key == "std" ? 0.3 : k.key == "a" ? 0.4 : k.key == "gain" ? 0.5 : 0.6);
+  CHECK(o.std() == 0.3);
+  CHECK(o.a() == 0.4);
+  CHECK(o.gain() == 0.5);
+  CHECK(o.scale() == 0.6);
+  CHECK(init_scale(InitOptions("uniform").a(0.25)) == 0.25);
+  // A registration naming a scale or a read key outside the list is a bug of its author, caught at registration.
+  CHECK_THROWS_WITH(init_info("bad", nullptr, "source"), Catch::Contains("no number key"));
+  CHECK_THROWS_WITH(init_info("bad", nullptr, "std", {"sigma"}), Catch::Contains("'sigma', which is no key"));
+}
