@@ -34,10 +34,12 @@ void refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  loci::catch_pause_requests();  // before anything: an early SIGUSR1 must not end the process
+  loci::hold_pause_signals();  // before anything: an early SIGUSR1 must neither end the process nor be lost
   loci::apps::set_invocation(argc, argv);
-  // Before any plugin loads LibTorch, and so OpenBLAS: the kernel is read once, when OpenBLAS loads.
+  // Before any plugin loads LibTorch, and so OpenBLAS: the kernel is read once, when OpenBLAS loads. It may restart
+  // the process; a signal held until then is still pending after it.
   if (argc > 1 && (std::string(argv[1]) == "train" || std::string(argv[1]) == "run")) loci::cpu::settle(argv);
+  loci::catch_pause_requests();
   CLI::App app{"loci: generate datasets whose tokens have known true positions, train transformers with any\n"
                "positional encoding on them, and score every learned encoding against the truth."};
   app.name("loci");

@@ -11,7 +11,19 @@ volatile std::sig_atomic_t requested = 0;
 
 extern "C" void remember_pause(int) { requested = 1; }
 
+sigset_t pause_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (const int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGCHLD}) sigaddset(&set, sig);
+  return set;
+}
+
 }  // namespace
+
+void hold_pause_signals() {
+  const sigset_t held = pause_signals();
+  sigprocmask(SIG_BLOCK, &held, nullptr);
+}
 
 void catch_pause_requests() {
   struct sigaction sa {};
@@ -20,10 +32,9 @@ void catch_pause_requests() {
   sa.sa_flags = SA_RESTART;
   sigaction(SIGUSR1, &sa, nullptr);
   // A sweep starts each run with the signals it handles held, so that one sent before the run could take it waits
-  // (apps/sweep.cpp, launch): from here the run takes them, SIGUSR1 into the handler above, a stop by its default.
-  sigset_t held;
-  sigemptyset(&held);
-  for (const int sig : {SIGTERM, SIGINT, SIGHUP, SIGUSR1, SIGCHLD}) sigaddset(&held, sig);
+  // (apps/sweep/sweep.cpp, launch): from here the run takes them, SIGUSR1 into the handler above, a stop by its
+  // default.
+  const sigset_t held = pause_signals();
   sigprocmask(SIG_UNBLOCK, &held, nullptr);
 }
 

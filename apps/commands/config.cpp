@@ -4,8 +4,8 @@
 
 #include "apps/commands.hpp"
 #include "apps/config_file.hpp"
+#include "apps/pipeline/pipeline.hpp"
 #include "apps/resolve.hpp"
-#include "apps/pipeline.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
 

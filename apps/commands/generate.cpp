@@ -4,7 +4,7 @@
 
 #include "apps/commands.hpp"
 #include "apps/config_file.hpp"
-#include "apps/generate_stage.hpp"
+#include "apps/pipeline/generate_stage.hpp"
 #include "apps/resolve.hpp"
 #include "core/error.hpp"
 #include "core/launch.hpp"

@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "apps/commands.hpp"
-#include "apps/report.hpp"
+#include "apps/report/report.hpp"
 
 namespace loci::apps {
 

@@ -6,22 +6,22 @@
 #include <iostream>
 #include <thread>
 
-#include "apps/commands.hpp"
-#include "apps/config_file.hpp"
-#include "apps/dry_run.hpp"
-#include "apps/generate_stage.hpp"
 #include "apps/analysis/analyze_all.hpp"
 #include "apps/analysis/analyze_options.hpp"
-#include "apps/pipeline.hpp"
-#include "apps/report.hpp"
+#include "apps/commands.hpp"
+#include "apps/config_file.hpp"
+#include "apps/pipeline/dry_run.hpp"
+#include "apps/pipeline/emit.hpp"
+#include "apps/pipeline/generate_stage.hpp"
+#include "apps/pipeline/pipeline.hpp"
+#include "apps/pipeline/stage_sweep.hpp"
+#include "apps/report/report.hpp"
 #include "apps/resolve.hpp"
-#include "apps/pipeline_emit.hpp"
-#include "apps/stage_sweep.hpp"
-#include "datasets/atomic_file.hpp"
-#include "datasets/checksum.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
 #include "core/launch.hpp"
+#include "datasets/atomic_file.hpp"
+#include "datasets/checksum.hpp"
 
 namespace loci::apps {
 

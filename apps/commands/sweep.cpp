@@ -6,8 +6,8 @@
 #include <map>
 
 #include "apps/commands.hpp"
-#include "apps/sweep_manifest.hpp"
-#include "apps/sweep_stop.hpp"
+#include "apps/sweep/manifest.hpp"
+#include "apps/sweep/stop.hpp"
 
 namespace loci::apps {
 

@@ -5,13 +5,13 @@
 
 #include "apps/commands.hpp"
 #include "apps/config_file.hpp"
-#include "apps/dry_run.hpp"
 #include "apps/invocation.hpp"
+#include "apps/pipeline/dry_run.hpp"
 #include "apps/resolve.hpp"
-#include "apps/sweep.hpp"
-#include "cpu/blas_kernel.hpp"
+#include "apps/sweep/sweep.hpp"
 #include "core/error.hpp"
 #include "core/launch.hpp"
+#include "cpu/blas_kernel.hpp"
 
 namespace loci::apps {
 

@@ -67,7 +67,7 @@ struct TrainOptions {
   std::string attention_split;  // "" = human, else test, else the first evaluated split
   std::int64_t checkpoint_every = 0;  // also keep checkpoints/epoch_<E>.pt every this many epochs (0 = off)
   std::string checkpoint_best;        // split whose loss picks checkpoints/best.pt ("" = off)
-  std::int64_t jobs = 1;  // sweeps (apps/sweep.cpp): processes at a time
+  std::int64_t jobs = 1;              // sweeps (apps/sweep/sweep.cpp): processes at a time
 
   // model.pe.draw: "seed" (the PE drawn from the run's seed), "run" (from the run's identity: every cell its own
   // draw) or a whole number (the draw a run of that seed makes); resolved by pe_draw_seed (run_identity.hpp).

@@ -21,9 +21,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include "apps/invocation.hpp"
-#include "apps/pipeline_emit.hpp"
-#include "apps/stage_sweep.hpp"
-#include "apps/sweep.hpp"
+#include "apps/pipeline/emit.hpp"
+#include "apps/pipeline/stage_sweep.hpp"
+#include "apps/sweep/sweep.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
 #include "core/shell_words.hpp"

@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "apps/analysis/run_folder.hpp"
-#include "apps/sweep_manifest.hpp"
+#include "apps/sweep/manifest.hpp"
 #include "core/error.hpp"
 #include "datasets/array_file.hpp"
 #include "datasets/atomic_file.hpp"

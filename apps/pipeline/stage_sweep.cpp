@@ -1,8 +1,8 @@
-#include "apps/stage_sweep.hpp"
+#include "apps/pipeline/stage_sweep.hpp"
 
-#include "apps/sweep_grids.hpp"
-#include "datasets/atomic_file.hpp"
+#include "apps/sweep/grids.hpp"
 #include "core/config/yaml_io.hpp"
+#include "datasets/atomic_file.hpp"
 
 namespace loci::apps {
 

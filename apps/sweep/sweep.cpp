@@ -1,6 +1,6 @@
-#include "apps/sweep.hpp"
-#include "apps/sweep_manifest.hpp"
+#include "apps/sweep/sweep.hpp"
 #include "apps/signal_pipe.hpp"
+#include "apps/sweep/manifest.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -9,25 +9,25 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
 #include <sstream>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 
 #include <nlohmann/json.hpp>
 
 #include "core/config/overrides.hpp"
-#include "datasets/bounded_read.hpp"
-#include "datasets/folder_lock.hpp"
 #include "core/error.hpp"
 #include "core/printable.hpp"
 #include "core/provenance.hpp"
+#include "datasets/bounded_read.hpp"
+#include "datasets/folder_lock.hpp"
 
 namespace loci::apps {
 
@@ -40,8 +40,10 @@ Sweep plan_sweep(const std::vector<std::string>& sweep_args) {
     const auto eq = arg.find('=');
     if (eq == std::string::npos) throw UserError("command line '" + printable(arg) + "': a sweep is written key=v1,v2");
     const auto values = config::sweep_values(arg.substr(0, eq), std::string_view(arg).substr(eq + 1));
-    if (values.size() == 1) sweep.fixed.push_back(arg.substr(0, eq) + "=" + values.front());
-    else varying.push_back(arg);
+    if (values.size() == 1)
+      sweep.fixed.push_back(arg.substr(0, eq) + "=" + values.front());
+    else
+      varying.push_back(arg);
   }
   auto& points = sweep.points;
   for (auto& overrides : config::expand_sweep(varying)) {
@@ -60,7 +62,10 @@ std::string point_folder_name(const std::vector<std::string>& overrides) {
   for (const auto& o : overrides) {
     if (!name.empty()) name += ",";
     for (const char c : o)
-      name += c == '/' ? std::string("%2F") : c == ' ' ? std::string("%20") : c == '%' ? std::string("%25") : std::string(1, c);
+      name += c == '/'   ? std::string("%2F")
+              : c == ' ' ? std::string("%20")
+              : c == '%' ? std::string("%25")
+                         : std::string(1, c);
   }
   return name;
 }
@@ -170,8 +175,10 @@ std::optional<fs::file_time_type> finished_at(const fs::path& run) {
 std::string clock_text(double seconds) {
   const auto s = static_cast<long long>(seconds + 0.5);
   char buf[32];
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%lld:%02lld", s / 60, s % 60);
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", s / 3600, s / 60 % 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%lld:%02lld", s / 60, s % 60);
   return buf;
 }
 
@@ -186,12 +193,17 @@ std::string headline(const fs::path& run) {
     const auto j = nlohmann::json::parse(*text);
     const auto& final_metrics = j.at("final");
     if (final_metrics.empty()) return "";
-    const auto& [split, m] = final_metrics.contains("human") ? std::pair<std::string, nlohmann::json>{"human", final_metrics.at("human")}
-                                                              : std::pair<std::string, nlohmann::json>{final_metrics.begin().key(), final_metrics.begin().value()};
+    const auto& [split, m] =
+        final_metrics.contains("human")
+            ? std::pair<std::string, nlohmann::json>{"human", final_metrics.at("human")}
+            : std::pair<std::string, nlohmann::json>{final_metrics.begin().key(), final_metrics.begin().value()};
     char buf[96];
-    if (m.contains("accuracy")) std::snprintf(buf, sizeof buf, "%s %.1f%%", split.c_str(), 100.0 * m["accuracy"].get<double>());
-    else if (m.contains("mse")) std::snprintf(buf, sizeof buf, "%s mse %.4g", split.c_str(), m["mse"].get<double>());
-    else return "";
+    if (m.contains("accuracy"))
+      std::snprintf(buf, sizeof buf, "%s %.1f%%", split.c_str(), 100.0 * m["accuracy"].get<double>());
+    else if (m.contains("mse"))
+      std::snprintf(buf, sizeof buf, "%s mse %.4g", split.c_str(), m["mse"].get<double>());
+    else
+      return "";
     return buf;
   } catch (const std::exception&) {
     return "";
@@ -274,7 +286,11 @@ class SweepRunner {
     ++finished_;
     // The run's own number, as on its start line: runs of a parallel sweep end out of order.
     std::cerr << "loci: [" << index + 1 << "/" << points_.size() << "] "
-              << (paused ? "paused " : kept ? "kept   " : ok ? "done   " : interrupted ? "stopped " : "FAILED ")
+              << (paused        ? "paused "
+                  : kept        ? "kept   "
+                  : ok          ? "done   "
+                  : interrupted ? "stopped "
+                                : "FAILED ")
               << points_[index].name;
     if (ok && !kept && !paused) report_made(run, seconds_since(started_[index]));
     if (!ok && !interrupted) report_failed(run);
@@ -289,7 +305,8 @@ class SweepRunner {
     const std::size_t left = points_.size() - finished_;
     if (left == 0) return;
     // Runs go r.jobs at a time: what is left takes about its share of the mean run, per slot.
-    const double eta = made_seconds_ / static_cast<double>(made_) * static_cast<double>(left) / static_cast<double>(r_.jobs);
+    const double eta =
+        made_seconds_ / static_cast<double>(made_) * static_cast<double>(left) / static_cast<double>(r_.jobs);
     std::cerr << "; " << left << " to go, about " << clock_text(eta) << " left";
   }
 
@@ -319,8 +336,10 @@ class SweepRunner {
     int status = 0;
     while (!running_.empty()) {
       const pid_t pid = waitpid(-1, &status, 0);
-      if (pid > 0) finish(pid, status);
-      else if (errno != EINTR) break;
+      if (pid > 0)
+        finish(pid, status);
+      else if (errno != EINTR)
+        break;
     }
   }
 
@@ -344,7 +363,7 @@ class SweepRunner {
   std::size_t next_ = 0, finished_ = 0, made_ = 0;
   double made_seconds_ = 0;  // wall time of the runs that trained, for the ETA
   int failed_ = 0, stopped_by_ = 0;
-  bool paused_ = false;  // SIGUSR1: the running runs pause, no new one starts
+  bool paused_ = false;           // SIGUSR1: the running runs pause, no new one starts
   int stopped_from_outside_ = 0;  // the stop signal that ended a run the sweep had not stopped
 };
 

@@ -9,8 +9,8 @@
 
 #include "apps/invocation.hpp"
 #include "apps/script_values.hpp"
-#include "apps/sweep.hpp"
-#include "apps/sweep_manifest.hpp"
+#include "apps/sweep/manifest.hpp"
+#include "apps/sweep/sweep.hpp"
 #include "core/error.hpp"
 #include "core/printable.hpp"
 #include "core/shell_words.hpp"
@@ -54,8 +54,10 @@ std::vector<std::pair<std::string, std::string>> sbatch_lines(const Context& c, 
     const auto eq = option.find('=');
     const std::string key = option.substr(0, eq), value = eq == std::string::npos ? "" : option.substr(eq + 1);
     const auto same = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == key; });
-    if (same != lines.end()) same->second = value;
-    else lines.emplace_back(key, value);
+    if (same != lines.end())
+      same->second = value;
+    else
+      lines.emplace_back(key, value);
   }
   return lines;
 }
@@ -68,12 +70,15 @@ std::string emit_slurm(const Context& c, const std::vector<SweepPoint>& points) 
   o << "#!/bin/bash\n"
     << "# A Slurm job array: one task per point of the sweep, " << points.size() << " in all."
     << (invocation_for_script().empty() ? "" : " Made by\n#   " + invocation_for_script()) << "\n"
-    << "# Submit it with `sbatch THIS_FILE`, or pipe the command into sbatch. Set scheduler options on the loci command\n"
+    << "# Submit it with `sbatch THIS_FILE`, or pipe the command into sbatch. Set scheduler options on the loci "
+       "command\n"
     << "# (--sbatch partition=NAME --sbatch time=4:00:00 --sbatch cpus-per-task=8 --sbatch array=0-" << last << "%4),\n"
     << "# not here. Every task runs its point with --resume: submitting again skips finished points and continues\n"
     << "# interrupted ones from their last checkpoint; `sbatch --array=K THIS_FILE` runs point K alone. Near the time\n"
-    << "# limit Slurm sends SIGUSR1: loci ends its epoch with a checkpoint and the task requeues itself; scancel ends a\n"
-    << "# task, keeping its last checkpoint. Each task ends with one line in " << (fs::path(out) / "sweep.log").string() << ";\n"
+    << "# limit Slurm sends SIGUSR1: loci ends its epoch with a checkpoint and the task requeues itself; scancel ends "
+       "a\n"
+    << "# task, keeping its last checkpoint. Each task ends with one line in " << (fs::path(out) / "sweep.log").string()
+    << ";\n"
     << "# `loci sweep status " << out << "` says where every point stands.\n";
   for (const auto& [key, value] : sbatch_lines(c, points))
     o << "#SBATCH --" << key << (value.empty() ? "" : "=" + value) << "\n";
@@ -91,7 +96,8 @@ std::string emit_slurm(const Context& c, const std::vector<SweepPoint>& points) 
   o << "  *) echo \"loci: no sweep point $task (0-" << last << ")\" >&2; exit 1 ;;\n"
     << "esac\n"
     << "run=" << shell_word(out) << "/\"$name\"\n"
-    << "say() { line=\"$(date -u +%Y-%m-%dT%H:%M:%SZ) [${SLURM_ARRAY_JOB_ID:-}_$task] $*\"; echo \"$line\"; echo \"$line\" >> "
+    << "say() { line=\"$(date -u +%Y-%m-%dT%H:%M:%SZ) [${SLURM_ARRAY_JOB_ID:-}_$task] $*\"; echo \"$line\"; echo "
+       "\"$line\" >> "
     << log << "; }\n"
     << "mkdir -p \"$run\"\n"
     << "\"${cmd[@]}\" >> \"$run/train.log\" 2>&1 &\n"
@@ -107,8 +113,10 @@ std::string emit_slurm(const Context& c, const std::vector<SweepPoint>& points) 
     << "  exit 0\n"
     << "fi\n"
     << "if [ \"$status\" = 0 ]; then say \"done $name\"\n"
-    << "elif [ \"$stopped\" = 1 ]; then say \"stopped $name: its last checkpoint is kept; submitting again continues it\"\n"
-    << "else say \"FAILED $name: $(grep -v '^[[:space:]]*$' \"$run/train.log\" | tail -n 1) (see $run/train.log)\"; fi\n"
+    << "elif [ \"$stopped\" = 1 ]; then say \"stopped $name: its last checkpoint is kept; submitting again continues "
+       "it\"\n"
+    << "else say \"FAILED $name: $(grep -v '^[[:space:]]*$' \"$run/train.log\" | tail -n 1) (see $run/train.log)\"; "
+       "fi\n"
     << "exit \"$status\"\n";
   return o.str();
 }
@@ -145,7 +153,8 @@ std::string emit_sweep(const std::string& format, const SweepRequest& request, c
   const auto it = emitters().find(format);
   if (it == emitters().end()) throw UserError("--emit " + format + ": unknown format (list or slurm)");
   if (format != "slurm" && !request.scheduler_options.empty())
-    throw UserError("--sbatch " + printable(request.scheduler_options.front()) + ": --sbatch options are for --emit slurm");
+    throw UserError("--sbatch " + printable(request.scheduler_options.front()) +
+                    ": --sbatch options are for --emit slurm");
   for (const auto& option : request.scheduler_options) {
     const std::string key = option.substr(0, option.find('='));
     const bool word = !key.empty() && std::all_of(key.begin(), key.end(), [](char ch) {
@@ -154,7 +163,8 @@ std::string emit_sweep(const std::string& format, const SweepRequest& request, c
     if (word && !fits_one_line(option))
       throw UserError("--sbatch " + key + ": its value holds a line break or NUL, which cannot be an #SBATCH line");
     if (!word)
-      throw UserError("--sbatch " + printable(key) + ": expected an sbatch long option without its dashes, KEY or KEY=VALUE "
+      throw UserError("--sbatch " + printable(key) +
+                      ": expected an sbatch long option without its dashes, KEY or KEY=VALUE "
                       "(partition=debug, time=1:00:00, cpus-per-task=4)");
   }
   Context c{request, fs::read_symlink("/proc/self/exe").string(), fs::current_path().string()};

@@ -16,7 +16,7 @@ namespace loci::apps {
 // The schema of a generate or train stage's plugin (named in the stage after `args`), or null when none is found
 // (its resolution then says why).
 std::optional<config::Schema> stage_plugin_schema(const config::Node& stage, const std::vector<std::string>& args,
-                                          plugins::PluginRegistry& registry);
+                                                  plugins::PluginRegistry& registry);
 
 // Every key of `schema` whose dotted path ends with `path` as whole parts ("epochs" -> "train.epochs").
 std::vector<std::string> keys_ending_with(const config::Schema& schema, const std::string& path);

@@ -1,4 +1,4 @@
-#include "apps/report.hpp"
+#include "apps/report/report.hpp"
 
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -73,7 +73,8 @@ void make_report(const fs::path& analysis, const fs::path& out) {
   // The script's own message is its last line; a Python traceback ends with the exception.
   while (!errors.empty() && errors.back() == '\n') errors.pop_back();
   const auto nl = errors.rfind('\n');
-  throw UserError("report: " + (errors.empty() ? "the report script failed" : errors.substr(nl == std::string::npos ? 0 : nl + 1)));
+  throw UserError("report: " +
+                  (errors.empty() ? "the report script failed" : errors.substr(nl == std::string::npos ? 0 : nl + 1)));
 }
 
 }  // namespace loci::apps

@@ -1,15 +1,15 @@
-#include "apps/pipeline_emit.hpp"
+#include "apps/pipeline/emit.hpp"
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 
 #include "apps/invocation.hpp"
+#include "apps/pipeline/stage_sweep.hpp"
 #include "apps/script_values.hpp"
-#include "apps/stage_sweep.hpp"
-#include "datasets/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/shell_words.hpp"
+#include "datasets/atomic_file.hpp"
 
 namespace loci::apps {
 
@@ -72,8 +72,10 @@ std::string emit_pipeline_slurm(const config::Node& resolved, const PipelineEmit
     << "# Submit it with sbatch (pipe the command into it). This job " << (generate ? "generates the data, then " : "")
     << "submits the train\n"
     << "# stage's job array (" << array_script.string() << ", one task per run)"
-    << (after.empty() ? "" : " and a job that analyses and reports\n# once every task has ended (a failed run leaves "
-                             "the others analysed; `loci sweep status " + req.out + "` names it)")
+    << (after.empty() ? ""
+                      : " and a job that analyses and reports\n# once every task has ended (a failed run leaves "
+                        "the others analysed; `loci sweep status " +
+                            req.out + "` names it)")
     << ". Submitting\n# again keeps every finished stage and run.\n"
     << "#SBATCH --job-name=loci-pipeline\n"
     << "#SBATCH --output=" << log << "\n";
@@ -82,17 +84,16 @@ std::string emit_pipeline_slurm(const config::Node& resolved, const PipelineEmit
     << "cd " << shell_word(cwd) << "\n";
   if (generate) o << run_command(r, program, "generate") << "\n";
   o << "array=\"$(sbatch --parsable " << shell_word(array_script.string()) << " | cut -d';' -f1)\"\n"
-    << "echo \"loci: train stage: job array $array, " << sweep.points.size() << " runs under\" "
-    << shell_word(req.out) << "\n";
+    << "echo \"loci: train stage: job array $array, " << sweep.points.size() << " runs under\" " << shell_word(req.out)
+    << "\n";
   if (!after.empty()) {
     std::string stages;
     for (const auto& s : after) stages += (stages.empty() ? "" : ",") + s;
     const std::string wrap = "cd " + shell_word(cwd) + " && " + run_command(r, program, stages);
-    o << "after=\"$(sbatch --parsable --dependency=afterany:$array --job-name=loci-" << stages.substr(0, stages.find(','))
-      << " --output=" << shell_word(log);
+    o << "after=\"$(sbatch --parsable --dependency=afterany:$array --job-name=loci-"
+      << stages.substr(0, stages.find(',')) << " --output=" << shell_word(log);
     for (const auto& option : job_options(r.sbatch)) o << " " << shell_word("--" + option);
-    o << " --wrap " << shell_word(wrap)
-      << " | cut -d';' -f1)\"\n"
+    o << " --wrap " << shell_word(wrap) << " | cut -d';' -f1)\"\n"
       << "echo \"loci: " << stages << ": job $after, after the array\"\n";
   }
   return o.str();

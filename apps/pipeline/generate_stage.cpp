@@ -1,4 +1,4 @@
-#include "apps/generate_stage.hpp"
+#include "apps/pipeline/generate_stage.hpp"
 
 #include "apps/invocation.hpp"
 #include "core/common_options.hpp"
@@ -68,7 +68,7 @@ std::string recorded_config(const config::Node& resolved, const plugins::Generat
 }
 
 datasets::GenerateReport generate_from_config(const config::Node& resolved, const plugins::PluginRecord& plugin,
-                                          const plugins::PluginRegistry& registry, const GenerateFlags& flags) {
+                                              const plugins::PluginRegistry& registry, const GenerateFlags& flags) {
   auto generator = registry.make_generator(plugin.name);
   check_split_sizes(resolved);
   generator->configure(resolved);

@@ -53,7 +53,7 @@ std::string headline(const std::filesystem::path& run);
 // One point's `loci train` arguments, after the program name: what run_sweep starts and what the emitters write.
 std::vector<std::string> point_arguments(const SweepRequest& request, const SweepPoint& point);
 
-// The sweep as text for a scheduler loci does not run itself (apps/sweep_emit.cpp): `list`, one shell command a
+// The sweep as text for a scheduler loci does not run itself (apps/sweep/emit.cpp): `list`, one shell command a
 // line (GNU parallel, a cluster's own queue), or `slurm`, a job-array script with one array task per point. Every
 // command passes --resume: run again, it skips a finished point and continues an interrupted one.
 std::string emit_sweep(const std::string& format, const SweepRequest& request, const std::vector<SweepPoint>& points);

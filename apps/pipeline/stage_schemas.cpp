@@ -1,4 +1,4 @@
-#include "apps/stage_schemas.hpp"
+#include "apps/pipeline/stage_schemas.hpp"
 
 #include <string>
 #include <vector>
@@ -26,16 +26,19 @@ config::OptionTable<PipelineKeys> make_pipeline_keys() {
       .doc("pipeline folder: every stage writes below it");
   t.add("generate", [](P& p) -> config::Node& { return p.generate; })
       .any()
-      .doc("generator config (see `loci config schema GENERATOR`); out defaults to <out>/data. With `sweep:` "
-           "([seed=0,1,2]) one dataset per point, each in <out>/data/<point>, and the train stage's grid runs on each");
+      .doc(
+          "generator config (see `loci config schema GENERATOR`); out defaults to <out>/data. With `sweep:` "
+          "([seed=0,1,2]) one dataset per point, each in <out>/data/<point>, and the train stage's grid runs on each");
   t.add("train", [](P& p) -> config::Node& { return p.train; })
       .any()
-      .doc("training config (see `loci config schema TRAINER`) plus `sweep:` (one grid [key=v1,v2, ...] or a list of "
-           "grids, run as their union); data defaults to the generate stage's out, out to <out>/runs");
+      .doc(
+          "training config (see `loci config schema TRAINER`) plus `sweep:` (one grid [key=v1,v2, ...] or a list of "
+          "grids, run as their union); data defaults to the generate stage's out, out to <out>/runs");
   t.add("analyze", [](P& p) -> config::Node& { return p.analyze; })
       .any()
-      .doc("analysis of the trained runs (`loci analyze`): {runs, out, metric, knn, mds_dims, attention_reference}; "
-           "runs default to the train stage's out, out to <out>/analysis");
+      .doc(
+          "analysis of the trained runs (`loci analyze`): {runs, out, metric, knn, mds_dims, attention_reference}; "
+          "runs default to the train stage's out, out to <out>/analysis");
   t.add("report", [](P& p) -> config::Node& { return p.report; })
       .any()
       .doc("report of the analysis (`loci report`): {out}; out defaults to <out>/report");
@@ -43,8 +46,9 @@ config::OptionTable<PipelineKeys> make_pipeline_keys() {
       .path()
       .doc("extra folders searched for plugins");
   t.add("plugin_override", [](P& p) -> std::vector<std::string>& { return p.plugin_override; })
-      .doc("plugin names that more than one library may provide, the first found on the search path winning; any "
-           "other name found twice is an error");
+      .doc(
+          "plugin names that more than one library may provide, the first found on the search path winning; any "
+          "other name found twice is an error");
   return t;
 }
 

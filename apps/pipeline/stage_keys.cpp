@@ -1,4 +1,4 @@
-#include "apps/stage_keys.hpp"
+#include "apps/pipeline/stage_keys.hpp"
 
 #include "core/config/identity.hpp"
 #include "core/config/overrides.hpp"
@@ -70,8 +70,8 @@ std::string pipeline_key_hint(const std::string& arg,
     for (const auto& k : keys_ending_with(*schema, o.path)) full.push_back(stage + "." + k);
   }
   if (full.empty()) return "";
-  return "command line '" + arg + "': the pipeline has no key '" + o.path + "'; its stages' keys go below them: did you mean " +
-         alternatives(full) + "?";
+  return "command line '" + arg + "': the pipeline has no key '" + o.path +
+         "'; its stages' keys go below them: did you mean " + alternatives(full) + "?";
 }
 
 }  // namespace loci::apps

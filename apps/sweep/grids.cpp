@@ -1,4 +1,4 @@
-#include "apps/sweep_grids.hpp"
+#include "apps/sweep/grids.hpp"
 
 #include <set>
 
@@ -20,7 +20,8 @@ Sweep plan_sweep_grids(const std::vector<std::vector<std::string>>& grids) {
       q.name = point_folder_name(q.overrides);
       if (q.name.empty()) q.name = "run";
       if (!names.insert(q.name).second)
-        throw UserError("sweep: the point '" + printable(q.name) + "' is in two grids; make each grid differ in a fixed key");
+        throw UserError("sweep: the point '" + printable(q.name) +
+                        "' is in two grids; make each grid differ in a fixed key");
       all.points.push_back(std::move(q));
     }
   }

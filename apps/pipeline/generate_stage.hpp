@@ -13,8 +13,8 @@ struct GenerateFlags {
   bool resume = false;
   bool force = false;
   bool progress = true;
-  bool merge = false;              // write index.json from a finished multi-process run's records; make nothing
-  int rank = 0, world_size = 1;    // this process's share of a multi-process run (see core/launch.hpp)
+  bool merge = false;            // write index.json from a finished multi-process run's records; make nothing
+  int rank = 0, world_size = 1;  // this process's share of a multi-process run (see core/launch.hpp)
 };
 
 // Keys of a generator config that never change the data, left out of what the dataset stores and compares.
@@ -23,6 +23,6 @@ const std::vector<std::string>& generator_identity_drop();
 std::string recorded_config(const config::Node& resolved, const plugins::Generator& generator);
 
 datasets::GenerateReport generate_from_config(const config::Node& resolved, const plugins::PluginRecord& plugin,
-                                          const plugins::PluginRegistry& registry, const GenerateFlags& flags);
+                                              const plugins::PluginRegistry& registry, const GenerateFlags& flags);
 
 }  // namespace loci::apps

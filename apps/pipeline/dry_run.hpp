@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/sweep.hpp"
+#include "apps/sweep/sweep.hpp"
 #include "core/config/node.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
@@ -21,7 +21,7 @@ bool dry_run_refused(const std::string& line);
 
 // One line per point of a sweep of `stage` (a training config without `sweep:`): "[3/27] <folder>: <what>".
 // Returns how many points would be refused.
-std::size_t dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep, const std::string& out,
-                   plugins::PluginRegistry& registry);
+std::size_t dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep,
+                          const std::string& out, plugins::PluginRegistry& registry);
 
 }  // namespace loci::apps

@@ -1,4 +1,4 @@
-#include "apps/sweep_manifest.hpp"
+#include "apps/sweep/manifest.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -11,11 +11,11 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/invocation.hpp"
+#include "core/error.hpp"
+#include "core/printable.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/bounded_read.hpp"
 #include "datasets/error.hpp"
-#include "core/error.hpp"
-#include "core/printable.hpp"
 
 namespace loci::apps {
 
@@ -80,13 +80,14 @@ PointState state_of(const fs::path& run, const std::string& name) {
   } else {
     const std::string said = last_line(run / "train.log");
     const bool error = said.rfind("loci: error:", 0) == 0 || said.rfind("loci: internal", 0) == 0;
-    if (error) p.state = "failed", p.detail = said;
+    if (error)
+      p.state = "failed", p.detail = said;
     else if (datasets::name_exists(run / "checkpoints" / "last.pt"))
       p.state = "interrupted", p.detail = "continues from its last checkpoint with --resume (or the same sweep again)";
     else if (!said.empty())
       // No error and no checkpoint: stopped (or killed) before its first evaluation, not failed.
-      p.state = "interrupted", p.detail = "before its first checkpoint: it starts afresh when run again (its log ends: " +
-                                          said + ")";
+      p.state = "interrupted",
+      p.detail = "before its first checkpoint: it starts afresh when run again (its log ends: " + said + ")";
   }
   return p;
 }
@@ -118,7 +119,8 @@ std::vector<PointState> sweep_status(const fs::path& folder) {
       for (const auto& p : j.at("points")) {
         const auto name = p.at("name").get<std::string>();
         // A point is a folder of its own: a name that leads elsewhere (../x, a/b) would read outside the sweep.
-        if (name.empty() || name == "." || name == ".." || name.find_first_of(std::string("/\0", 2)) != std::string::npos)
+        if (name.empty() || name == "." || name == ".." ||
+            name.find_first_of(std::string("/\0", 2)) != std::string::npos)
           throw UserError(manifest.string() + ": point name '" + printable(name) + "' is not a folder name (damaged?)");
         names.push_back(name);
       }

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "apps/sweep.hpp"
+#include "apps/sweep/sweep.hpp"
 
 namespace loci::apps {
 

@@ -1,4 +1,4 @@
-#include "apps/sweep_stop.hpp"
+#include "apps/sweep/stop.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -46,8 +46,7 @@ std::string stop_sweep(const fs::path& folder, std::chrono::seconds wait) {
   std::error_code ec;
   if (!fs::is_directory(folder, ec)) throw UserError(folder.string() + ": no such folder");
   const std::string holder = datasets::folder_writer(folder, kClaim);
-  if (holder.empty())
-    throw UserError(folder.string() + ": no sweep is running there (nothing holds " + kClaim + ")");
+  if (holder.empty()) throw UserError(folder.string() + ": no sweep is running there (nothing holds " + kClaim + ")");
   const pid_t pid = local_pid(folder, holder);
   if (::kill(pid, SIGTERM) != 0)
     throw UserError(folder.string() + ": cannot signal pid " + std::to_string(pid) + " (" + std::strerror(errno) + ")");

@@ -1,9 +1,9 @@
-#include "apps/pipeline.hpp"
+#include "apps/pipeline/pipeline.hpp"
 
+#include "apps/pipeline/stage_keys.hpp"
+#include "apps/pipeline/stage_schemas.hpp"
 #include "apps/resolve.hpp"
-#include "apps/stage_keys.hpp"
-#include "apps/stage_schemas.hpp"
-#include "apps/sweep_grids.hpp"
+#include "apps/sweep/grids.hpp"
 #include "core/config/fail_at.hpp"
 #include "core/config/overrides.hpp"
 #include "core/config/schema.hpp"
@@ -47,7 +47,8 @@ config::Node resolve_small_stage(const config::Node& given, const config::Schema
                                  const std::filesystem::path& folder) {
   config::Node stage = given.is_map() ? given : config::Node::map(given.mark());
   if (!given.is_map() && !(given.is_scalar() && given.text().empty()))
-    config::fail_at(given.mark(), "'" + std::string(name) + "' takes a mapping of its settings (or {} for the defaults)");
+    config::fail_at(given.mark(),
+                    "'" + std::string(name) + "' takes a mapping of its settings (or {} for the defaults)");
   check_stage_keys(overrides, name, schema);
   config::Node out = as_typed(name, overrides, [&] { return schema.resolve(stage, overrides); });
   if (out.at("out").text().empty()) out.set("out", config::Node::scalar((folder / subfolder).string(), given.mark()));
@@ -86,11 +87,16 @@ struct StageOverrides {
 StageOverrides split_overrides(const std::vector<std::string>& overrides) {
   StageOverrides s;
   for (const auto& o : overrides) {
-    if (o.rfind("generate.", 0) == 0) s.generate.push_back(o.substr(9));
-    else if (o.rfind("train.", 0) == 0) s.train.push_back(o.substr(6));
-    else if (o.rfind("analyze.", 0) == 0) s.analyze.push_back(o.substr(8));
-    else if (o.rfind("report.", 0) == 0) s.report.push_back(o.substr(7));
-    else s.top.push_back(o);
+    if (o.rfind("generate.", 0) == 0)
+      s.generate.push_back(o.substr(9));
+    else if (o.rfind("train.", 0) == 0)
+      s.train.push_back(o.substr(6));
+    else if (o.rfind("analyze.", 0) == 0)
+      s.analyze.push_back(o.substr(8));
+    else if (o.rfind("report.", 0) == 0)
+      s.report.push_back(o.substr(7));
+    else
+      s.top.push_back(o);
   }
   return s;
 }
@@ -174,8 +180,10 @@ std::vector<std::string> apply_sweep_override(config::Node& stage, const std::ve
   std::vector<std::string> rest;
   for (const auto& arg : train) {
     config::Override o = config::parse_override(arg);
-    if (o.path == "sweep") stage.set("sweep", o.value);
-    else rest.push_back(arg);
+    if (o.path == "sweep")
+      stage.set("sweep", o.value);
+    else
+      rest.push_back(arg);
   }
   return rest;
 }
@@ -255,8 +263,9 @@ void place_train_stage(config::Node& stage, std::vector<std::vector<std::string>
 }
 
 // Every point of the sweep must resolve before anything runs.
-void check_every_sweep_point(const config::Node& stage, const config::Node& t, const std::vector<std::vector<std::string>>& grids,
-                             const std::vector<std::string>& train, const PipelineContext& c) {
+void check_every_sweep_point(const config::Node& stage, const config::Node& t,
+                             const std::vector<std::vector<std::string>>& grids, const std::vector<std::string>& train,
+                             const PipelineContext& c) {
   const Sweep plan = plan_sweep_grids(grids);
   for (const auto& point : plan.points) {
     auto o = plan.fixed;

@@ -1,4 +1,4 @@
-#include "apps/dry_run.hpp"
+#include "apps/pipeline/dry_run.hpp"
 
 #include <filesystem>
 #include <fstream>
@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "apps/generate_stage.hpp"
+#include "apps/pipeline/generate_stage.hpp"
 #include "apps/resolve.hpp"
 #include "core/config/identity.hpp"
 #include "core/config/yaml_io.hpp"
@@ -23,7 +23,8 @@ std::string dry_run_generate(const config::Node& resolved, const plugins::Plugin
   for (const auto& [name, count] : resolved.at("splits").entries())
     made += (made.size() > 5 ? ", " : "") + name + " " + count.text();
   made += " samples)";
-  if (fs::exists(out / ".loci-journal")) return out.string() + ": interrupted; resumes, keeping every shard that verifies";
+  if (fs::exists(out / ".loci-journal"))
+    return out.string() + ": interrupted; resumes, keeping every shard that verifies";
   std::ifstream in(out / "index.json");
   if (!in) return out.string() + ": " + made;
   nlohmann::json index;
@@ -43,8 +44,8 @@ std::string dry_run_generate(const config::Node& resolved, const plugins::Plugin
 
 bool dry_run_refused(const std::string& line) { return line.find(": refused: ") != std::string::npos; }
 
-std::size_t dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep, const std::string& out,
-                          plugins::PluginRegistry& registry) {
+std::size_t dry_run_sweep(const config::Node& stage, const std::string& where, const Sweep& sweep,
+                          const std::string& out, plugins::PluginRegistry& registry) {
   const std::size_t n = sweep.points.size();
   std::size_t refused = 0;
   for (std::size_t i = 0; i < n; ++i) {

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <utility>
 
-#include "apps/sweep.hpp"
+#include "apps/sweep/sweep.hpp"
 #include "core/config/node.hpp"
 
 namespace loci::apps {
