@@ -55,7 +55,7 @@ def pack(group, folder, max_attention_tokens):
     # What restore_runs.py needs to lay the run out again as a finished run folder, so that a later session's sweep
     # keeps it instead of training it again: the config, the metrics at full precision.
     for name, attr in (("config.yaml", "config_yaml"), ("metrics.jsonl", "metrics_jsonl"),
-                       ("provenance.json", "provenance")):
+                       ("provenance.json", "provenance"), ("robustness.csv", "robustness_csv")):
         if os.path.exists(os.path.join(folder, name)):
             with open(os.path.join(folder, name)) as f:
                 group.attrs[attr] = f.read()
@@ -102,7 +102,8 @@ def main(argv):
         out.attrs["name"] = a.name or os.path.basename(os.path.abspath(a.root))
         out.attrs["contents"] = ("one group per finished run: attrs identity, summary, analysis_final, interventions "
                                  "(JSON; the last only where `loci intervene` ran), pe_attributes (JSON: pe.h5's), "
-                                 "evaluations (how many pe.h5 held), metrics_csv, metrics_jsonl, config_yaml, provenance; "
+                                 "evaluations (how many pe.h5 held), metrics_csv, metrics_jsonl, config_yaml, provenance, robustness_csv "
+                                 "(where the run made the robustness test); "
                                  "datasets analysis_json (the run's whole analysis.json as UTF-8 bytes, where `loci "
                                  "analyze` ran), "
                                  "epoch and step [2] (first, last evaluation), positions [token, axis], placement_<p> and "

@@ -4,14 +4,15 @@ on across sessions: a session that lost its machine restores the committed bundl
 `loci run` keeps every restored run (the trainer finds it finished, made with the same settings) and trains only the
 rest. `loci analyze` and the report then see the whole table.
 
-    /usr/bin/python3 bench/bundles/restore_runs.py BUNDLE.h5 RUNS_ROOT --data DATA
+    /usr/bin/python3 bench/bundles/restore_runs.py BUNDLE.h5 RUNS_ROOT --data DATA [--runs-csv RUNS.csv]
 
 RUNS_ROOT is the sweep's runs folder (e.g. runs/exp1_table/runs) and DATA the dataset folder the sweep trains on (the
 pipeline's generate.out; generate it first, as the pipeline does: it must be the very dataset, which the trainer
 checks by its shards' checksums). A run folder that already exists is left as it is.
 
 A restored run holds what the bundle kept: identity.json, summary.json, config.yaml (its `out` and `data` set to the
-new folders), metrics.csv and metrics.jsonl, interventions.json where `loci intervene` ran, provenance.json with the
+new folders), metrics.csv and metrics.jsonl, robustness.csv and interventions.json where the run made them (for a
+bundle written before bundles kept robustness.csv, from the table's runs.csv with --runs-csv), provenance.json with the
 restoration added as its last entry, and a pe.h5 (with its checksum record) holding only the
 first and last evaluations, whose attribute abridged_history says so: `loci analyze` then measures no onset from it.
 Where the bundle kept the run's whole analysis.json (bundles written since session 31) it is restored too, its input
@@ -20,9 +21,11 @@ whole history. No model weights are kept: a restored run can be analysed and rep
 again by `loci intervene`.
 """
 import argparse
+import csv
 import hashlib
 import json
 import os
+import re
 import sys
 import time
 
@@ -111,6 +114,23 @@ def metrics_jsonl_from_csv(text):
     return "\n".join(out) + "\n"
 
 
+def robustness_from_runs_csv(row):
+    """robustness.csv for a bundle written before bundles kept it, from the run's row of the table's runs.csv
+    (<split>_accuracy_noise<sd> and <split>_mse_noise<sd>: what the analysis reads of it; samples and loss are left
+    empty)."""
+    cells = {}
+    for column, value in row.items():
+        m = re.fullmatch(r"(\w+?)_(accuracy|mse)_noise([0-9.]+)", column)
+        if m and value != "":
+            cells.setdefault((m.group(1), m.group(3)), {})[m.group(2)] = value
+    if not cells:
+        return None
+    lines = ["split,noise_std,samples,loss,accuracy,mse"]
+    for (split, noise), v in cells.items():
+        lines.append(f"{split},{noise},,,{v.get('accuracy', '')},{v.get('mse', '')}")
+    return "\n".join(lines) + "\n"
+
+
 def write_pe(path, group, bundle_name):
     attributes = json.loads(group.attrs["pe_attributes"]) if "pe_attributes" in group.attrs else {}
     epochs = group["epoch"][:]
@@ -143,7 +163,7 @@ def write_pe(path, group, bundle_name):
     os.replace(tmp, path)
 
 
-def restore(group, folder, data, bundle_name):
+def restore(group, folder, data, bundle_name, table_row=None):
     identity = json.loads(group.attrs["identity"])
     summary = json.loads(group.attrs["summary"])
     os.makedirs(folder)
@@ -157,6 +177,10 @@ def restore(group, folder, data, bundle_name):
     if "interventions" in group.attrs:
         write_text(os.path.join(folder, "interventions.json"),
                    json.dumps(json.loads(group.attrs["interventions"]), indent=1) + "\n")
+    robustness = group.attrs["robustness_csv"] if "robustness_csv" in group.attrs else \
+        robustness_from_runs_csv(table_row) if table_row else None
+    if robustness:
+        write_text(os.path.join(folder, "robustness.csv"), robustness)
     write_pe(os.path.join(folder, "pe.h5"), group, bundle_name)
     # The checksum record the trainer keeps beside pe.h5 (datasets/checked_file.hpp), of the restored file.
     write_text(os.path.join(folder, "pe.h5.sha256"),
@@ -185,7 +209,13 @@ def main(argv):
     p.add_argument("bundle")
     p.add_argument("root", help="the sweep's runs folder")
     p.add_argument("--data", required=True, help="the dataset folder the sweep trains on")
+    p.add_argument("--runs-csv", help="the table's runs.csv (bench/data/NAME/runs.csv): rebuilds robustness.csv of runs "
+                                      "in a bundle written before bundles kept it")
     a = p.parse_args(argv)
+    table = {}
+    if a.runs_csv:
+        with open(a.runs_csv) as f:
+            table = {os.path.basename(r["folder"].rstrip("/")): r for r in csv.DictReader(f)}
     data = os.path.abspath(a.data)
     if not os.path.isdir(data):
         print(f"restore_runs: {a.data}: no such dataset folder (generate it first)", file=sys.stderr)
@@ -198,7 +228,7 @@ def main(argv):
             if os.path.exists(folder):
                 kept += 1
                 continue
-            restore(bundle[run], folder, data, name)
+            restore(bundle[run], folder, data, name, table.get(os.path.basename(run)))
             restored += 1
     print(f"{a.root}: restored {restored} runs from {a.bundle}" + (f"; {kept} already there, left as they are" if kept else ""))
     return 0

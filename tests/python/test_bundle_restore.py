@@ -42,7 +42,8 @@ loci("generate", "-q", os.path.join(root, "configs", "lst.yaml"), f"out={data}",
 cfg = os.path.join(work, "t.yaml")
 with open(cfg, "w") as f:
     f.write(f"trainer: torch_trainer\ndata: {data}\nout: {work}/x\nmodel: {{d_model: 8, blocks: 1}}\n"
-            "train: {epochs: 4, eval_every: 1, batch_size: 32, threads: 1, progress: false, lr: 0.01}\n")
+            "train: {epochs: 4, eval_every: 1, batch_size: 32, threads: 1, progress: false, lr: 0.01, "
+            "robustness_noise: [0, 0.5]}\n")
 sweep = os.path.join(work, "sweep")
 loci("train", "-q", cfg, "-m", "model.pe.init.std=0.2,2.0", f"out={sweep}")
 loci("analyze", "-q", sweep)
@@ -69,7 +70,7 @@ loci("analyze", "-q", restored)
 after = rows(os.path.join(restored, "runs.csv"))
 assert set(after) == set(before) | {"model.pe.init.std=1.0"}, after.keys()
 compared = [c for c in before[next(iter(before))] if c not in ("folder", "data")]
-assert "rsa_spearman" in compared and "human_accuracy" in compared and "qk_rsa_onset_epoch" in compared, compared
+assert {"rsa_spearman", "human_accuracy", "qk_rsa_onset_epoch", "human_accuracy_noise0.5"} <= set(compared), compared
 # The analysis kept is the one made from the whole history (5 evaluations), though pe.h5 now holds 2.
 for name in before:
     with open(os.path.join(restored, name, "analysis.json")) as f:
@@ -94,12 +95,13 @@ old = os.path.join(work, "old.h5")
 shutil.copy(bundle, old)
 with h5py.File(old, "a") as f:
     for name in f:
-        for attr in ("config_yaml", "metrics_jsonl", "pe_attributes", "evaluations", "provenance"):
+        for attr in ("config_yaml", "metrics_jsonl", "pe_attributes", "evaluations", "provenance", "robustness_csv"):
             del f[name].attrs[attr]
         for ds in ("analysis_json", "step"):
             del f[name][ds]
 old_root = os.path.join(work, "old")
-python(restore_script, old, old_root, "--data", data)
+# Its robustness test comes back from the table's runs.csv.
+python(restore_script, old, old_root, "--data", data, "--runs-csv", os.path.join(sweep, "runs.csv"))
 loci("train", "-q", cfg, "-m", "model.pe.init.std=0.2,2.0", f"out={old_root}")
 for name in before:
     assert not os.path.exists(os.path.join(old_root, name, "checkpoints", "last.pt")), f"{name} was trained again"
@@ -109,7 +111,7 @@ loci("analyze", "-q", old_root)
 again = rows(os.path.join(old_root, "runs.csv"))
 for name, row in before.items():
     for c in ("human_accuracy", "test_accuracy", "train_accuracy", "rsa_spearman", "init_rsa_spearman",
-              "rsa_p_value", "qk_rsa_spearman"):
+              "rsa_p_value", "qk_rsa_spearman", "human_accuracy_noise0.5", "test_accuracy_noise0.0"):
         assert abs(float(again[name][c]) - float(row[c])) < 1e-6, (name, c, row[c], again[name][c])
     assert again[name]["rsa_onset_epoch"] == "" and again[name]["qk_rsa_onset_epoch"] == "", again[name]
 print(f"bundle restore: 1 passed, 0 failed ({onsets_seen} runs with an onset kept through the restore)")
