@@ -221,8 +221,20 @@ def main(argv):
         print(f"restore_runs: {a.data}: no such dataset folder (generate it first)", file=sys.stderr)
         return 1
     restored, kept = 0, 0
-    with h5py.File(a.bundle, "r") as bundle:
+    try:
+        bundle = h5py.File(a.bundle, "r")
+    except OSError as e:
+        print(f"restore_runs: {a.bundle}: not a readable bundle ({e})", file=sys.stderr)
+        return 1
+    with bundle:
         name = bundle.attrs.get("name", os.path.basename(a.bundle))
+        for run in sorted(bundle):
+            missing = [k for k in ("identity", "summary", "metrics_csv") if k not in bundle[run].attrs]
+            missing += [k for k in ("epoch", "positions") if k not in bundle[run]]
+            if missing:
+                print(f"restore_runs: {a.bundle}: run {run} lacks {', '.join(missing)} (not written by "
+                      "bench/bundles/bundle_runs.py?); nothing restored from it", file=sys.stderr)
+                return 1
         for run in sorted(bundle):
             folder = os.path.join(a.root, run)
             if os.path.exists(folder):

@@ -58,6 +58,19 @@ out = python(restore_script, bundle, restored, "--data", os.path.join(work, "now
 assert out.returncode == 1 and "nowhere: no such dataset folder" in out.stderr, out.stdout + out.stderr
 assert not os.path.exists(restored)
 
+# A file that is no bundle, and a bundle missing a run's record, are refused in one line, and nothing is written.
+with open(os.path.join(work, "not_a_bundle.h5"), "w") as f:
+    f.write("text")
+out = python(restore_script, os.path.join(work, "not_a_bundle.h5"), restored, "--data", data, check=False)
+assert out.returncode == 1 and "not a readable bundle" in out.stderr and len(out.stderr.splitlines()) == 1, out.stderr
+broken = os.path.join(work, "broken.h5")
+shutil.copy(bundle, broken)
+with h5py.File(broken, "a") as f:
+    del f[sorted(f)[-1]].attrs["identity"]
+out = python(restore_script, broken, restored, "--data", data, check=False)
+assert out.returncode == 1 and "lacks identity" in out.stderr, out.stderr
+assert not os.path.exists(restored)
+
 python(restore_script, bundle, restored, "--data", data)
 summaries = {name: open(os.path.join(restored, name, "summary.json")).read() for name in before}
 # The same sweep, one sigma more: the two restored runs are kept as they are, the new one trains.
