@@ -74,6 +74,7 @@ def read_runs(path, permutations, pool_datasets=False):
                 last = [g[p][1].astype(np.float64) for p in placements]
                 run["init_rsa"] = rsa(first, truth)
                 run["rsa"] = rsa(last, truth)
+                run["rounded_ties"] = any(rounded_ties(t) for t in first + last)
                 run["rsa_p"] = mantel_p(last, truth, permutations, rng)
             runs.append(run)
     return runs
@@ -119,15 +120,31 @@ def holm(ps):
     return out
 
 
+def rounded_ties(table):
+    """Whether a PE's distances tie in exact arithmetic but not in floating point (a fixed sinusoid's, which depend on
+    the offset alone): which of two such distances ranks first is then decided by rounding, which differs between
+    loci's Eigen sums and numpy's, and moves Spearman's rho by up to about 1e-4."""
+    d = np.sort(upper(distances(table)))
+    gaps = np.diff(d)
+    return bool(np.any((gaps > 0) & (gaps <= 1e-9 * max(d[-1], 1e-300))))
+
+
+# How close this script's RSA must be to loci's: rounding alone, or, where rounding breaks exact ties, their spread.
+TOLERANCE, TOLERANCE_TIES = 1e-6, 1e-3
+
+
 def check_against_loci(runs):
-    """The largest difference between this script's RSA (at the end and at epoch 0) and loci's analysis.json."""
-    worst = 0.0
+    """The largest difference between this script's RSA (at the end and at epoch 0) and loci's analysis.json, and
+    whether it passes: within TOLERANCE, or TOLERANCE_TIES for a run whose PE has ties broken by rounding."""
+    worst, passes = 0.0, True
     for r in runs:
         for mine, theirs in (("rsa", "rsa_spearman"), ("init_rsa", "init_rsa_spearman")):
             value = r.get("loci", {}).get(theirs)
             if mine in r and isinstance(value, (int, float)):
-                worst = max(worst, abs(r[mine] - value))
-    return worst
+                difference = abs(r[mine] - value)
+                worst = max(worst, difference)
+                passes &= difference <= (TOLERANCE_TIES if r.get("rounded_ties") else TOLERANCE)
+    return worst, passes
 
 
 SWEPT = "model.pe.init.std"
@@ -217,14 +234,18 @@ def main(argv):
                    help="pool each group over its datasets as over its seeds (loci analyze's analyze.pool_datasets); "
                         "comparisons pair runs on the same dataset with the same PE draw")
     p.add_argument("--check", action="store_true",
-                   help="also hold every run's RSA against loci's own analysis.json; exit 1 past 1e-6")
+                   help="also hold every run's RSA against loci's own analysis.json; exit 1 past 1e-6 (1e-3 for a "
+                        "PE whose exact distance ties rounding breaks, a fixed sinusoid's)")
     a = p.parse_args(argv)
     runs = read_runs(a.bundle, a.permutations, a.pool_datasets)
     if a.check:
-        worst = check_against_loci(runs)
+        worst, passes = check_against_loci(runs)
         compared = sum(1 for r in runs if "loci" in r)
-        print(f"RSA against loci's analysis.json over {compared} runs: largest difference {worst:.2g}")
-        if compared == 0 or worst > 1e-6:
+        tied = sum(1 for r in runs if "loci" in r and r.get("rounded_ties"))
+        print(f"RSA against loci's analysis.json over {compared} runs: largest difference {worst:.2g}"
+              + (f" ({tied} runs whose PE has exact ties broken by rounding, held within {TOLERANCE_TIES:g}; "
+                 f"the others within {TOLERANCE:g})" if tied else ""))
+        if compared == 0 or not passes:
             return 1
     names = group_names(runs)
     groups = {}

@@ -97,4 +97,19 @@ with tempfile.TemporaryDirectory() as tmp:
     row = next(line for line in out.stdout.splitlines() if line.startswith("| all runs | human_accuracy |"))
     assert "| 6 | -1.000 | within shared draws |" in row, row
 
-print("bundle recompute: 3 passed, 0 failed")
+# --check holds the RSA within 1e-6, except for a PE whose distances tie exactly (a fixed sinusoid of a grid, whose
+# distances depend on the offset alone): rounding then decides ranks, so it is held within 1e-3, and only that PE.
+sys.path.insert(0, os.path.dirname(script))
+import recompute_table  # noqa: E402
+
+grid = np.array([(r, c) for r in range(4) for c in range(4)], dtype=np.float64)
+sinusoid = np.concatenate([np.sin(grid[:, :1] * np.array([[1.0, 0.5]])), np.sin(grid[:, 1:] * np.array([[1.0, 0.5]]))],
+                          axis=1)
+assert recompute_table.rounded_ties(sinusoid + np.random.default_rng(0).normal(0, 1e-13, sinusoid.shape))
+assert not recompute_table.rounded_ties(np.random.default_rng(1).normal(size=(16, 8)))
+run = {"rsa": 0.5, "init_rsa": 0.5, "loci": {"rsa_spearman": 0.5002, "init_rsa_spearman": 0.5}}
+assert not recompute_table.check_against_loci([dict(run, rounded_ties=False)])[1]
+assert recompute_table.check_against_loci([dict(run, rounded_ties=True)])[1]
+assert not recompute_table.check_against_loci([dict(run, rounded_ties=True, rsa=0.51)])[1]
+
+print("bundle recompute: 4 passed, 0 failed")
