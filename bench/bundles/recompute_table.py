@@ -123,14 +123,15 @@ def holm(ps):
 def rounded_ties(table):
     """Whether a PE's distances tie in exact arithmetic but not in floating point (a fixed sinusoid's, which depend on
     the offset alone): which of two such distances ranks first is then decided by rounding, which differs between
-    loci's Eigen sums and numpy's, and moves Spearman's rho by up to about 1e-4."""
+    loci's Eigen sums and numpy's, and moves Spearman's rho by up to about 1e-3 (a 1D sinusoid of 16 tokens: 15
+    distinct distances over 120 pairs)."""
     d = np.sort(upper(distances(table)))
     gaps = np.diff(d)
     return bool(np.any((gaps > 0) & (gaps <= 1e-9 * max(d[-1], 1e-300))))
 
 
 # How close this script's RSA must be to loci's: rounding alone, or, where rounding breaks exact ties, their spread.
-TOLERANCE, TOLERANCE_TIES = 1e-6, 1e-3
+TOLERANCE, TOLERANCE_TIES = 1e-6, 5e-3
 
 
 def check_against_loci(runs):
@@ -234,7 +235,7 @@ def main(argv):
                    help="pool each group over its datasets as over its seeds (loci analyze's analyze.pool_datasets); "
                         "comparisons pair runs on the same dataset with the same PE draw")
     p.add_argument("--check", action="store_true",
-                   help="also hold every run's RSA against loci's own analysis.json; exit 1 past 1e-6 (1e-3 for a "
+                   help="also hold every run's RSA against loci's own analysis.json; exit 1 past 1e-6 (5e-3 for a "
                         "PE whose exact distance ties rounding breaks, a fixed sinusoid's)")
     a = p.parse_args(argv)
     runs = read_runs(a.bundle, a.permutations, a.pool_datasets)

@@ -98,7 +98,7 @@ with tempfile.TemporaryDirectory() as tmp:
     assert "| 6 | -1.000 | within shared draws |" in row, row
 
 # --check holds the RSA within 1e-6, except for a PE whose distances tie exactly (a fixed sinusoid of a grid, whose
-# distances depend on the offset alone): rounding then decides ranks, so it is held within 1e-3, and only that PE.
+# distances depend on the offset alone): rounding then decides ranks, so it is held within 5e-3, and only that PE.
 sys.path.insert(0, os.path.dirname(script))
 import recompute_table  # noqa: E402
 
