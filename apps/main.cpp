@@ -1,7 +1,7 @@
 // `loci`: parses the command line, loads plugins and calls the libraries. Every problem the user can fix is one
 // line on stderr, `loci: error: ...`, and exit code 1; anything unexpected is exit code 2.
-#include <algorithm>
 #include <CLI/CLI.hpp>
+#include <algorithm>
 
 #include <cstdio>
 #include <iostream>
@@ -9,13 +9,13 @@
 
 #include "apps/commands.hpp"
 #include "apps/invocation.hpp"
-#include "datasets/error.hpp"
-#include "cpu/blas_kernel.hpp"
-#include "core/error.hpp"
-#include "core/printable.hpp"
 #include "core/config/schema.hpp"
+#include "core/error.hpp"
 #include "core/pause_request.hpp"
+#include "core/printable.hpp"
 #include "core/version.hpp"
+#include "cpu/blas_kernel.hpp"
+#include "datasets/error.hpp"
 
 namespace {
 
@@ -23,7 +23,8 @@ namespace {
 void refuse_unknown_command(const CLI::App& app, int argc, char** argv) {
   if (argc < 2 || argv[1][0] == '-') return;
   std::vector<std::string> names;
-  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
   const std::string word = argv[1];
   if (std::find(names.begin(), names.end(), word) != names.end()) return;
   const std::string near = loci::config::nearest(word, names);
@@ -40,8 +41,9 @@ int main(int argc, char** argv) {
   // the process; a signal held until then is still pending after it.
   if (argc > 1 && (std::string(argv[1]) == "train" || std::string(argv[1]) == "run")) loci::cpu::settle(argv);
   loci::catch_pause_requests();
-  CLI::App app{"loci: generate datasets whose tokens have known true positions, train transformers with any\n"
-               "positional encoding on them, and score every learned encoding against the truth."};
+  CLI::App app{
+      "loci: generate datasets whose tokens have known true positions, train transformers with any\n"
+      "positional encoding on them, and score every learned encoding against the truth."};
   app.name("loci");
   app.set_version_flag("--version", std::string("loci ") + loci::kVersion);
   app.require_subcommand(1);

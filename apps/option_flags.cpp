@@ -27,7 +27,9 @@ CLI::Validator number_check(const config::OptionSpec& s) {
           used = 0;
         }
         if (used == 0 || used != text.size()) return "'" + text + "' is not " + (integer ? "an integer" : "a number");
-        auto bound = [integer](double b) { return integer ? std::to_string(static_cast<long long>(b)) : config::default_text(b); };
+        auto bound = [integer](double b) {
+          return integer ? std::to_string(static_cast<long long>(b)) : config::default_text(b);
+        };
         if (v < lo) return "'" + text + "' is below the minimum " + bound(lo);
         if (v > hi) return "'" + text + "' is above the maximum " + bound(hi);
         return "";
@@ -45,7 +47,8 @@ OptionFlags::OptionFlags(CLI::App* command, const std::deque<config::OptionSpec>
                                          : command->add_option(flag_name(s.path), (*values_)[s.path], s.doc);
     if (s.default_value && s.default_value->is_scalar()) flag->default_str(s.default_value->text());
     if (s.type == "enum") flag->check(CLI::IsMember(s.choices));
-    if (s.type == "int" || s.type == "float") flag->check(number_check(s))->type_name(s.type == "int" ? "INT" : "FLOAT");
+    if (s.type == "int" || s.type == "float")
+      flag->check(number_check(s))->type_name(s.type == "int" ? "INT" : "FLOAT");
     flags_[s.path] = flag;
   }
 }

@@ -23,7 +23,7 @@ ConfigKind kind_of(const config::Node& raw, const std::string& where) {
 }
 
 plugins::PluginRegistry load_plugins(const config::Node& raw_config, const fs::path& config_file,
-                            const std::vector<std::string>& overrides) {
+                                     const std::vector<std::string>& overrides) {
   config::Node raw = raw_config;
   std::vector<std::string> plugin_keys;
   for (const auto& o : overrides)
@@ -75,7 +75,8 @@ ResolvedConfig resolve(const fs::path& file, const std::vector<std::string>& ove
 
 ResolvedConfig resolve_run(const std::filesystem::path& run, plugins::PluginRegistry& registry) {
   const std::filesystem::path config = run / "config.yaml";
-  if (!std::filesystem::is_regular_file(config)) throw UserError(run.string() + ": no config.yaml; not a loci run folder");
+  if (!std::filesystem::is_regular_file(config))
+    throw UserError(run.string() + ": no config.yaml; not a loci run folder");
   ResolvedConfig r = resolve(config, {}, registry);
   if (r.kind != ConfigKind::trainer) throw UserError(config.string() + ": not a training run's config (no `trainer:`)");
   return r;

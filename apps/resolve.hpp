@@ -14,7 +14,7 @@ enum class ConfigKind { generator, trainer, pipeline };
 
 struct ResolvedConfig {
   ConfigKind kind = ConfigKind::generator;
-  config::Node node;                 // defaults + file + overrides, validated
+  config::Node node;                              // defaults + file + overrides, validated
   const plugins::PluginRecord* plugin = nullptr;  // null for a pipeline
 };
 
@@ -25,7 +25,7 @@ ConfigKind kind_of(const config::Node& raw, const std::string& where);
 // Loads plugins from the search path, including the config's own `plugin_path:` entries.
 // `overrides` may move `plugin_path` and `plugin_override` too; the others are not looked at here.
 plugins::PluginRegistry load_plugins(const config::Node& raw, const std::filesystem::path& config_file,
-                            const std::vector<std::string>& overrides = {});
+                                     const std::vector<std::string>& overrides = {});
 
 ResolvedConfig resolve(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                        plugins::PluginRegistry& registry);

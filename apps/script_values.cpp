@@ -5,11 +5,14 @@
 
 namespace loci::apps {
 
-bool fits_one_line(const std::string& value) { return value.find_first_of(std::string("\n\r\0", 3)) == std::string::npos; }
+bool fits_one_line(const std::string& value) {
+  return value.find_first_of(std::string("\n\r\0", 3)) == std::string::npos;
+}
 
 void check_script_value(const std::string& key, const std::string& value) {
   if (!fits_one_line(value))
-    throw UserError(printable(key) + ": its value holds a line break or NUL, which no line of an emitted script can hold");
+    throw UserError(printable(key) +
+                    ": its value holds a line break or NUL, which no line of an emitted script can hold");
 }
 
 void check_script_overrides(const std::vector<std::string>& overrides) {

@@ -23,7 +23,7 @@ class SignalPipe : boost::noncopyable {
   std::vector<int> take() const;
 
  private:
-  struct sigaction before_[5] {};
+  struct sigaction before_[5]{};
 };
 
 }  // namespace loci::apps

@@ -15,8 +15,9 @@ void add_plugin_search_keys(config::OptionTable<Common>& t) {
       .doc("extra folders searched for plugins, before the default ones");
   t.add("plugin_override", [](Common& c) -> std::vector<std::string>& { return c.plugin_override; })
       .outside_identity()
-      .doc("plugin names that more than one library may provide, the first found on the search path winning; any "
-           "other name found twice is an error");
+      .doc(
+          "plugin names that more than one library may provide, the first found on the search path winning; any "
+          "other name found twice is an error");
 }
 
 config::OptionTable<GeneratorCommon> make_generator_common() {
@@ -28,8 +29,14 @@ config::OptionTable<GeneratorCommon> make_generator_common() {
   t.add("seed", [](G& g) -> std::int64_t& { return g.seed; })
       .min(0)
       .doc("master seed; sample i of split s depends only on (seed, s, i)");
-  t.add("out", [](G& g) -> std::string& { return g.out; }).path().required().outside_identity().doc("dataset folder to write");
-  t.add("samples_per_shard", [](G& g) -> std::int64_t& { return g.samples_per_shard; }).min(1).doc("samples per HDF5 shard");
+  t.add("out", [](G& g) -> std::string& { return g.out; })
+      .path()
+      .required()
+      .outside_identity()
+      .doc("dataset folder to write");
+  t.add("samples_per_shard", [](G& g) -> std::int64_t& { return g.samples_per_shard; })
+      .min(1)
+      .doc("samples per HDF5 shard");
   t.add("splits", [](G& g) -> config::Entries<std::int64_t>& { return g.splits; })
       .min(1)
       .doc("split name -> number of samples (at least 1 each; leave a split out rather than sizing it 0)");
@@ -45,11 +52,13 @@ config::OptionTable<GeneratorCommon> make_generator_common() {
   // The card's licence, not the samples': changing it rewrites the card of a finished dataset, never its shards.
   t.add("license", [](G& g) -> std::string& { return g.license; })
       .outside_identity()
-      .doc("the dataset card's licence (a Hugging Face / SPDX id such as cc-by-4.0 or other); auto = cc-by-4.0 for "
-           "data loci simulates, unknown for imported data (name your data's own)");
+      .doc(
+          "the dataset card's licence (a Hugging Face / SPDX id such as cc-by-4.0 or other); auto = cc-by-4.0 for "
+          "data loci simulates, unknown for imported data (name your data's own)");
   t.add("created", [](G& g) -> std::string& { return g.created; })
-      .doc("the shards' `created` attribute: unrecorded (the same config gives identical bytes), now (or "
-           "SOURCE_DATE_EPOCH), or a timestamp of your own");
+      .doc(
+          "the shards' `created` attribute: unrecorded (the same config gives identical bytes), now (or "
+          "SOURCE_DATE_EPOCH), or a timestamp of your own");
   return t;
 }
 
@@ -63,9 +72,14 @@ config::OptionTable<TrainerCommon> make_trainer_common() {
       .path()
       .required()
       .outside_identity()
-      .doc("dataset folder made by `loci generate` (a run's identity holds the shards' checksums, not the folder's "
-           "name)");
-  t.add("out", [](C& c) -> std::string& { return c.out; }).path().required().outside_identity().doc("run folder to write");
+      .doc(
+          "dataset folder made by `loci generate` (a run's identity holds the shards' checksums, not the folder's "
+          "name)");
+  t.add("out", [](C& c) -> std::string& { return c.out; })
+      .path()
+      .required()
+      .outside_identity()
+      .doc("run folder to write");
   t.add("seed", [](C& c) -> std::int64_t& { return c.seed; }).min(0).doc("seed of initialisation and data order");
   add_plugin_search_keys(t);
   return t;

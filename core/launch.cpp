@@ -25,7 +25,8 @@ void slurm_rendezvous(LaunchRank& r) {
   if (nodes) r.rendezvous_host = first_slurm_host(nodes);
   const char* job = std::getenv("SLURM_JOB_ID");
   const char* step = std::getenv("SLURM_STEP_ID");
-  const unsigned long id = (job ? std::strtoul(job, nullptr, 10) : 0) * 31 + (step ? std::strtoul(step, nullptr, 10) : 0);
+  const unsigned long id =
+      (job ? std::strtoul(job, nullptr, 10) : 0) * 31 + (step ? std::strtoul(step, nullptr, 10) : 0);
   // Above the usual ephemeral range's start is avoided: 20000-29999.
   r.rendezvous_port = 20000 + static_cast<int>(id % 10000);
 }

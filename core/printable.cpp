@@ -11,10 +11,18 @@ std::string printable(std::string_view text, std::size_t max) {
     if (out.size() >= max) return out + "...";
     const auto byte = static_cast<unsigned char>(c);
     switch (c) {
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\0': out += "\\0"; break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\0':
+        out += "\\0";
+        break;
       default:
         if (byte < 0x20 || byte == 0x7f) {
           char hex[8];

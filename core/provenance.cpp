@@ -7,10 +7,10 @@
 #include <fstream>
 #include <vector>
 
-#include "cpu/blas_kernel.hpp"
-#include "cpu/features.hpp"
 #include "core/shell_words.hpp"
 #include "core/version.hpp"
+#include "cpu/blas_kernel.hpp"
+#include "cpu/features.hpp"
 
 namespace loci {
 
@@ -22,8 +22,10 @@ std::vector<std::string> command_words() {
   std::vector<std::string> words;
   std::string word;
   for (char c : raw)
-    if (c == '\0') words.push_back(std::move(word)), word.clear();
-    else word += c;
+    if (c == '\0')
+      words.push_back(std::move(word)), word.clear();
+    else
+      word += c;
   if (!word.empty()) words.push_back(word);
   return words;
 }

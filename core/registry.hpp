@@ -8,12 +8,12 @@
 // into the owner's table; a function-local static in a header template would give it a second, private one.
 #pragma once
 
+#include <algorithm>
 #include <deque>
 #include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
-#include <algorithm>
 
 #include <boost/core/noncopyable.hpp>
 
@@ -99,10 +99,10 @@ struct Registration {
 #define LOCI_DECLARE_REGISTRY(Info) ::loci::Registry<Info>& loci_registry_of(Info*);
 
 // In one .cpp of the owning library, in Info's namespace.
-#define LOCI_DEFINE_REGISTRY(Info, kind_word)              \
-  ::loci::Registry<Info>& loci_registry_of(Info*) {        \
-    static ::loci::Registry<Info> table(kind_word);        \
-    return table;                                          \
+#define LOCI_DEFINE_REGISTRY(Info, kind_word)       \
+  ::loci::Registry<Info>& loci_registry_of(Info*) { \
+    static ::loci::Registry<Info> table(kind_word); \
+    return table;                                   \
   }
 
 #define LOCI_CONCAT_INNER(a, b) a##b

@@ -19,9 +19,9 @@ constexpr const char* kKernelVar = "OPENBLAS_CORETYPE";
 // How capable each OpenBLAS x86 kernel is; unknown names (AMD's, future ones) are never replaced.
 int rank_of(const std::string& core) {
   static const std::map<std::string, int> ranks{
-      {"Katmai", 0},     {"Coppermine", 0}, {"Northwood", 0}, {"Prescott", 0},  {"Banias", 0},    {"Atom", 0},
-      {"Core2", 0},      {"Penryn", 0},     {"Dunnington", 0}, {"Nehalem", 0},  {"Sandybridge", 1}, {"Haswell", 2},
-      {"SkylakeX", 3},   {"Cooperlake", 4}, {"SapphireRapids", 5}};
+      {"Katmai", 0},      {"Coppermine", 0}, {"Northwood", 0}, {"Prescott", 0},   {"Banias", 0},
+      {"Atom", 0},        {"Core2", 0},      {"Penryn", 0},    {"Dunnington", 0}, {"Nehalem", 0},
+      {"Sandybridge", 1}, {"Haswell", 2},    {"SkylakeX", 3},  {"Cooperlake", 4}, {"SapphireRapids", 5}};
   const auto it = ranks.find(core);
   return it == ranks.end() ? 99 : it->second;
 }
@@ -29,7 +29,8 @@ int rank_of(const std::string& core) {
 struct OpenBlas {
   void* handle = nullptr;
   const char* (*corename)() = nullptr;
-  void (*sgemm)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int) = nullptr;
+  void (*sgemm)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*,
+                int) = nullptr;
 };
 
 // The BLAS LibTorch will load (libblas.so.3, OpenBLAS on Debian with libopenblas0-openmp). Loading it here makes
@@ -61,9 +62,9 @@ bool same_kernel(const std::string& a, const std::string& b) {
 }
 
 std::string capitalised(const std::string& core) {
-  static const char* names[] = {"Prescott", "Core2", "Penryn", "Dunnington", "Nehalem", "Sandybridge", "Haswell",
-                                "SkylakeX", "Cooperlake", "SapphireRapids", "Atom", "Katmai", "Coppermine",
-                                "Northwood", "Banias"};
+  static const char* names[] = {"Prescott",    "Core2",   "Penryn",     "Dunnington", "Nehalem",
+                                "Sandybridge", "Haswell", "SkylakeX",   "Cooperlake", "SapphireRapids",
+                                "Atom",        "Katmai",  "Coppermine", "Northwood",  "Banias"};
   for (const char* n : names)
     if (same_kernel(core, n)) return n;
   return core;
@@ -98,8 +99,8 @@ void check_after_restart(char** argv) {
   // Refused: OpenBLAS's own choice again, in a process started without the variable.
   unsetenv(kKernelVar);
   setenv(kChoiceVar,
-         ("|OpenBLAS's own choice: " + wanted + (took ? " gave wrong products" : " is not in this OpenBLAS") +
-          " (" + why + ")")
+         ("|OpenBLAS's own choice: " + wanted + (took ? " gave wrong products" : " is not in this OpenBLAS") + " (" +
+          why + ")")
              .c_str(),
          1);
   restart(argv);
@@ -119,9 +120,12 @@ Bf16Products bf16_products(bool libtorch_has_onednn, const std::string& onednn_i
 
 std::optional<std::string> better_kernel(const std::string& core, const Features& cpu) {
   std::string best;
-  if (cpu.avx512()) best = cpu.avx512_bf16 ? "Cooperlake" : "SkylakeX";
-  else if (cpu.avx2 && cpu.fma) best = "Haswell";
-  else if (cpu.avx) best = "Sandybridge";
+  if (cpu.avx512())
+    best = cpu.avx512_bf16 ? "Cooperlake" : "SkylakeX";
+  else if (cpu.avx2 && cpu.fma)
+    best = "Haswell";
+  else if (cpu.avx)
+    best = "Sandybridge";
   if (best.empty() || rank_of(capitalised(core)) >= rank_of(best)) return std::nullopt;
   return best;
 }
@@ -145,7 +149,8 @@ bool products_agree() {
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
       double want = 0;
-      for (int p = 0; p < k; ++p) want += static_cast<double>(a[static_cast<std::size_t>(i * k + p)]) * x[static_cast<std::size_t>(p * n + j)];
+      for (int p = 0; p < k; ++p)
+        want += static_cast<double>(a[static_cast<std::size_t>(i * k + p)]) * x[static_cast<std::size_t>(p * n + j)];
       if (std::fabs(want - c[static_cast<std::size_t>(i * n + j)]) > 1e-3 * (1.0 + std::fabs(want))) return false;
     }
   return true;
@@ -179,7 +184,8 @@ void settle(char** argv, std::optional<std::string> mode) {
     const Features cpu = features();
     const auto better = better_kernel(core, cpu);
     if (!better) {
-      setenv(kChoiceVar, ("|auto: OpenBLAS's own choice " + capitalised(core) + " fits a CPU with " + cpu_words(cpu)).c_str(), 1);
+      setenv(kChoiceVar,
+             ("|auto: OpenBLAS's own choice " + capitalised(core) + " fits a CPU with " + cpu_words(cpu)).c_str(), 1);
       return;
     }
     candidate = *better;

@@ -40,14 +40,22 @@ Features features_from_flags(const std::string& flags) {
   std::istringstream in(flags);
   Features c;
   for (std::string w; in >> w;) {
-    if (w == "avx") c.avx = true;
-    else if (w == "avx2") c.avx2 = true;
-    else if (w == "fma") c.fma = true;
-    else if (w == "avx512f") c.avx512f = true;
-    else if (w == "avx512bw") c.avx512bw = true;
-    else if (w == "avx512vl") c.avx512vl = true;
-    else if (w == "avx512dq") c.avx512dq = true;
-    else if (w == "avx512_bf16") c.avx512_bf16 = true;
+    if (w == "avx")
+      c.avx = true;
+    else if (w == "avx2")
+      c.avx2 = true;
+    else if (w == "fma")
+      c.fma = true;
+    else if (w == "avx512f")
+      c.avx512f = true;
+    else if (w == "avx512bw")
+      c.avx512bw = true;
+    else if (w == "avx512vl")
+      c.avx512vl = true;
+    else if (w == "avx512dq")
+      c.avx512dq = true;
+    else if (w == "avx512_bf16")
+      c.avx512_bf16 = true;
   }
   return c;
 }
@@ -77,13 +85,18 @@ std::string Identity::microarchitecture() const {
     int family, first, last;
     const char* name;
   };
-  static const Range ranges[] = {
-      {"AuthenticAMD", 23, 0x00, 0x2f, "Zen / Zen+"},  {"AuthenticAMD", 23, 0x30, 0xff, "Zen 2"},
-      {"AuthenticAMD", 25, 0x00, 0x0f, "Zen 3"},       {"AuthenticAMD", 25, 0x10, 0x1f, "Zen 4"},
-      {"AuthenticAMD", 25, 0x20, 0x5f, "Zen 3"},       {"AuthenticAMD", 25, 0x60, 0xaf, "Zen 4"},
-      {"AuthenticAMD", 26, 0x00, 0xff, "Zen 5"},       {"GenuineIntel", 6, 85, 85, "Skylake-SP / Cascade Lake / Cooper Lake"},
-      {"GenuineIntel", 6, 106, 106, "Ice Lake-SP"},    {"GenuineIntel", 6, 143, 143, "Sapphire Rapids"},
-      {"GenuineIntel", 6, 207, 207, "Emerald Rapids"}, {"GenuineIntel", 6, 173, 173, "Granite Rapids"}};
+  static const Range ranges[] = {{"AuthenticAMD", 23, 0x00, 0x2f, "Zen / Zen+"},
+                                 {"AuthenticAMD", 23, 0x30, 0xff, "Zen 2"},
+                                 {"AuthenticAMD", 25, 0x00, 0x0f, "Zen 3"},
+                                 {"AuthenticAMD", 25, 0x10, 0x1f, "Zen 4"},
+                                 {"AuthenticAMD", 25, 0x20, 0x5f, "Zen 3"},
+                                 {"AuthenticAMD", 25, 0x60, 0xaf, "Zen 4"},
+                                 {"AuthenticAMD", 26, 0x00, 0xff, "Zen 5"},
+                                 {"GenuineIntel", 6, 85, 85, "Skylake-SP / Cascade Lake / Cooper Lake"},
+                                 {"GenuineIntel", 6, 106, 106, "Ice Lake-SP"},
+                                 {"GenuineIntel", 6, 143, 143, "Sapphire Rapids"},
+                                 {"GenuineIntel", 6, 207, 207, "Emerald Rapids"},
+                                 {"GenuineIntel", 6, 173, 173, "Granite Rapids"}};
   for (const Range& r : ranges)
     if (vendor == r.vendor && family == r.family && model >= r.first && model <= r.last) return r.name;
   return "";

@@ -27,7 +27,8 @@ inline std::uint64_t memory_available() {
       break;
     }
   }
-  if (bytes == 0) bytes = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+  if (bytes == 0)
+    bytes = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
   // The address-space limit counts what is mapped already (LibTorch alone maps over a GiB).
   std::uint64_t mapped_pages = 0;
   std::ifstream("/proc/self/statm") >> mapped_pages;

@@ -14,7 +14,7 @@ using OneDnnGemmBf16 = int (*)(char transa, char transb, std::int64_t m, std::in
                                float beta, float* c, std::int64_t ldc);
 
 struct OneDnn {
-  std::string isa;                   // its effective instruction set ("avx512_core_amx"), "" when not loaded
+  std::string isa;                     // its effective instruction set ("avx512_core_amx"), "" when not loaded
   OneDnnGemmBf16 gemm_bf16 = nullptr;  // null when not loaded or without the function
   bool loaded() const { return !isa.empty(); }
 };

@@ -6,14 +6,14 @@
 #include <utility>
 
 // The alias keeps `const` on the member, not on what a pointer type points to.
-#define LOCI_ARG(T, name)                          \
- public:                                           \
-  using name##_t = T;                              \
-  auto name(name##_t value)->decltype(*this) {     \
-    name##_ = std::move(value);                    \
-    return *this;                                  \
-  }                                                \
+#define LOCI_ARG(T, name)                                   \
+ public:                                                    \
+  using name##_t = T;                                       \
+  auto name(name##_t value)->decltype(*this) {              \
+    name##_ = std::move(value);                             \
+    return *this;                                           \
+  }                                                         \
   const name##_t& name() const noexcept { return name##_; } \
-                                                   \
- private:                                          \
+                                                            \
+ private:                                                   \
   name##_t name##_

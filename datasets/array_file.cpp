@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <map>
 
-
 #include "datasets/atomic_file.hpp"
 #include "datasets/detail/h5.hpp"
 #include "datasets/detail/self_contained.hpp"
@@ -26,7 +25,8 @@ std::map<std::string, h5::Handle> make_scales(hid_t file, const std::vector<Arra
     for (std::size_t i = 0; i < a.spec.dims.size() && i < a.spec.shape.size(); ++i) {
       const auto& d = a.spec.dims[i];
       const auto [it, fresh] = sizes.emplace(d, a.spec.shape[i]);
-      if (fresh) order.push_back(d);
+      if (fresh)
+        order.push_back(d);
       else if (it->second != a.spec.shape[i])
         throw DataError(target, "dimension '" + d + "' is " + std::to_string(it->second) + " long in one array and " +
                                     std::to_string(a.spec.shape[i]) + " in '" + a.spec.name + "'");
@@ -74,8 +74,8 @@ void write_array_file(const std::filesystem::path& target, const std::vector<Arr
     // No modification times in object headers: the same content gives the same bytes.
     h5::Handle dcpl = h5::plist(H5Pcreate(H5P_DATASET_CREATE));
     H5Pset_obj_track_times(dcpl, 0);
-    h5::Handle ds = h5::dataset(H5Dcreate2(file, a.spec.name.c_str(), h5::file_type(a.spec.dtype), space,
-                                           H5P_DEFAULT, dcpl, H5P_DEFAULT));
+    h5::Handle ds = h5::dataset(
+        H5Dcreate2(file, a.spec.name.c_str(), h5::file_type(a.spec.dtype), space, H5P_DEFAULT, dcpl, H5P_DEFAULT));
     if (!ds.valid()) fail("cannot create array '" + a.spec.name + "'");
     if (a.bytes.size() != a.spec.bytes()) throw DataError(target, "array '" + a.spec.name + "' has the wrong size");
     if (!a.bytes.empty() &&
@@ -108,8 +108,9 @@ ArrayFileContents read_array_file(const std::filesystem::path& source) {
   std::error_code ec;
   if (!std::filesystem::is_regular_file(source, ec)) throw DataError(source, "no such file");
   // Before HDF5 opens it: the library can crash on a damaged file, and the record tells damage first.
-  verify_checked(source, "its run's outputs cannot be read (train the run again, or remove the record to read it "
-                         "unchecked)");
+  verify_checked(source,
+                 "its run's outputs cannot be read (train the run again, or remove the record to read it "
+                 "unchecked)");
   if (H5Fis_hdf5(source.c_str()) <= 0) throw DataError(source, "not an HDF5 file (truncated or foreign)");
   h5::Handle file = h5::file(H5Fopen(source.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
   if (!file.valid()) throw DataError(source, "cannot open (" + h5::last_error() + ")");
@@ -129,7 +130,7 @@ ArrayFileContents read_array_file(const std::filesystem::path& source) {
     throw DataError(source, "cannot list its arrays (" + h5::last_error() + ")");
   for (const auto& name : names) {
     h5::Handle ds = h5::dataset(H5Dopen2(file, name.c_str(), H5P_DEFAULT));
-    if (!ds.valid()) continue;  // a group or a link: not an array
+    if (!ds.valid()) continue;           // a group or a link: not an array
     if (H5DSis_scale(ds) > 0) continue;  // a dimension (no data of its own), not an array
     h5::Handle type = h5::type(H5Dget_type(ds));
     const H5T_class_t cls = H5Tget_class(type);

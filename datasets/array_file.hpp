@@ -25,7 +25,7 @@ struct NumericArray {
 };
 
 struct ArrayFileContents {
-  Attributes attributes;                      // root attributes
+  Attributes attributes;                       // root attributes
   std::map<std::string, NumericArray> arrays;  // every numeric dataset in the root group, by name
 };
 

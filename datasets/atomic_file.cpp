@@ -20,7 +20,8 @@ std::string process_tag() {
   char host[65] = {};
   if (::gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
   std::string tag;
-  for (const char* c = host; *c && tag.size() < 32; ++c) tag += (std::isalnum(static_cast<unsigned char>(*c)) || *c == '-') ? *c : '_';
+  for (const char* c = host; *c && tag.size() < 32; ++c)
+    tag += (std::isalnum(static_cast<unsigned char>(*c)) || *c == '-') ? *c : '_';
   return tag + "-" + std::to_string(::getpid());
 }
 
@@ -109,8 +110,9 @@ void make_folder(const fs::path& dir) {
 void make_own_subfolder(const fs::path& dir) {
   std::error_code ec;
   if (fs::is_symlink(dir, ec))
-    throw DataError(dir, "is a symbolic link; loci writes this folder's own files only into a plain folder inside it "
-                         "(remove the link)");
+    throw DataError(dir,
+                    "is a symbolic link; loci writes this folder's own files only into a plain folder inside it "
+                    "(remove the link)");
   make_folder(dir);
 }
 

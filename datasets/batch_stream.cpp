@@ -44,7 +44,8 @@ struct BatchStream::Impl {
       throw std::invalid_argument("batch stream: rank must be in [0, ranks)");
     for (const auto& name : o.arrays()) {
       const ArrayInfo& a = dataset.array(name);
-      if (!a.per_sample) throw DataError(dataset.path(), "array '" + name + "' is not per-sample; read it with read_dataset_array");
+      if (!a.per_sample)
+        throw DataError(dataset.path(), "array '" + name + "' is not per-sample; read it with read_dataset_array");
       infos.push_back(a);
     }
     total = dataset.samples(o.split());
@@ -90,7 +91,8 @@ struct BatchStream::Impl {
       for (std::int64_t i = units[u].begin; i < units[u].end; ++i) ids.push_back(i);
     std::vector<std::size_t> perm(ids.size());
     std::iota(perm.begin(), perm.end(), std::size_t{0});
-    if (o.shuffle()) sim::Rng::stream(window_seed, "window", static_cast<std::uint64_t>(w)).shuffle(perm.begin(), perm.end());
+    if (o.shuffle())
+      sim::Rng::stream(window_seed, "window", static_cast<std::uint64_t>(w)).shuffle(perm.begin(), perm.end());
     return {std::move(ids), std::move(perm)};
   }
 
@@ -124,7 +126,9 @@ struct BatchStream::Impl {
   // false when the consumer has gone away
   bool deliver(Batch&& b) {
     std::unique_lock<std::mutex> lock(mutex);
-    changed.wait(lock, [&] { return stopping || static_cast<std::int64_t>(ready.size()) < std::max<std::int64_t>(1, o.prefetch_batches()); });
+    changed.wait(lock, [&] {
+      return stopping || static_cast<std::int64_t>(ready.size()) < std::max<std::int64_t>(1, o.prefetch_batches());
+    });
     if (stopping) return false;
     ready.push_back(std::move(b));
     changed.notify_all();

@@ -24,9 +24,9 @@ struct BatchStreamOptions {
   LOCI_ARG(std::int64_t, batch_size);
   LOCI_ARG(std::uint64_t, seed) = 0;
   LOCI_ARG(std::int64_t, epoch) = 0;
-  LOCI_ARG(bool, shuffle) = true;        // false: samples in stored order (evaluation)
-  LOCI_ARG(bool, drop_last) = false;     // drop a final batch smaller than batch_size
-  LOCI_ARG(std::int64_t, limit) = 0;     // only the split's first `limit` samples in stored order (0: all)
+  LOCI_ARG(bool, shuffle) = true;             // false: samples in stored order (evaluation)
+  LOCI_ARG(bool, drop_last) = false;          // drop a final batch smaller than batch_size
+  LOCI_ARG(std::int64_t, limit) = 0;          // only the split's first `limit` samples in stored order (0: all)
   LOCI_ARG(std::int64_t, window_chunks) = 4;  // chunks whose samples are mixed together
   LOCI_ARG(std::int64_t, prefetch_batches) = 4;
   // Data-parallel training: of every batch of the order above (the global batch), keep only part `rank` of `ranks`
@@ -43,7 +43,10 @@ struct Batch {
   std::int64_t global_size = 0;                   // samples of the global batch this one is part of (ranks > 1)
   std::int64_t offset = 0;                        // position of this part's first sample in the global batch
 
-  template <class T> const T* data(std::size_t array) const { return reinterpret_cast<const T*>(arrays.at(array).data()); }
+  template <class T>
+  const T* data(std::size_t array) const {
+    return reinterpret_cast<const T*>(arrays.at(array).data());
+  }
 };
 
 class BatchStream : boost::noncopyable {

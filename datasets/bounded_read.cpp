@@ -80,8 +80,10 @@ bool check_inside(const std::filesystem::path& folder, const std::string& name, 
     const fs::path target = fs::weakly_canonical(file, ec);
     const fs::path home = fs::weakly_canonical(folder, ec);
     const auto [end, at] = std::mismatch(home.begin(), home.end(), target.begin(), target.end());
-    if (ec || end != home.end()) throw DataError(file, "is a link to " + target.string() + ", outside its folder; loci reads "
-                                                       "a run's or dataset's files only inside it (remove the link)");
+    if (ec || end != home.end())
+      throw DataError(file, "is a link to " + target.string() +
+                                ", outside its folder; loci reads "
+                                "a run's or dataset's files only inside it (remove the link)");
   }
   const auto st = fs::status(file, ec);
   if (ec || st.type() == fs::file_type::not_found) throw DataError(file, "is a link to nothing");

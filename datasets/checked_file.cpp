@@ -47,8 +47,8 @@ void verify_checked(const std::filesystem::path& file, const std::string& remedy
   if (j.is_object() && j.contains("sha256") && j["sha256"].is_array())
     for (const auto& accepted : j["sha256"])
       if (accepted.is_string() && accepted.get<std::string>() == digest) return;
-  throw DataError(file, "does not match its checksum (" + file.filename().string() + ".sha256): the file is damaged; " +
-                            remedy);
+  throw DataError(
+      file, "does not match its checksum (" + file.filename().string() + ".sha256): the file is damaged; " + remedy);
 }
 
 }  // namespace loci::datasets

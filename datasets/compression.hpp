@@ -6,8 +6,8 @@ namespace loci::datasets {
 
 struct Compression {
   bool gzip = true;
-  int level = 4;       // 0..9, zlib's levels
-  bool shuffle = true; // byte-shuffle before gzip: small integers and floats compress several times better
+  int level = 4;        // 0..9, zlib's levels
+  bool shuffle = true;  // byte-shuffle before gzip: small integers and floats compress several times better
 };
 
 }  // namespace loci::datasets

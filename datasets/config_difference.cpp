@@ -46,8 +46,10 @@ std::string config_difference(const std::string& had, const std::string& want, s
   };
   for (const auto& [key, value] : b) {
     const auto it = a.find(key);
-    if (it == a.end()) note(key, "(absent)", value);
-    else if (it->second != value) note(key, it->second, value);
+    if (it == a.end())
+      note(key, "(absent)", value);
+    else if (it->second != value)
+      note(key, it->second, value);
   }
   for (const auto& [key, value] : a)
     if (!b.count(key)) note(key, value, "(absent)");

@@ -39,8 +39,8 @@ std::string front_matter(const Index& x, const CardText& text, const std::string
     std::int64_t bytes = 0;
     for (const auto& sh : x.shards)
       if (sh.split == s.name) bytes += sh.bytes;
-    y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << s.name << YAML::Key << "num_examples"
-      << YAML::Value << s.samples << YAML::Key << "num_bytes" << YAML::Value << bytes << YAML::EndMap;
+    y << YAML::BeginMap << YAML::Key << "name" << YAML::Value << s.name << YAML::Key << "num_examples" << YAML::Value
+      << s.samples << YAML::Key << "num_bytes" << YAML::Value << bytes << YAML::EndMap;
   }
   y << YAML::EndSeq << YAML::EndMap;
   y << YAML::Key << "loci" << YAML::Value << YAML::BeginMap << YAML::Key << "generator" << YAML::Value
@@ -80,7 +80,8 @@ std::string dataset_card(const Index& x, const CardText& text) {
 
   o << "# " << pretty << "\n\n";
   if (!text.prose.empty()) o << text.prose << (text.prose.back() == '\n' ? "" : "\n") << "\n";
-  o << "## Arrays\n\nEach shard is an HDF5 file whose first axis is the sample; every dimension is named (HDF5 dimension "
+  o << "## Arrays\n\nEach shard is an HDF5 file whose first axis is the sample; every dimension is named (HDF5 "
+       "dimension "
        "scales), so `xarray.open_dataset(shard, engine=\"h5netcdf\")` and `h5py` both read it.\n\n"
     << "| array | dtype | dims | meaning |\n|---|---|---|---|\n";
   o << "| `sample_id` | int64 | sample | index of each sample within its split |\n";
@@ -99,15 +100,17 @@ std::string dataset_card(const Index& x, const CardText& text) {
   o << "\nShard files, sizes and SHA-256 checksums are listed in `index.json`; `loci inspect <folder> --verify` checks "
        "them.\n";
   if (!x.inputs.empty()) {
-    o << "\n## Inputs\n\nThe samples were made from these files (also in `index.json`; a `--resume` after one changed is "
+    o << "\n## Inputs\n\nThe samples were made from these files (also in `index.json`; a `--resume` after one changed "
+         "is "
          "refused):\n\n| file | bytes | SHA-256 |\n|---|---:|---|\n";
     for (const auto& i : x.inputs) o << "| `" << i.file << "` | " << i.bytes << " | `" << i.sha256 << "` |\n";
   }
   if (!text.regenerate_command.empty())
-    o << "\n## Regenerate\n\nThe same command and seed give the same samples:\n\n```sh\n" << text.regenerate_command
-      << "\n```\n";
+    o << "\n## Regenerate\n\nThe same command and seed give the same samples:\n\n```sh\n"
+      << text.regenerate_command << "\n```\n";
   o << "\n## Configuration\n\nThe resolved configuration (also the root attribute `config_yaml` of every shard):\n\n"
-    << "```yaml\n" << x.config_yaml << (x.config_yaml.empty() || x.config_yaml.back() == '\n' ? "" : "\n") << "```\n";
+    << "```yaml\n"
+    << x.config_yaml << (x.config_yaml.empty() || x.config_yaml.back() == '\n' ? "" : "\n") << "```\n";
   return o.str();
 }
 
@@ -115,15 +118,30 @@ std::string card_literal(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '\\': case '`': case '*': case '[': case ']': case '|':
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '\\':
+      case '`':
+      case '*':
+      case '[':
+      case ']':
+      case '|':
         out += '\\';
         out += c;
         break;
-      case '\n': case '\r': out += ' '; break;
-      default: out += c;
+      case '\n':
+      case '\r':
+        out += ' ';
+        break;
+      default:
+        out += c;
     }
   }
   return out;

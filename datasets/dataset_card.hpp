@@ -11,7 +11,7 @@ namespace loci::datasets {
 struct CardText {
   std::string pretty_name;
   std::string license = "cc-by-4.0";
-  std::string prose;                 // what was simulated and what /positions means
+  std::string prose;  // what was simulated and what /positions means
   std::string regenerate_command;
 };
 

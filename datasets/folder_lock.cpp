@@ -8,8 +8,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "datasets/error.hpp"
 #include "datasets/atomic_file.hpp"
+#include "datasets/error.hpp"
 
 namespace loci::datasets {
 
@@ -44,8 +44,10 @@ FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& n
   // O_NOFOLLOW: a planted link must not make the claim write through it to a file elsewhere.
   fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
   if (fd_ < 0 && errno == ELOOP)
-    throw DataError(file, "is a symbolic link; loci claims a folder only through a plain file of its own (remove the link)");
-  if (fd_ < 0) throw DataError(file, std::string("cannot be opened to claim the folder (") + std::strerror(errno) + ")");
+    throw DataError(file,
+                    "is a symbolic link; loci claims a folder only through a plain file of its own (remove the link)");
+  if (fd_ < 0)
+    throw DataError(file, std::string("cannot be opened to claim the folder (") + std::strerror(errno) + ")");
   struct stat st {};
   const bool plain = fstat(fd_, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1;
   if (!plain || !is_claim(contents(fd_))) {
@@ -61,7 +63,8 @@ FolderLock::FolderLock(const std::filesystem::path& folder, const std::string& n
     ::close(fd_);
     fd_ = -1;
     if (err == EWOULDBLOCK)
-      throw DataError(folder, "is being written by " + holder + "; wait for it to finish or stop it (one writer per folder)");
+      throw DataError(folder,
+                      "is being written by " + holder + "; wait for it to finish or stop it (one writer per folder)");
     throw DataError(file, std::string("cannot be locked (") + std::strerror(err) + ")");
   }
   const std::string text = me();
@@ -77,8 +80,10 @@ std::string folder_writer(const std::filesystem::path& folder, const std::string
   struct stat st {};
   std::string holder;
   if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
-    if (flock(fd, LOCK_SH | LOCK_NB) == 0) flock(fd, LOCK_UN);
-    else if (errno == EWOULDBLOCK) holder = holder_of(fd);
+    if (flock(fd, LOCK_SH | LOCK_NB) == 0)
+      flock(fd, LOCK_UN);
+    else if (errno == EWOULDBLOCK)
+      holder = holder_of(fd);
   }
   ::close(fd);
   return holder;

@@ -11,8 +11,8 @@ namespace loci::datasets {
 
 const std::vector<std::string>& reserved_attributes() {
   static const std::vector<std::string> names = {
-      "loci_schema_version", "generator", "generator_version", "plugin_abi", "loci_version", "seed",
-      "split",  "shard_index", "shard_count", "first_sample", "config_yaml", "created"};
+      "loci_schema_version", "generator",   "generator_version", "plugin_abi",  "loci_version", "seed", "split",
+      "shard_index",         "shard_count", "first_sample",      "config_yaml", "created"};
   return names;
 }
 
@@ -58,7 +58,8 @@ void check_spec(const ArraySpec& s, const char* kind) {
     throw std::invalid_argument(what + ": " + std::to_string(s.dims.size()) + " dims but a shape of rank " +
                                 std::to_string(s.shape.size()));
   for (std::size_t i = 0; i < s.dims.size(); ++i) {
-    if (!valid_name(s.dims[i])) throw std::invalid_argument(what + ": dimension '" + s.dims[i] + "' is not a valid name");
+    if (!valid_name(s.dims[i]))
+      throw std::invalid_argument(what + ": dimension '" + s.dims[i] + "' is not a valid name");
     if (s.dims[i] == kSampleDim)
       throw std::invalid_argument(what + ": 'sample' is the shard's own first axis; leave it out of dims");
     if (s.shape[i] <= 0) throw std::invalid_argument(what + ": dimension '" + s.dims[i] + "' has size <= 0");
@@ -97,8 +98,7 @@ void validate_layout(const DatasetLayout& layout) {
     claim(t.shape(), "text");
   }
   for (const auto& [dim, size] : dims)
-    if (names.count(dim))
-      throw std::invalid_argument("layout: '" + dim + "' names both an array and a dimension");
+    if (names.count(dim)) throw std::invalid_argument("layout: '" + dim + "' names both an array and a dimension");
   for (const auto& [key, value] : layout.attributes) {
     const auto& r = reserved_attributes();
     if (std::find(r.begin(), r.end(), key) != r.end())

@@ -36,7 +36,8 @@ void check_options(const GenerateOptions& o) {
   if (o.out.empty()) throw std::invalid_argument("generate: no output folder");
   std::set<std::string> names;
   for (const auto& [name, count] : o.splits) {
-    if (!valid_name(name)) throw DataError(o.out, "split name '" + name + "' is not a valid name (letters, digits, _ . -)");
+    if (!valid_name(name))
+      throw DataError(o.out, "split name '" + name + "' is not a valid name (letters, digits, _ . -)");
     if (!names.insert(name).second) throw DataError(o.out, "split '" + name + "' listed twice");
     if (count < 0) throw DataError(o.out, "split '" + name + "' has a negative sample count");
   }
@@ -44,10 +45,12 @@ void check_options(const GenerateOptions& o) {
   if (o.compression.level < 0 || o.compression.level > 9) throw DataError(o.out, "gzip level must be 0..9");
   if (o.chunk_samples < 0 || o.threads < 0) throw DataError(o.out, "chunk_samples and threads must be >= 0");
   if (o.world_size < 1 || o.rank < 0 || o.rank >= o.world_size)
-    throw DataError(o.out, "rank " + std::to_string(o.rank) + " is not a rank of a world of " + std::to_string(o.world_size));
+    throw DataError(o.out,
+                    "rank " + std::to_string(o.rank) + " is not a rank of a world of " + std::to_string(o.world_size));
   if (o.world_size > 1 && o.force)
-    throw DataError(o.out, "force cannot be used by one rank of " + std::to_string(o.world_size) +
-                               " (it would remove the other ranks' shards); clear the folder first or use force in one process");
+    throw DataError(
+        o.out, "force cannot be used by one rank of " + std::to_string(o.world_size) +
+                   " (it would remove the other ranks' shards); clear the folder first or use force in one process");
 }
 
 Index wanted_index(const GenerateOptions& o, const DatasetLayout& layout) {
@@ -76,7 +79,8 @@ std::optional<std::string> fixed_created(const GenerateOptions& o) {
   if (const char* epoch = std::getenv("SOURCE_DATE_EPOCH"); epoch && *epoch) {
     char* end = nullptr;
     const long long s = std::strtoll(epoch, &end, 10);
-    if (*end != '\0' || s < 0) throw std::invalid_argument("SOURCE_DATE_EPOCH is not a count of seconds: " + std::string(epoch));
+    if (*end != '\0' || s < 0)
+      throw std::invalid_argument("SOURCE_DATE_EPOCH is not a count of seconds: " + std::string(epoch));
     return iso8601_utc(s);
   }
   return std::nullopt;
@@ -172,7 +176,8 @@ void make_samples(const SampleSource& source, const GenerateOptions& o, Job& job
   const ShardPlan& p = *job.plan;
   job.ids.resize(static_cast<std::size_t>(p.samples));
   job.buffers.resize(specs.size());
-  for (std::size_t a = 0; a < specs.size(); ++a) job.buffers[a].assign(specs[a].bytes() * static_cast<std::size_t>(p.samples), 0);
+  for (std::size_t a = 0; a < specs.size(); ++a)
+    job.buffers[a].assign(specs[a].bytes() * static_cast<std::size_t>(p.samples), 0);
 
   const std::int64_t grain = std::clamp<std::int64_t>(p.samples / (4 * threads), 1, 64);
   const std::int64_t blocks = (p.samples + grain - 1) / grain;
@@ -230,8 +235,10 @@ std::vector<const ShardPlan*> shards_to_make(const std::vector<ShardPlan>& own, 
                                              GenerateReport& report) {
   std::vector<const ShardPlan*> todo;
   for (const auto& p : own) {
-    if (found.kept.count(p.file)) ++report.shards_kept;
-    else todo.push_back(&p);
+    if (found.kept.count(p.file))
+      ++report.shards_kept;
+    else
+      todo.push_back(&p);
   }
   return todo;
 }

@@ -31,7 +31,7 @@ class SampleSource {
 };
 
 struct GenerateOptions {
-  std::filesystem::path out;                                  // dataset folder
+  std::filesystem::path out;                                 // dataset folder
   std::vector<std::pair<std::string, std::int64_t>> splits;  // ordered: split name -> samples
   std::int64_t samples_per_shard = 1000;
   std::uint64_t seed = 0;
@@ -40,8 +40,8 @@ struct GenerateOptions {
   std::string loci_version = "0.1.0";
   Compression compression;
   bool resume = false, force = false;
-  int threads = 0;               // 0 = all cores (omp_get_max_threads)
-  bool progress = true;          // a bar with rate and ETA when stderr is a terminal, plain lines otherwise
+  int threads = 0;       // 0 = all cores (omp_get_max_threads)
+  bool progress = true;  // a bar with rate and ETA when stderr is a terminal, plain lines otherwise
   // One process of a multi-process run: rank r makes shards r, r + world_size, r + 2 world_size, ... of the plan
   // (all splits' shards in order), so every split is spread over all ranks. The ranks share the output folder;
   // whichever finds every shard recorded writes index.json. A dead rank is rerun alone with `resume`.

@@ -23,14 +23,18 @@ std::optional<DType> dtype_from_name(const std::string& name) {
 
 // A whole number where the index promises one. nlohmann converts a float such as 5.5e91 to an integer by a cast
 // whose result is undefined (the index fuzzer's find), so anything but a JSON integer is refused first.
-template <class T = std::int64_t> T whole(const nlohmann::json& j, const char* key) {
+template <class T = std::int64_t>
+T whole(const nlohmann::json& j, const char* key) {
   const auto& v = j.at(key);
-  if (!v.is_number_integer() || (std::is_unsigned_v<T> && v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0))
-    throw std::invalid_argument(std::string("'") + key + "' is not a whole number" + (std::is_unsigned_v<T> ? " >= 0" : ""));
+  if (!v.is_number_integer() ||
+      (std::is_unsigned_v<T> && v.is_number_integer() && !v.is_number_unsigned() && v.get<std::int64_t>() < 0))
+    throw std::invalid_argument(std::string("'") + key + "' is not a whole number" +
+                                (std::is_unsigned_v<T> ? " >= 0" : ""));
   return v.get<T>();
 }
 
-template <class T> T whole_or(const nlohmann::json& j, const char* key, T fallback) {
+template <class T>
+T whole_or(const nlohmann::json& j, const char* key, T fallback) {
   return j.contains(key) ? whole<T>(j, key) : fallback;
 }
 
@@ -46,11 +50,13 @@ ArraySpec spec_from_json(const nlohmann::json& j) {
   s.dtype = *t;
   s.dims = j.at("dims").get<std::vector<std::string>>();
   for (const auto& v : j.at("shape")) {
-    if (!v.is_number_integer()) throw std::invalid_argument("array '" + s.name + "': a shape entry is not a whole number");
+    if (!v.is_number_integer())
+      throw std::invalid_argument("array '" + s.name + "': a shape entry is not a whole number");
     s.shape.push_back(v.get<std::int64_t>());
   }
   s.doc = j.value("doc", "");
-  if (s.dims.size() != s.shape.size()) throw std::invalid_argument("array '" + s.name + "': dims and shape differ in length");
+  if (s.dims.size() != s.shape.size())
+    throw std::invalid_argument("array '" + s.name + "': dims and shape differ in length");
   return s;
 }
 
@@ -101,8 +107,12 @@ ojson Index::to_json() const {
   j["created"] = created;
   ojson sh = ojson::array();
   for (const auto& s : shards)
-    sh.push_back(ojson{{"file", s.file}, {"split", s.split}, {"first_sample", s.first_sample}, {"samples", s.samples},
-                       {"bytes", s.bytes}, {"sha256", s.sha256}});
+    sh.push_back(ojson{{"file", s.file},
+                       {"split", s.split},
+                       {"first_sample", s.first_sample},
+                       {"samples", s.samples},
+                       {"bytes", s.bytes},
+                       {"sha256", s.sha256}});
   j["shards"] = sh;
   return j;
 }
@@ -132,15 +142,18 @@ Index Index::from_json(const nlohmann::json& j, const fs::path& file) {
     if (j.contains("compression")) {
       const auto& c = j.at("compression");
       const auto level = whole_or(c, "level", std::int64_t{4});
-      if (level < 0 || level > 9) throw std::invalid_argument("compression 'level' " + std::to_string(level) + " is not 0-9");
+      if (level < 0 || level > 9)
+        throw std::invalid_argument("compression 'level' " + std::to_string(level) + " is not 0-9");
       x.compression = {c.value("gzip", true), static_cast<int>(level), c.value("shuffle", true)};
     }
     for (const auto& s : j.at("splits")) x.splits.push_back({s.at("name").get<std::string>(), whole(s, "samples")});
     for (const auto& s : j.at("features")) x.features.push_back(spec_from_json(s));
-    for (const auto& s : j.value("dataset_arrays", nlohmann::json::array())) x.dataset_arrays.push_back(spec_from_json(s));
+    for (const auto& s : j.value("dataset_arrays", nlohmann::json::array()))
+      x.dataset_arrays.push_back(spec_from_json(s));
     for (const auto& s : j.value("text_arrays", nlohmann::json::array())) {
       nlohmann::json e = s;
-      if (e.value("dtype", "") != "string") throw std::invalid_argument("text array " + e.value("name", "?") + ": dtype is not \"string\"");
+      if (e.value("dtype", "") != "string")
+        throw std::invalid_argument("text array " + e.value("name", "?") + ": dtype is not \"string\"");
       e["dtype"] = dtype_name(DType::u8);
       x.text_arrays.push_back(spec_from_json(e));
     }
@@ -200,7 +213,8 @@ std::optional<std::string> identity_difference(const ojson& had, const ojson& wa
       if (key == "config_yaml" && it->is_string() && value.is_string())
         if (const std::string keys = config_difference(it->get<std::string>(), value.get<std::string>()); !keys.empty())
           return "its configuration differs: " + keys;
-      if (key == "config_yaml" || key == "features" || key == "dataset_arrays" || key == "text_arrays") return key + " differs";
+      if (key == "config_yaml" || key == "features" || key == "dataset_arrays" || key == "text_arrays")
+        return key + " differs";
       return key + " " + shorten(*it) + " vs " + shorten(value);
     }
   }

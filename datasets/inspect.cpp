@@ -24,16 +24,28 @@ std::string value_at(DType t, const std::uint8_t* p) {
   };
   char buf[48];
   switch (t) {
-    case DType::u8: return std::to_string(get(std::uint8_t{}));
-    case DType::i8: return std::to_string(get(std::int8_t{}));
-    case DType::u16: return std::to_string(get(std::uint16_t{}));
-    case DType::i16: return std::to_string(get(std::int16_t{}));
-    case DType::u32: return std::to_string(get(std::uint32_t{}));
-    case DType::i32: return std::to_string(get(std::int32_t{}));
-    case DType::u64: return std::to_string(get(std::uint64_t{}));
-    case DType::i64: return std::to_string(get(std::int64_t{}));
-    case DType::f32: std::snprintf(buf, sizeof buf, "%.6g", static_cast<double>(get(float{}))); return buf;
-    case DType::f64: std::snprintf(buf, sizeof buf, "%.6g", get(double{})); return buf;
+    case DType::u8:
+      return std::to_string(get(std::uint8_t{}));
+    case DType::i8:
+      return std::to_string(get(std::int8_t{}));
+    case DType::u16:
+      return std::to_string(get(std::uint16_t{}));
+    case DType::i16:
+      return std::to_string(get(std::int16_t{}));
+    case DType::u32:
+      return std::to_string(get(std::uint32_t{}));
+    case DType::i32:
+      return std::to_string(get(std::int32_t{}));
+    case DType::u64:
+      return std::to_string(get(std::uint64_t{}));
+    case DType::i64:
+      return std::to_string(get(std::int64_t{}));
+    case DType::f32:
+      std::snprintf(buf, sizeof buf, "%.6g", static_cast<double>(get(float{})));
+      return buf;
+    case DType::f64:
+      std::snprintf(buf, sizeof buf, "%.6g", get(double{}));
+      return buf;
   }
   return "?";
 }
@@ -94,7 +106,8 @@ namespace {
 void describe_splits(std::ostream& o, const Index& x) {
   o << "\nsplits\n";
   for (const auto& s : x.splits) {
-    const auto shards = std::count_if(x.shards.begin(), x.shards.end(), [&](const ShardEntry& e) { return e.split == s.name; });
+    const auto shards =
+        std::count_if(x.shards.begin(), x.shards.end(), [&](const ShardEntry& e) { return e.split == s.name; });
     o << "  ";
     pad(o, s.name, 12);
     o << s.samples << " samples in " << shards << (shards == 1 ? " shard" : " shards") << "\n";
@@ -122,7 +135,8 @@ void describe_arrays(std::ostream& o, const Dataset& ds) {
     for (std::size_t i = 0; i < values.size() && i < 3; ++i) first += (i ? ", " : "") + values[i];
     o << "  ";
     pad(o, t.name, width);
-    o << "string [" << t.dims[0] << " " << t.shape[0] << "]  " << t.doc << (values.size() > 3 ? " (" + first + ", ...)" : " (" + first + ")") << "\n";
+    o << "string [" << t.dims[0] << " " << t.shape[0] << "]  " << t.doc
+      << (values.size() > 3 ? " (" + first + ", ...)" : " (" + first + ")") << "\n";
   }
 }
 

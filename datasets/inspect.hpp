@@ -25,8 +25,8 @@ struct SampleValues {
 };
 
 struct InspectOptions {
-  bool verify = false;     // check every shard's checksum (reads every byte)
-  std::int64_t show = 0;   // print the first N samples of each split
+  bool verify = false;    // check every shard's checksum (reads every byte)
+  std::int64_t show = 0;  // print the first N samples of each split
   // Renders one sample; empty or returning "" falls back to compact raw values.
   std::function<std::string(const SampleValues&)> format_sample;
 };

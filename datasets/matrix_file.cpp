@@ -38,9 +38,12 @@ std::vector<std::string> fields(const std::string& line) {
     current.clear();
   };
   for (char c : line) {
-    if ((commas && c == ',') || (tabs && c == '\t')) flush(true);
-    else if (!commas && !tabs && (c == ' ' || c == '\t')) flush(false);
-    else current += c;
+    if ((commas && c == ',') || (tabs && c == '\t'))
+      flush(true);
+    else if (!commas && !tabs && (c == ' ' || c == '\t'))
+      flush(false);
+    else
+      current += c;
   }
   flush(commas || tabs);
   return out;
@@ -78,7 +81,8 @@ Matrix read_text(const fs::path& file) {
     }
     const std::string where = file.string() + ":" + std::to_string(line_no);
     if (static_cast<std::int64_t>(f.size()) != m.cols)
-      throw DataError(where + ": " + std::to_string(f.size()) + " fields, but the first row has " + std::to_string(m.cols));
+      throw DataError(where + ": " + std::to_string(f.size()) + " fields, but the first row has " +
+                      std::to_string(m.cols));
     for (std::size_t i = 0; i < f.size(); ++i)
       if (!number(f[i], row[i]) || !std::isfinite(row[i]))
         throw DataError(where + ": field " + std::to_string(i + 1) + " ('" + f[i] + "') is not a finite number");
@@ -143,8 +147,8 @@ Matrix read_hdf5(const fs::path& file, std::string dataset) {
     throw DataError(file, "dataset '" + dataset + "' cannot be read: " + h5::last_error());
   for (std::size_t k = 0; k < m.values.size(); ++k)
     if (!std::isfinite(m.values[k]))
-      throw DataError(file, "dataset '" + dataset + "' holds a non-finite value at row " +
-                                std::to_string(k / dims[1]) + ", column " + std::to_string(k % dims[1]));
+      throw DataError(file, "dataset '" + dataset + "' holds a non-finite value at row " + std::to_string(k / dims[1]) +
+                                ", column " + std::to_string(k % dims[1]));
   if (m.rows == 0) throw DataError(file, "dataset '" + dataset + "' has no rows");
   return m;
 }

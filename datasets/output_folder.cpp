@@ -53,7 +53,9 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
     try {
       prior = Index::load(source);
     } catch (const DataError& e) {
-      if (!force) throw DataError(out_, std::string("holds a dataset this run cannot read (") + e.what() + "); pass --force to replace it");
+      if (!force)
+        throw DataError(
+            out_, std::string("holds a dataset this run cannot read (") + e.what() + "); pass --force to replace it");
     }
   }
 
@@ -81,8 +83,9 @@ OutputFolder::Found OutputFolder::prepare(const Index& wanted, const std::vector
   if (!resume) {
     if (shared && !complete) return Found{{}, prior->created};  // the run the other ranks are making
     if (!force)
-      throw DataError(out_, std::string(complete ? "already holds this dataset" : "holds an unfinished run of this dataset") +
-                                "; pass --resume to keep its verified shards or --force to remake it");
+      throw DataError(out_,
+                      std::string(complete ? "already holds this dataset" : "holds an unfinished run of this dataset") +
+                          "; pass --resume to keep its verified shards or --force to remake it");
     remove_dataset_files();
     return {};
   }
@@ -146,7 +149,8 @@ std::vector<ShardEntry> OutputFolder::recorded() const {
   std::vector<fs::path> entries;
   for (fs::directory_iterator it(journal(), ec), end; !ec && it != end; it.increment(ec)) entries.push_back(it->path());
   // Another rank that found the run complete may be removing the journal: what is gone counts as not recorded.
-  if (ec && ec != std::errc::no_such_file_or_directory) throw DataError(journal(), "cannot list folder (" + ec.message() + ")");
+  if (ec && ec != std::errc::no_such_file_or_directory)
+    throw DataError(journal(), "cannot list folder (" + ec.message() + ")");
   for (const auto& p : entries) {
     const std::string name = p.filename().string();
     if (name == "dataset.json" || is_temporary_name(name) || p.extension() != ".json") continue;
@@ -154,9 +158,9 @@ std::vector<ShardEntry> OutputFolder::recorded() const {
     try {
       std::ifstream in(p);
       const auto j = nlohmann::json::parse(in);
-      ShardEntry e{j.at("file").get<std::string>(), j.at("split").get<std::string>(),
+      ShardEntry e{j.at("file").get<std::string>(),          j.at("split").get<std::string>(),
                    j.at("first_sample").get<std::int64_t>(), j.at("samples").get<std::int64_t>(),
-                   j.at("bytes").get<std::int64_t>(), j.at("sha256").get<std::string>()};
+                   j.at("bytes").get<std::int64_t>(),        j.at("sha256").get<std::string>()};
       if (e.file + ".json" == name) out.push_back(std::move(e));
     } catch (const std::exception&) {
     }
@@ -172,7 +176,8 @@ void OutputFolder::finish(const Index& index, const std::string& card, bool drop
     // Ranks finishing together may both drop it: what the other has removed already is no error.
     std::error_code ec;
     fs::remove_all(journal(), ec);
-    if (ec && ec != std::errc::no_such_file_or_directory) throw DataError(journal(), "cannot remove (" + ec.message() + ")");
+    if (ec && ec != std::errc::no_such_file_or_directory)
+      throw DataError(journal(), "cannot remove (" + ec.message() + ")");
   }
 }
 

@@ -43,8 +43,8 @@ class OutputFolder {
   // The identity of the run in progress (the journal's dataset.json), or nullopt when there is none.
   std::optional<Index> in_progress() const;
 
-  void record(const ShardEntry& entry);       // after the shard is in place
-  std::vector<ShardEntry> recorded() const;   // every shard record in the journal
+  void record(const ShardEntry& entry);      // after the shard is in place
+  std::vector<ShardEntry> recorded() const;  // every shard record in the journal
 
   // Writes dataset_card.md, then index.json; drops the journal when `drop_journal`.
   void finish(const Index& index, const std::string& card, bool drop_journal);

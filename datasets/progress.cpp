@@ -30,8 +30,7 @@ Progress::~Progress() { finish(); }
 void Progress::advance(std::int64_t n) {
   done_ += n;
   if (!options_.enabled() || !options_.stream()) return;
-  const std::int64_t now =
-      std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start_).count();
+  const std::int64_t now = std::chrono::duration_cast<std::chrono::nanoseconds>(Clock::now() - start_).count();
   std::int64_t due = next_report_ns_.load();
   // One thread wins the right to report; the others go back to work at once.
   if (now < due || !next_report_ns_.compare_exchange_strong(due, now + interval_ns_)) return;
@@ -57,7 +56,8 @@ void Progress::report(bool final) {
   const std::int64_t total = options_.total();
   const double rate = elapsed > 0 ? static_cast<double>(done) / elapsed : 0.0;
   const double eta = rate > 0 ? static_cast<double>(total - done) / rate : NAN;
-  const double fraction = total > 0 ? std::clamp(static_cast<double>(done) / static_cast<double>(total), 0.0, 1.0) : 1.0;
+  const double fraction =
+      total > 0 ? std::clamp(static_cast<double>(done) / static_cast<double>(total), 0.0, 1.0) : 1.0;
   std::FILE* out = options_.stream();
   const char* unit = options_.unit().c_str();
   if (terminal_) {

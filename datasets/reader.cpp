@@ -1,10 +1,10 @@
 #include "datasets/reader.hpp"
 
 #include <algorithm>
-#include <set>
 #include <list>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "datasets/checksum.hpp"
 #include "datasets/error.hpp"
@@ -46,8 +46,8 @@ struct Dataset::Impl {
     const fs::path file = dir / e.file;
     const std::string have = sha256_file(file);
     if (have != e.sha256)
-      throw DataError(file, "checksum mismatch (index.json says " + short_hash(e.sha256) + ", file has " +
-                                short_hash(have) + ")");
+      throw DataError(
+          file, "checksum mismatch (index.json says " + short_hash(e.sha256) + ", file has " + short_hash(have) + ")");
     checked.insert(k);
   }
 
@@ -129,7 +129,8 @@ Dataset Dataset::open(const fs::path& path) {
     const Attributes attrs = shard.attributes();
     auto text = [&](const char* key) {
       auto it = attrs.find(key);
-      return it != attrs.end() && std::holds_alternative<std::string>(it->second) ? std::get<std::string>(it->second) : "";
+      return it != attrs.end() && std::holds_alternative<std::string>(it->second) ? std::get<std::string>(it->second)
+                                                                                  : "";
     };
     Index& x = m.index;
     x.schema_version = kSchemaVersion;
@@ -139,13 +140,15 @@ Dataset Dataset::open(const fs::path& path) {
     x.config_yaml = text("config_yaml");
     x.created = text("created");
     if (auto it = attrs.find("seed"); it != attrs.end()) {
-      if (std::holds_alternative<std::int64_t>(it->second)) x.seed = static_cast<std::uint64_t>(std::get<std::int64_t>(it->second));
-      else if (std::holds_alternative<std::string>(it->second)) x.seed = std::stoull(std::get<std::string>(it->second));
+      if (std::holds_alternative<std::int64_t>(it->second))
+        x.seed = static_cast<std::uint64_t>(std::get<std::int64_t>(it->second));
+      else if (std::holds_alternative<std::string>(it->second))
+        x.seed = std::stoull(std::get<std::string>(it->second));
     }
     const std::string split = text("split").empty() ? "all" : text("split");
     x.splits.push_back({split, shard.samples()});
-    x.shards.push_back({path.filename().string(), split, 0, shard.samples(),
-                        static_cast<std::int64_t>(fs::file_size(path, ec)), ""});
+    x.shards.push_back(
+        {path.filename().string(), split, 0, shard.samples(), static_cast<std::int64_t>(fs::file_size(path, ec)), ""});
     for (auto& a : shard.arrays()) {
       (a.per_sample ? x.features : x.dataset_arrays).push_back(a.spec());
       (a.per_sample ? m.arrays : m.dataset_arrays).push_back(std::move(a));
@@ -196,34 +199,37 @@ Attributes Dataset::attributes() const {
 }
 
 std::int64_t Dataset::chunk_samples() const {
-  return impl_->index.chunk_samples > 0 ? impl_->index.chunk_samples : std::max<std::int64_t>(1, impl_->index.samples_per_shard);
+  return impl_->index.chunk_samples > 0 ? impl_->index.chunk_samples
+                                        : std::max<std::int64_t>(1, impl_->index.samples_per_shard);
 }
 
 void Dataset::expect(const std::string& name, DType dtype, const std::vector<std::int64_t>& shape) const {
   const ArrayInfo& a = array(name);
   if (a.dtype != dtype || a.shape != shape)
-    throw DataError(impl_->index_file, "array '" + name + "' is " + describe_type(a) + ", expected " +
-                                           std::string(dtype_name(dtype)) + " of shape " +
-                                           [&] {
-                                             std::string s = "[";
-                                             for (std::size_t i = 0; i < shape.size(); ++i)
-                                               s += (i ? ", " : "") + std::to_string(shape[i]);
-                                             return s + "]";
-                                           }());
+    throw DataError(
+        impl_->index_file, "array '" + name + "' is " + describe_type(a) + ", expected " +
+                               std::string(dtype_name(dtype)) + " of shape " + [&] {
+                                 std::string s = "[";
+                                 for (std::size_t i = 0; i < shape.size(); ++i)
+                                   s += (i ? ", " : "") + std::to_string(shape[i]);
+                                 return s + "]";
+                               }());
 }
 
-void Dataset::read(const std::string& split, const std::string& name, std::int64_t first, std::int64_t count,
-                   void* out, DType dtype) const {
+void Dataset::read(const std::string& split, const std::string& name, std::int64_t first, std::int64_t count, void* out,
+                   DType dtype) const {
   const Impl& m = *impl_;
   const bool ids = name == kSampleIdArray;
   const std::size_t per = ids ? sizeof(std::int64_t) : array(name).bytes();
   if (!ids && !array(name).per_sample) throw DataError(m.index_file, "array '" + name + "' is not per-sample");
   if (!ids && array(name).dtype != dtype)
-    throw DataError(m.index_file, "array '" + name + "' is " + dtype_name(array(name).dtype) + ", not " + dtype_name(dtype));
+    throw DataError(m.index_file,
+                    "array '" + name + "' is " + dtype_name(array(name).dtype) + ", not " + dtype_name(dtype));
   const std::int64_t total = samples(split);
   if (first < 0 || count < 0 || first + count > total)
     throw DataError(m.index_file, "samples " + std::to_string(first) + ".." + std::to_string(first + count - 1) +
-                                      " of split '" + split + "' out of range (it holds " + std::to_string(total) + ")");
+                                      " of split '" + split + "' out of range (it holds " + std::to_string(total) +
+                                      ")");
   const auto& list = m.shards_of(split);
   auto* dst = static_cast<std::uint8_t*>(out);
   std::lock_guard<std::mutex> lock(m.mutex);
@@ -239,7 +245,8 @@ void Dataset::read(const std::string& split, const std::string& name, std::int64
     first += n;
     count -= n;
   }
-  if (count > 0) throw DataError(m.index_file, "shards of split '" + split + "' end before sample " + std::to_string(first));
+  if (count > 0)
+    throw DataError(m.index_file, "shards of split '" + split + "' end before sample " + std::to_string(first));
 }
 
 Array Dataset::read_dataset_array(const std::string& name) const {

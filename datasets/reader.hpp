@@ -52,7 +52,8 @@ class Dataset {
   void read(const std::string& split, const std::string& array, std::int64_t first, std::int64_t count, void* out,
             DType dtype) const;
   template <class T>
-  std::vector<T> read(const std::string& split, const std::string& array, std::int64_t first, std::int64_t count) const {
+  std::vector<T> read(const std::string& split, const std::string& array, std::int64_t first,
+                      std::int64_t count) const {
     const std::int64_t per = array == "sample_id" ? 1 : this->array(array).elements();
     std::vector<T> out(static_cast<std::size_t>(count * per));
     read(split, array, first, count, out.data(), dtype_of<T>());

@@ -63,7 +63,8 @@ struct ShardFile::Impl {
         return 1;
       };
       int idx = 0;
-      if (H5DSget_num_scales(d, static_cast<unsigned>(i)) > 0) H5DSiterate_scales(d, static_cast<unsigned>(i), &idx, visit, &names[i]);
+      if (H5DSget_num_scales(d, static_cast<unsigned>(i)) > 0)
+        H5DSiterate_scales(d, static_cast<unsigned>(i), &idx, visit, &names[i]);
     }
     return names;
   }
@@ -225,8 +226,8 @@ std::vector<std::uint8_t> ShardFile::read_all(const std::string& name) const {
   const ArrayInfo a = impl_->info(name);
   std::size_t bytes = a.bytes() * static_cast<std::size_t>(a.per_sample ? impl_->samples : 1);
   std::vector<std::uint8_t> out(bytes);
-  if (bytes > 0 && H5Dread(impl_->open_dataset(name), h5::memory_type(a.dtype), H5S_ALL, H5S_ALL, H5P_DEFAULT,
-                           out.data()) < 0)
+  if (bytes > 0 &&
+      H5Dread(impl_->open_dataset(name), h5::memory_type(a.dtype), H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
     impl_->fail("cannot read array '" + name + "'");
   return out;
 }

@@ -23,11 +23,11 @@ class ShardFile {
   const std::filesystem::path& path() const;
   std::int64_t samples() const;
   Attributes attributes() const;
-  std::vector<ArrayInfo> arrays() const;  // every array but the dimension scales, /sample_id and text, by name
+  std::vector<ArrayInfo> arrays() const;         // every array but the dimension scales, /sample_id and text, by name
   std::vector<std::string> text_arrays() const;  // names of the dataset-level text arrays (e.g. token_label)
   std::vector<std::string> read_text(const std::string& name) const;  // DataError if absent or not text
-  ArrayInfo array(const std::string& name) const;  // DataError if absent
-  std::int64_t chunk_samples(const std::string& name) const;  // samples per HDF5 chunk of a per-sample array
+  ArrayInfo array(const std::string& name) const;                     // DataError if absent
+  std::int64_t chunk_samples(const std::string& name) const;          // samples per HDF5 chunk of a per-sample array
 
   // Samples [first, first + count) of a per-sample array (or of /sample_id) into `out`, which holds
   // count x the sample's bytes. The stored dtype must equal `dtype`.

@@ -146,13 +146,15 @@ class ShardBuilder {
     const hsize_t n = t.values.size();
     Handle sp = h5::space(H5Screate_simple(1, &n, nullptr));
     Handle type = h5::type(H5Tcopy(H5T_C_S1));
-    if (H5Tset_size(type, H5T_VARIABLE) < 0 || H5Tset_cset(type, H5T_CSET_UTF8) < 0) fail("text type of '" + t.name + "'");
+    if (H5Tset_size(type, H5T_VARIABLE) < 0 || H5Tset_cset(type, H5T_CSET_UTF8) < 0)
+      fail("text type of '" + t.name + "'");
     Handle dcpl = creation_plist(H5P_DATASET_CREATE);
     Handle d = h5::dataset(H5Dcreate2(fid_, t.name.c_str(), type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT));
     if (!d.valid()) fail("text array '" + t.name + "'");
     std::vector<const char*> values;
     for (const auto& v : t.values) values.push_back(v.c_str());
-    if (H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0) fail("writing text array '" + t.name + "'");
+    if (H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
+      fail("writing text array '" + t.name + "'");
     finish_array(d, t.name, {t.dim}, t.doc);
   }
 

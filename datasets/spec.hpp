@@ -3,8 +3,8 @@
 #pragma once
 
 #include <cstddef>
-#include <cstring>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -19,10 +19,20 @@ enum class DType : std::uint8_t { u8, i8, u16, i16, u32, i32, u64, i64, f32, f64
 
 constexpr std::size_t dtype_size(DType t) {
   switch (t) {
-    case DType::u8: case DType::i8: return 1;
-    case DType::u16: case DType::i16: return 2;
-    case DType::u32: case DType::i32: case DType::f32: return 4;
-    case DType::u64: case DType::i64: case DType::f64: return 8;
+    case DType::u8:
+    case DType::i8:
+      return 1;
+    case DType::u16:
+    case DType::i16:
+      return 2;
+    case DType::u32:
+    case DType::i32:
+    case DType::f32:
+      return 4;
+    case DType::u64:
+    case DType::i64:
+    case DType::f64:
+      return 8;
   }
   return 0;
 }
@@ -30,36 +40,63 @@ constexpr std::size_t dtype_size(DType t) {
 // numpy spelling, used in index.json, the dataset card and error messages.
 constexpr const char* dtype_name(DType t) {
   switch (t) {
-    case DType::u8: return "uint8";   case DType::i8: return "int8";
-    case DType::u16: return "uint16"; case DType::i16: return "int16";
-    case DType::u32: return "uint32"; case DType::i32: return "int32";
-    case DType::u64: return "uint64"; case DType::i64: return "int64";
-    case DType::f32: return "float32"; case DType::f64: return "float64";
+    case DType::u8:
+      return "uint8";
+    case DType::i8:
+      return "int8";
+    case DType::u16:
+      return "uint16";
+    case DType::i16:
+      return "int16";
+    case DType::u32:
+      return "uint32";
+    case DType::i32:
+      return "int32";
+    case DType::u64:
+      return "uint64";
+    case DType::i64:
+      return "int64";
+    case DType::f32:
+      return "float32";
+    case DType::f64:
+      return "float64";
   }
   return "?";
 }
 
-template <class T> constexpr DType dtype_of() {
-  if constexpr (std::is_same_v<T, std::uint8_t>) return DType::u8;
-  else if constexpr (std::is_same_v<T, std::int8_t>) return DType::i8;
-  else if constexpr (std::is_same_v<T, std::uint16_t>) return DType::u16;
-  else if constexpr (std::is_same_v<T, std::int16_t>) return DType::i16;
-  else if constexpr (std::is_same_v<T, std::uint32_t>) return DType::u32;
-  else if constexpr (std::is_same_v<T, std::int32_t>) return DType::i32;
-  else if constexpr (std::is_same_v<T, std::uint64_t>) return DType::u64;
-  else if constexpr (std::is_same_v<T, std::int64_t>) return DType::i64;
-  else if constexpr (std::is_same_v<T, float>) return DType::f32;
-  else if constexpr (std::is_same_v<T, double>) return DType::f64;
-  else static_assert(sizeof(T) == 0, "no loci dtype for this C++ type");
+template <class T>
+constexpr DType dtype_of() {
+  if constexpr (std::is_same_v<T, std::uint8_t>)
+    return DType::u8;
+  else if constexpr (std::is_same_v<T, std::int8_t>)
+    return DType::i8;
+  else if constexpr (std::is_same_v<T, std::uint16_t>)
+    return DType::u16;
+  else if constexpr (std::is_same_v<T, std::int16_t>)
+    return DType::i16;
+  else if constexpr (std::is_same_v<T, std::uint32_t>)
+    return DType::u32;
+  else if constexpr (std::is_same_v<T, std::int32_t>)
+    return DType::i32;
+  else if constexpr (std::is_same_v<T, std::uint64_t>)
+    return DType::u64;
+  else if constexpr (std::is_same_v<T, std::int64_t>)
+    return DType::i64;
+  else if constexpr (std::is_same_v<T, float>)
+    return DType::f32;
+  else if constexpr (std::is_same_v<T, double>)
+    return DType::f64;
+  else
+    static_assert(sizeof(T) == 0, "no loci dtype for this C++ type");
 }
 
 // One named array. For a per-sample array, `shape` excludes the leading sample axis (whose dimension is "sample").
 struct ArraySpec {
   std::string name;
   DType dtype = DType::f32;
-  std::vector<std::string> dims;   // one name per axis, e.g. {"token", "channel"}
-  std::vector<std::int64_t> shape; // same length as dims
-  std::string doc;                 // one line, written as the HDF5 attribute "doc" and in the dataset card
+  std::vector<std::string> dims;    // one name per axis, e.g. {"token", "channel"}
+  std::vector<std::int64_t> shape;  // same length as dims
+  std::string doc;                  // one line, written as the HDF5 attribute "doc" and in the dataset card
 
   std::int64_t elements() const {
     std::int64_t n = 1;
@@ -74,7 +111,8 @@ struct Array {
   ArraySpec spec;
   std::vector<std::uint8_t> bytes;
 
-  template <class T> static Array of(ArraySpec spec, const std::vector<T>& values) {
+  template <class T>
+  static Array of(ArraySpec spec, const std::vector<T>& values) {
     spec.dtype = dtype_of<T>();
     if (static_cast<std::int64_t>(values.size()) != spec.elements())
       throw std::invalid_argument("array '" + spec.name + "': " + std::to_string(values.size()) +
@@ -90,7 +128,7 @@ struct Array {
 // UTF-8 variable-length strings, which h5py, xarray (h5netcdf) and netCDF-C read as strings.
 struct TextArray {
   std::string name;
-  std::string dim;                  // e.g. "token"; its size is values.size()
+  std::string dim;  // e.g. "token"; its size is values.size()
   std::vector<std::string> values;
   std::string doc;
 
@@ -122,11 +160,15 @@ class SampleSlots {
   SampleSlots(const std::vector<ArraySpec>* specs, std::vector<void*> slots)
       : specs_(specs), slots_(std::move(slots)) {}
 
-  template <class T> T* get(std::size_t i) const {
+  template <class T>
+  T* get(std::size_t i) const {
     check<T>(i);
     return static_cast<T*>(slots_[i]);
   }
-  template <class T> T* get(std::string_view name) const { return get<T>(index_of(name)); }
+  template <class T>
+  T* get(std::string_view name) const {
+    return get<T>(index_of(name));
+  }
 
   std::size_t index_of(std::string_view name) const {
     for (std::size_t i = 0; i < specs_->size(); ++i)
@@ -136,11 +178,12 @@ class SampleSlots {
   const ArraySpec& spec(std::size_t i) const { return (*specs_)[i]; }
 
  private:
-  template <class T> void check(std::size_t i) const {
+  template <class T>
+  void check(std::size_t i) const {
     if (i >= slots_.size()) throw std::out_of_range("sample array index out of range");
     if ((*specs_)[i].dtype != dtype_of<T>())
-      throw std::invalid_argument("array '" + (*specs_)[i].name + "' is " + dtype_name((*specs_)[i].dtype) +
-                                  ", not " + dtype_name(dtype_of<T>()));
+      throw std::invalid_argument("array '" + (*specs_)[i].name + "' is " + dtype_name((*specs_)[i].dtype) + ", not " +
+                                  dtype_name(dtype_of<T>()));
   }
   const std::vector<ArraySpec>* specs_;
   std::vector<void*> slots_;

@@ -1,8 +1,8 @@
 #include "models/attention.hpp"
 
+#include "models/dropout.hpp"
 #include "models/kernels/attention_core.hpp"
 #include "models/kernels/batched_matmul.hpp"
-#include "models/dropout.hpp"
 #include "models/linear.hpp"
 
 #include <ATen/autocast_mode.h>

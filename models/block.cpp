@@ -19,8 +19,8 @@ EncoderBlockImpl::EncoderBlockImpl(const BlockOptions& options) : options_(optio
   gelu_ = options.activation() == "gelu";
   post_norm_ = options.norm() == "post";
   const auto d = options.d_model();
-  attention = register_module(
-      "attention", SelfAttention(AttentionOptions(d, options.heads()).dropout(options.dropout())));
+  attention =
+      register_module("attention", SelfAttention(AttentionOptions(d, options.heads()).dropout(options.dropout())));
   auto ln = torch::nn::LayerNormOptions({d}).eps(options.layer_norm_eps());
   norm1 = register_module("norm1", torch::nn::LayerNorm(ln));
   norm2 = register_module("norm2", torch::nn::LayerNorm(ln));
@@ -28,7 +28,9 @@ EncoderBlockImpl::EncoderBlockImpl(const BlockOptions& options) : options_(optio
   fc2 = register_module("fc2", torch::nn::Linear(options.mlp_hidden(), d));
 }
 
-torch::Tensor EncoderBlockImpl::activate(const torch::Tensor& x) const { return gelu_ ? fused_gelu(x) : torch::relu(x); }
+torch::Tensor EncoderBlockImpl::activate(const torch::Tensor& x) const {
+  return gelu_ ? fused_gelu(x) : torch::relu(x);
+}
 
 torch::Tensor EncoderBlockImpl::mlp(const torch::Tensor& x) {
   const double p = options_.dropout();

@@ -4,10 +4,10 @@
 
 namespace loci::models {
 
-#define LOCI_CHOICES(name, ...)                            \
-  const std::vector<std::string>& name() {                 \
+#define LOCI_CHOICES(name, ...)                           \
+  const std::vector<std::string>& name() {                \
     static const std::vector<std::string> v{__VA_ARGS__}; \
-    return v;                                              \
+    return v;                                             \
   }
 
 LOCI_CHOICES(pe_placements, "per_block", "shared", "input_only")

@@ -48,7 +48,8 @@ EncoderImpl::EncoderImpl(const EncoderOptions& options, const torch::Tensor& pos
   }
   if (options.final_norm())
     final_norm = register_module(
-        "final_norm", torch::nn::LayerNorm(torch::nn::LayerNormOptions({options.d_model()}).eps(options.layer_norm_eps())));
+        "final_norm",
+        torch::nn::LayerNorm(torch::nn::LayerNormOptions({options.d_model()}).eps(options.layer_norm_eps())));
   redraw_linear_layers(*this, generator);
 }
 

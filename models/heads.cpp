@@ -14,12 +14,18 @@ ClassificationHeadImpl::ClassificationHeadImpl(const ClassificationOptions& opti
                                                at::Generator generator)
     : options_(options) {
   const auto& p = options.pooling();
-  if (p == "last") pooling_ = Pooling::last;
-  else if (p == "target") pooling_ = Pooling::target;
-  else if (p == "mean") pooling_ = Pooling::mean;
-  else if (p == "cls") pooling_ = Pooling::cls;
-  else if (p == "every") pooling_ = Pooling::every;
-  else throw std::invalid_argument("classification: pooling must be last, target, mean, cls or every, not '" + p + "'");
+  if (p == "last")
+    pooling_ = Pooling::last;
+  else if (p == "target")
+    pooling_ = Pooling::target;
+  else if (p == "mean")
+    pooling_ = Pooling::mean;
+  else if (p == "cls")
+    pooling_ = Pooling::cls;
+  else if (p == "every")
+    pooling_ = Pooling::every;
+  else
+    throw std::invalid_argument("classification: pooling must be last, target, mean, cls or every, not '" + p + "'");
   if (options.classes() < 1) throw std::invalid_argument("classification: needs at least one class");
   if (pooling_ == Pooling::cls)
     cls_token = register_parameter("cls_token", at::normal(0.0, 0.02, {d_model}, generator));
@@ -36,14 +42,17 @@ torch::Tensor ClassificationHeadImpl::query_index(int64_t batch, int64_t tokens,
                                                   const torch::Tensor& target_index) const {
   auto all = [&](int64_t i) { return torch::full({batch}, i, torch::kInt64); };
   switch (pooling_) {
-    case Pooling::last: return all(tokens - 1);
-    case Pooling::cls: return all(0);
+    case Pooling::last:
+      return all(tokens - 1);
+    case Pooling::cls:
+      return all(0);
     case Pooling::target:
       if (!target_index.defined() || target_index.numel() != batch)
         throw std::invalid_argument("classification: target pooling needs one target_index per sample");
       return target_index.to(torch::kInt64).reshape({batch});
     case Pooling::mean:
-    case Pooling::every: break;
+    case Pooling::every:
+      break;
   }
   return {};
 }
@@ -53,10 +62,17 @@ torch::Tensor ClassificationHeadImpl::forward(const torch::Tensor& hidden, const
   if (hidden.size(1) == 1 && pooling_ != Pooling::mean) return linear(readout, hidden.squeeze(1));
   torch::Tensor pooled;
   switch (pooling_) {
-    case Pooling::every: break;  // returned above
-    case Pooling::last: pooled = hidden.select(1, hidden.size(1) - 1); break;
-    case Pooling::cls: pooled = hidden.select(1, 0); break;
-    case Pooling::mean: pooled = hidden.mean(1); break;
+    case Pooling::every:
+      break;  // returned above
+    case Pooling::last:
+      pooled = hidden.select(1, hidden.size(1) - 1);
+      break;
+    case Pooling::cls:
+      pooled = hidden.select(1, 0);
+      break;
+    case Pooling::mean:
+      pooled = hidden.mean(1);
+      break;
     case Pooling::target: {
       auto idx = query_index(hidden.size(0), hidden.size(1), target_index);
       pooled = hidden.gather(1, idx.view({-1, 1, 1}).expand({hidden.size(0), 1, hidden.size(2)})).squeeze(1);
@@ -66,12 +82,12 @@ torch::Tensor ClassificationHeadImpl::forward(const torch::Tensor& hidden, const
   return linear(readout, pooled);
 }
 
-torch::Tensor dense_cross_entropy(const torch::Tensor& logits, const torch::Tensor& classes, const torch::Tensor& counted,
-                                  double label_smoothing) {
+torch::Tensor dense_cross_entropy(const torch::Tensor& logits, const torch::Tensor& classes,
+                                  const torch::Tensor& counted, double label_smoothing) {
   const auto C = logits.size(-1);
-  const torch::Tensor per_token =
-      torch::nn::functional::cross_entropy(logits.reshape({-1, C}), classes.reshape({-1}).to(torch::kInt64),
-                                           torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone).label_smoothing(label_smoothing));
+  const torch::Tensor per_token = torch::nn::functional::cross_entropy(
+      logits.reshape({-1, C}), classes.reshape({-1}).to(torch::kInt64),
+      torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kNone).label_smoothing(label_smoothing));
   if (!counted.defined()) return per_token.mean();
   const torch::Tensor weight = counted.reshape({-1}).to(per_token.scalar_type());
   return (per_token * weight).sum() / weight.sum().clamp_min(1.0);

@@ -86,8 +86,8 @@ torch::Tensor sample_token_mask(int64_t batch, int64_t tokens, double ratio, at:
 
 // Cross-entropy of per-token logits [B, T, C] against per-token classes [B, T] (int64), averaged over the tokens
 // where `counted` [B, T] (bool) is true, or over every token when it is undefined.
-torch::Tensor dense_cross_entropy(const torch::Tensor& logits, const torch::Tensor& classes, const torch::Tensor& counted,
-                                  double label_smoothing = 0);
+torch::Tensor dense_cross_entropy(const torch::Tensor& logits, const torch::Tensor& classes,
+                                  const torch::Tensor& counted, double label_smoothing = 0);
 
 // Mean squared error over the masked tokens only: sum over masked tokens and channels of (pred - target)^2, divided
 // by (masked tokens * channels). pred, target: [B, T, C]; mask: [B, T] bool. Zero when nothing is masked.

@@ -131,7 +131,8 @@ std::vector<double> MicroBatches::backward(const std::vector<torch::Tensor>& par
     } else if (slot.defined() && slot.sizes() == sum.sizes()) {
       slot.copy_(sum);
     } else {
-      slot = sum.is_view() ? sum.clone() : sum;  // autograd may return views; an optimizer's zero_grad detaches in place
+      slot =
+          sum.is_view() ? sum.clone() : sum;  // autograd may return views; an optimizer's zero_grad detaches in place
     }
   }
   return losses;

@@ -18,7 +18,8 @@ torch::Tensor masked_rows(const torch::Tensor& mask) {
 // predictions [B, M, C] of the rows `rows` [B, M] -> [B, T, C], the other rows 0 (no loss reads them).
 torch::Tensor unmasked_rows_zero(const torch::Tensor& predictions, const torch::Tensor& rows, int64_t tokens) {
   const auto B = predictions.size(0), M = predictions.size(1), C = predictions.size(2);
-  return torch::zeros({B, tokens, C}, predictions.options()).scatter(1, rows.unsqueeze(-1).expand({B, M, C}), predictions);
+  return torch::zeros({B, tokens, C}, predictions.options())
+      .scatter(1, rows.unsqueeze(-1).expand({B, M, C}), predictions);
 }
 
 }  // namespace
@@ -37,8 +38,8 @@ ModelImpl::ModelImpl(const ModelOptions& options, const torch::Tensor& positions
     masked_regression =
         register_module("head", MaskedRegressionHead(options.masked_regression(), enc.d_model(), channels, generator));
   } else {
-    throw std::invalid_argument("model: task must be 'classification' or 'masked_regression', not '" +
-                                options.task() + "'");
+    throw std::invalid_argument("model: task must be 'classification' or 'masked_regression', not '" + options.task() +
+                                "'");
   }
 }
 

@@ -36,8 +36,10 @@ class PrecisionScope : boost::noncopyable {
   }
   ~PrecisionScope() {
     if (!autocast_) return;
-    if (cuda_) at::autocast::set_enabled(false);
-    else at::autocast::set_cpu_enabled(false);
+    if (cuda_)
+      at::autocast::set_enabled(false);
+    else
+      at::autocast::set_cpu_enabled(false);
     at::autocast::clear_cache();  // the bf16 copies of the weights are stale after the optimizer step
   }
 

@@ -25,8 +25,8 @@ Interval bootstrap_mean_ci(const std::vector<double>& xs, int resamples, double 
   // Nearest-rank percentiles: the interval holds `level` of the resampled means.
   const double tail = (1.0 - level) / 2.0;
   auto at = [&](double q) {
-    const auto k = static_cast<std::size_t>(std::clamp(std::ceil(q * static_cast<double>(means.size())) - 1.0, 0.0,
-                                                        static_cast<double>(means.size() - 1)));
+    const auto k = static_cast<std::size_t>(
+        std::clamp(std::ceil(q * static_cast<double>(means.size())) - 1.0, 0.0, static_cast<double>(means.size() - 1)));
     return means[k];
   };
   return {at(tail), at(1.0 - tail)};

@@ -18,7 +18,8 @@ DisplacementAccount displacement_account(const Eigen::MatrixXd& initial, const E
   const double initial_norm = initial.norm();
   DisplacementAccount a;
   a.norm_ratio = initial_norm > 0 ? moved.norm() / initial_norm : std::nan("");
-  a.kept_draw = initial_norm > 0 ? (trained.array() * initial.array()).sum() / (initial_norm * initial_norm) : std::nan("");
+  a.kept_draw =
+      initial_norm > 0 ? (trained.array() * initial.array()).sum() / (initial_norm * initial_norm) : std::nan("");
   std::mt19937_64 rng(seed);
   std::normal_distribution<double> normal(0.0, 1.0);
   RsaOptions options;

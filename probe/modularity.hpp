@@ -33,6 +33,7 @@ Eigen::MatrixXd similarity_matrix(const Eigen::MatrixXd& pe, Similarity similari
 double modularity(const Eigen::MatrixXd& weights, const std::vector<int>& partition);
 
 // modularity(similarity_matrix(pe), partition) with the diagonal handled as the options say.
-double pe_modularity(const Eigen::MatrixXd& pe, const std::vector<int>& partition, const ModularityOptions& options = {});
+double pe_modularity(const Eigen::MatrixXd& pe, const std::vector<int>& partition,
+                     const ModularityOptions& options = {});
 
 }  // namespace loci::probe

@@ -89,7 +89,8 @@ double knn_overlap(const Eigen::MatrixXd& pe_distance, const Eigen::MatrixXd& tr
       for (Eigen::Index j : truth)
         if (true_distance(i, j) <= kth) is_true_neighbour[static_cast<std::size_t>(j)] = true;
     } else {
-      for (int r = 0; r < k; ++r) is_true_neighbour[static_cast<std::size_t>(truth[static_cast<std::size_t>(r)])] = true;
+      for (int r = 0; r < k; ++r)
+        is_true_neighbour[static_cast<std::size_t>(truth[static_cast<std::size_t>(r)])] = true;
     }
     int hits = 0;
     for (Eigen::Index j : pe_nn[static_cast<std::size_t>(i)]) hits += is_true_neighbour[static_cast<std::size_t>(j)];

@@ -30,6 +30,7 @@ ProbeValues norm_control(const Eigen::MatrixXd& pe, const ProbeContext& c) {
 
 LOCI_REGISTER(ProbeInfo, {"norm_control",
                           "Procrustes to the oracle of a random Gaussian PE with the probed PE's shape and norm",
-                          {"control_procrustes_oracle_residual", "control_procrustes_oracle_disparity"}, norm_control});
+                          {"control_procrustes_oracle_residual", "control_procrustes_oracle_disparity"},
+                          norm_control});
 
 }  // namespace loci::probe

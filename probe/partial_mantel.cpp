@@ -51,7 +51,8 @@ PartialMantelResult partial_mantel_test(const std::vector<Eigen::MatrixXd>& pe_d
   const Eigen::Index t = truth.rows();
   if (truth.cols() != t) throw std::invalid_argument("partial_mantel_test: the true distance matrix is not square");
   for (const auto& d : pe_distances)
-    if (d.rows() != t || d.cols() != t) throw std::invalid_argument("partial_mantel_test: a PE distance matrix is not T x T");
+    if (d.rows() != t || d.cols() != t)
+      throw std::invalid_argument("partial_mantel_test: a PE distance matrix is not T x T");
   for (const auto& c : covariates)
     if (c.rows() != t || c.cols() != t) throw std::invalid_argument("partial_mantel_test: a covariate is not T x T");
   PartialMantelResult r;

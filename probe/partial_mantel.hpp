@@ -24,7 +24,7 @@ struct PartialMantelResult {
   double observed = 0;  // mean over the PEs of the partial Spearman (residual ranks' Pearson)
   double p_value = 1;   // (1 + #{permutations >= observed}) / (1 + permutations), one-sided
   int permutations = 0;
-  int covariates = 0;   // those with any spread (constant ones carry nothing and are left out)
+  int covariates = 0;  // those with any spread (constant ones carry nothing and are left out)
 };
 
 // The covariates stay fixed while the truth's tokens are permuted (rows and columns together), as in mantel_test.

@@ -46,7 +46,8 @@ MantelResult mantel_test(const std::vector<Eigen::MatrixXd>& pe_distances, const
   const Eigen::MatrixXd truth_ranks =
       symmetric_from_upper(average_ranks(upper_triangle(truth, identity), tie_tolerance), t);
   std::vector<Eigen::VectorXd> pe_units;
-  for (const auto& d : pe_distances) pe_units.push_back(unit_centred(average_ranks(upper_triangle(d, identity), tie_tolerance)));
+  for (const auto& d : pe_distances)
+    pe_units.push_back(unit_centred(average_ranks(upper_triangle(d, identity), tie_tolerance)));
   auto statistic = [&](const std::vector<Eigen::Index>& order) {
     const Eigen::VectorXd truth_vec = upper_triangle(truth_ranks, order);
     double sum = 0;

@@ -26,7 +26,6 @@ struct MantelResult {
 // to the truth once and scored against all of them, so the statistic is their mean Spearman. Deterministic for a
 // seed. NaN observed (a constant PE) gives p = NaN. std::invalid_argument for mismatched shapes.
 MantelResult mantel_test(const std::vector<Eigen::MatrixXd>& pe_distances, const Eigen::MatrixXd& true_distance,
-                         int permutations = 1000, std::uint64_t seed = 0,
-                         double tie_tolerance = kDefaultTieTolerance);
+                         int permutations = 1000, std::uint64_t seed = 0, double tie_tolerance = kDefaultTieTolerance);
 
 }  // namespace loci::probe

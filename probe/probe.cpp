@@ -29,10 +29,9 @@ ProbeReport probe_pe(const Eigen::MatrixXd& pe, const Eigen::MatrixXd& coords, c
   if (oracle_pe) check_rows(*oracle_pe, t, "the oracle PE");
   const bool given_truth = options.true_distance.size() > 0;
   if (given_truth && (options.true_distance.rows() != t || options.true_distance.cols() != t))
-    throw std::invalid_argument("probe_pe: the true distance matrix is " +
-                                std::to_string(options.true_distance.rows()) + "x" +
-                                std::to_string(options.true_distance.cols()) + ", expected " + std::to_string(t) +
-                                "x" + std::to_string(t));
+    throw std::invalid_argument(
+        "probe_pe: the true distance matrix is " + std::to_string(options.true_distance.rows()) + "x" +
+        std::to_string(options.true_distance.cols()) + ", expected " + std::to_string(t) + "x" + std::to_string(t));
   if (!options.partition.empty() && static_cast<Eigen::Index>(options.partition.size()) != t)
     throw std::invalid_argument("probe_pe: the partition has " + std::to_string(options.partition.size()) +
                                 " labels for " + std::to_string(t) + " tokens");

@@ -6,8 +6,8 @@
 
 #include <Eigen/Core>
 
-#include "probe/distance.hpp"
 #include "core/registry.hpp"
+#include "probe/distance.hpp"
 
 #include <functional>
 #include <string>
@@ -18,11 +18,11 @@ namespace loci::probe {
 
 // What a probe may compare a PE with: the dataset's truths, as the analysis found them.
 struct ProbeContext {
-  Eigen::MatrixXd positions;      // T x k true coordinates
-  Eigen::MatrixXd true_distance;  // T x T (the dataset's /distance, else euclidean between positions)
-  Eigen::MatrixXd hops;           // T x T graph hops, or empty when the data have no graph
-  Eigen::MatrixXd fc;             // T x T functional connectivity of the training split, or empty (no activity)
-  Eigen::MatrixXd oracle;         // T x d sinusoids of the true positions
+  Eigen::MatrixXd positions;             // T x k true coordinates
+  Eigen::MatrixXd true_distance;         // T x T (the dataset's /distance, else euclidean between positions)
+  Eigen::MatrixXd hops;                  // T x T graph hops, or empty when the data have no graph
+  Eigen::MatrixXd fc;                    // T x T functional connectivity of the training split, or empty (no activity)
+  Eigen::MatrixXd oracle;                // T x d sinusoids of the true positions
   Metric pe_metric = Metric::euclidean;  // distance between PE rows the analysis was asked for (--metric)
 };
 

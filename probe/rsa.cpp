@@ -5,8 +5,7 @@
 
 namespace loci::probe {
 
-Rsa rsa_of_distances(const Eigen::MatrixXd& pe_distance, const Eigen::MatrixXd& true_distance,
-                     double tie_tolerance) {
+Rsa rsa_of_distances(const Eigen::MatrixXd& pe_distance, const Eigen::MatrixXd& true_distance, double tie_tolerance) {
   if (pe_distance.rows() != true_distance.rows() || pe_distance.cols() != true_distance.cols())
     throw std::invalid_argument("rsa: PE distances are " + std::to_string(pe_distance.rows()) + "x" +
                                 std::to_string(pe_distance.cols()) + " but true distances are " +

@@ -1,6 +1,6 @@
 // RSA against truths other than euclidean distance, so a PE that organises by another geometry shows it: graph
-// hops on network data, the functional connectivity of activity data, Manhattan distance between coordinates (the grid's own metric), and on a grid whether two
-// tokens share a row or a column (the Latin square's constraint).
+// hops on network data, the functional connectivity of activity data, Manhattan distance between coordinates (the
+// grid's own metric), and on a grid whether two tokens share a row or a column (the Latin square's constraint).
 #include <cmath>
 #include <limits>
 #include <set>
@@ -57,13 +57,21 @@ ProbeValues rsa_same_line(const Eigen::MatrixXd& pe, const ProbeContext& c) {
 
 }  // namespace
 
-LOCI_REGISTER(ProbeInfo, {"rsa_hops", "Spearman between PE distances and graph hops (networks and parcel graphs)",
-                          {"rsa_hops_spearman"}, rsa_hops});
-LOCI_REGISTER(ProbeInfo, {"rsa_fc", "Spearman between PE distances and 1 - the functional connectivity of the training split",
-                          {"rsa_fc_spearman"}, rsa_fc});
-LOCI_REGISTER(ProbeInfo, {"rsa_manhattan", "Spearman between PE distances and Manhattan distances of the coordinates",
-                          {"rsa_manhattan_spearman"}, rsa_manhattan});
-LOCI_REGISTER(ProbeInfo, {"rsa_same_line", "Spearman between PE distances and 'not on one row or column' (grids only)",
-                          {"rsa_same_line_spearman"}, rsa_same_line});
+LOCI_REGISTER(ProbeInfo, {"rsa_hops",
+                          "Spearman between PE distances and graph hops (networks and parcel graphs)",
+                          {"rsa_hops_spearman"},
+                          rsa_hops});
+LOCI_REGISTER(ProbeInfo, {"rsa_fc",
+                          "Spearman between PE distances and 1 - the functional connectivity of the training split",
+                          {"rsa_fc_spearman"},
+                          rsa_fc});
+LOCI_REGISTER(ProbeInfo, {"rsa_manhattan",
+                          "Spearman between PE distances and Manhattan distances of the coordinates",
+                          {"rsa_manhattan_spearman"},
+                          rsa_manhattan});
+LOCI_REGISTER(ProbeInfo, {"rsa_same_line",
+                          "Spearman between PE distances and 'not on one row or column' (grids only)",
+                          {"rsa_same_line_spearman"},
+                          rsa_same_line});
 
 }  // namespace loci::probe

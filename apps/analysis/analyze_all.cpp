@@ -4,10 +4,10 @@
 
 #include "apps/analysis/attention_similarity.hpp"
 #include "apps/analysis/summary.hpp"
+#include "core/error.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/error.hpp"
 #include "datasets/progress.hpp"
-#include "core/error.hpp"
 
 namespace loci::analysis {
 
@@ -53,11 +53,12 @@ AnalyzeAllReport analyze_all(const std::vector<fs::path>& roots, const fs::path&
   }
   if (folders.empty())
     throw UserError("no finished run to analyse: " + std::to_string(report.skipped.size()) +
-                    " runs have not finished (" + report.skipped.front() +
-                    (report.skipped.size() > 1 ? ", ..." : "") + "); --include-partial (analyze.include_partial) scores them anyway");
+                    " runs have not finished (" + report.skipped.front() + (report.skipped.size() > 1 ? ", ..." : "") +
+                    "); --include-partial (analyze.include_partial) scores them anyway");
   report.runs = static_cast<int>(folders.size());
   std::vector<nlohmann::ordered_json> analyses;
-  datasets::Progress bar(datasets::ProgressOptions("analysing", static_cast<std::int64_t>(folders.size())).unit("runs").enabled(progress));
+  datasets::Progress bar(
+      datasets::ProgressOptions("analysing", static_cast<std::int64_t>(folders.size())).unit("runs").enabled(progress));
   for (std::size_t i = 0; i < folders.size(); ++i) {
     const fs::path& folder = folders[i];
     const fs::path file = folder / "analysis.json";

@@ -21,7 +21,7 @@ struct AnalyzeAllReport {
 // those scored as partial; "" when every run had finished.
 std::string unfinished_lines(const AnalyzeAllReport& report);
 
-AnalyzeAllReport analyze_all(const std::vector<std::filesystem::path>& roots, const std::filesystem::path& summary_folder,
-                             const AnalyzeOptions& options, bool progress);
+AnalyzeAllReport analyze_all(const std::vector<std::filesystem::path>& roots,
+                             const std::filesystem::path& summary_folder, const AnalyzeOptions& options, bool progress);
 
 }  // namespace loci::analysis

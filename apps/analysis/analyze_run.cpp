@@ -48,7 +48,8 @@ ordered_json matrix_json(const Eigen::MatrixXd& m) {
   return rows;
 }
 
-Eigen::MatrixXd slice(const datasets::NumericArray& a, std::int64_t index, const fs::path& file, const std::string& name) {
+Eigen::MatrixXd slice(const datasets::NumericArray& a, std::int64_t index, const fs::path& file,
+                      const std::string& name) {
   if (a.shape.size() != 3) throw datasets::DataError(file, "array '" + name + "' is not [evaluation, token, dim]");
   const auto rows = a.shape[1], cols = a.shape[2];
   Eigen::MatrixXd m(rows, cols);
@@ -119,7 +120,10 @@ ordered_json mean_over(const ordered_json& placements) {
     double sum = 0;
     bool defined = true;
     for (const auto& p : placements) {
-      if (!p.contains(key) || !p[key].is_number()) { defined = false; break; }
+      if (!p.contains(key) || !p[key].is_number()) {
+        defined = false;
+        break;
+      }
       sum += p[key].get<double>();
     }
     mean[key] = defined ? ordered_json(sum / static_cast<double>(placements.size())) : ordered_json(nullptr);
@@ -192,7 +196,8 @@ Eigen::MatrixXd positions_of(const RunFolder& run) {
   if (pos.shape[0] > kMaxProbeTokens)
     throw datasets::DataError(run.folder / "pe.h5", "'positions' holds " + std::to_string(pos.shape[0]) +
                                                         " tokens; the probes compare every pair of tokens and take at "
-                                                        "most " + std::to_string(kMaxProbeTokens));
+                                                        "most " +
+                                                        std::to_string(kMaxProbeTokens));
   Eigen::MatrixXd positions(pos.shape[0], pos.shape[1]);
   for (Eigen::Index i = 0; i < positions.rows(); ++i)
     for (Eigen::Index j = 0; j < positions.cols(); ++j) positions(i, j) = pos.values[i * positions.cols() + j];
@@ -384,9 +389,15 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
   for (const auto& [file, hash] : input_hashes(run.folder)) inputs[file] = hash;
   out["inputs"] = inputs;
   const RunIdentity& id = run.identity;
-  out["run"] = {{"folder", run.folder.string()}, {"group", id.group()}, {"pe_type", id.pe_type},
-                {"placement", id.placement},     {"init", id.init},    {"sigma", id.sigma},
-                {"drawn", id.drawn},             {"seed", id.seed},  {"pe_draw", pe_draw_of(run)},
+  out["run"] = {{"folder", run.folder.string()},
+                {"group", id.group()},
+                {"pe_type", id.pe_type},
+                {"placement", id.placement},
+                {"init", id.init},
+                {"sigma", id.sigma},
+                {"drawn", id.drawn},
+                {"seed", id.seed},
+                {"pe_draw", pe_draw_of(run)},
                 {"data", run.config.at("data").text()}};
   if (const auto abridged = abridged_history(run)) out["run"]["abridged_history"] = *abridged;
   out["metrics"] = final_metrics(run);
@@ -399,8 +410,8 @@ ordered_json describe_run(const RunFolder& run, const AnalyzeOptions& options, c
   out["tokens"] = s.context.positions.rows();
   out["positions"] = matrix_json(s.context.positions);
   out["partition"] = s.partition_name;
-  out["true_distance_source"] = s.truth.distance.size() > 0 ? "the dataset's /distance"
-                                                              : "euclidean distance between the positions";
+  out["true_distance_source"] =
+      s.truth.distance.size() > 0 ? "the dataset's /distance" : "euclidean distance between the positions";
   if (!s.truth.note.empty()) out["dataset_note"] = s.truth.note;
   if (s.truth.fc.size() > 0) out["functional_connectivity"] = fc_summary(s);
   if (!s.structure.readout.empty()) out["readout_tokens"] = s.structure.readout;
@@ -445,8 +456,8 @@ std::vector<Eigen::MatrixXd> pe_distances(const std::vector<std::pair<int, const
 
 // <name>_p_value and the null's mean and 95th percentile of a joint Mantel test of `dissimilarities` against the
 // true distance (1000 permutations); <name>_spearman too when `into` has none (the attention term).
-void add_permutation_test(ordered_json& into, const std::string& name, const std::vector<Eigen::MatrixXd>& dissimilarities,
-                          const ProbeSetup& s) {
+void add_permutation_test(ordered_json& into, const std::string& name,
+                          const std::vector<Eigen::MatrixXd>& dissimilarities, const ProbeSetup& s) {
   if (dissimilarities.empty()) return;
   const probe::MantelResult m = probe::mantel_test(dissimilarities, s.context.true_distance, 1000, 0);
   if (!into.contains(name + "_spearman")) into[name + "_spearman"] = number(m.observed);
@@ -455,7 +466,8 @@ void add_permutation_test(ordered_json& into, const std::string& name, const std
   into[name + "_null_q95"] = number(m.null_q95);
 }
 
-ordered_json probe_evaluations(const RunFolder& run, const std::vector<std::pair<int, const datasets::NumericArray*>>& tables,
+ordered_json probe_evaluations(const RunFolder& run,
+                               const std::vector<std::pair<int, const datasets::NumericArray*>>& tables,
                                const ProbeSetup& s) {
   const LogitArrays logits = position_logit_arrays(run, s.context.positions.rows());
   const auto epochs = integers_of(run, "epoch"), steps = integers_of(run, "step");
@@ -495,12 +507,15 @@ ordered_json probe_evaluations(const RunFolder& run, const std::vector<std::pair
 
 // The first evaluation where `statistic` of `section` (mean, attention_term) leaves its epoch-0 value (onset.hpp).
 // Each evaluation's point of `statistic` in `section` ("mean" or "attention_term"); empty when one lacks it.
-std::vector<OnsetPoint> onset_points(const ordered_json& evaluations, const char* section, const std::string& statistic) {
+std::vector<OnsetPoint> onset_points(const ordered_json& evaluations, const char* section,
+                                     const std::string& statistic) {
   std::vector<OnsetPoint> points;
   for (const auto& row : evaluations) {
     if (!row.contains(section)) return {};
     const auto& r = row[section];
-    auto get = [&](const std::string& k) { return r.contains(k) && r[k].is_number() ? r[k].get<double>() : std::nan(""); };
+    auto get = [&](const std::string& k) {
+      return r.contains(k) && r[k].is_number() ? r[k].get<double>() : std::nan("");
+    };
     points.push_back({row["epoch"].get<std::int64_t>(), get(statistic + "_spearman"), get(statistic + "_p_value"),
                       get(statistic + "_null_mean"), get(statistic + "_null_q95")});
   }
@@ -527,8 +542,8 @@ ordered_json relative_scale(const RunFolder& run, const ordered_json& final_prob
   for (const auto& m : run.metrics)
     if (m.contains("embedding_norm") && m["embedding_norm"].is_number()) embedding = m["embedding_norm"].get<double>();
   if (!final_probes.contains("norm_frobenius") || !final_probes["norm_frobenius"].is_number()) return nullptr;
-  const double row = final_probes["norm_frobenius"].get<double>() /
-                     std::sqrt(static_cast<double>(s.context.positions.rows()));
+  const double row =
+      final_probes["norm_frobenius"].get<double>() / std::sqrt(static_cast<double>(s.context.positions.rows()));
   return number(embedding > 0 ? row / embedding : std::nan(""));
 }
 
@@ -558,7 +573,9 @@ ordered_json independent_draw_probes(const RunFolder& run,
 ordered_json displacement_account_of(const RunFolder& run, const ordered_json& evaluations,
                                      const std::vector<std::pair<int, const datasets::NumericArray*>>& tables,
                                      const ProbeSetup& s) {
-  ordered_json none = {{"disp_norm_ratio", nullptr}, {"disp_predicted_rsa", nullptr}, {"disp_predicted_rsa_sd", nullptr},
+  ordered_json none = {{"disp_norm_ratio", nullptr},
+                       {"disp_predicted_rsa", nullptr},
+                       {"disp_predicted_rsa_sd", nullptr},
                        {"disp_kept_draw", nullptr}};
   if (tables.empty() || evaluations.size() < 2 || evaluations.front()["epoch"].get<std::int64_t>() != 0) return none;
   const std::int64_t last = static_cast<std::int64_t>(evaluations.size()) - 1;
@@ -566,7 +583,8 @@ ordered_json displacement_account_of(const RunFolder& run, const ordered_json& e
   double ratio = 0, predicted = 0, spread = 0, kept = 0;
   int moved = 0;
   for (const auto& [index, array] : tables) {
-    const Eigen::MatrixXd initial = slice(*array, 0, file, "placement"), trained = slice(*array, last, file, "placement");
+    const Eigen::MatrixXd initial = slice(*array, 0, file, "placement"),
+                          trained = slice(*array, last, file, "placement");
     if ((trained - initial).norm() == 0) continue;
     const auto a = probe::displacement_account(initial, trained, s.context.true_distance, s.context.pe_metric,
                                                draw_control_seed(run) + static_cast<std::uint64_t>(index));
@@ -583,7 +601,8 @@ ordered_json displacement_account_of(const RunFolder& run, const ordered_json& e
 // on the displacement (disp_*), and the permutation p-value of the RSA (rsa_p_value: the true positions shuffled
 // among the tokens, 1000 times, every block's PE scored against each shuffle).
 ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
-                          const std::vector<std::pair<int, const datasets::NumericArray*>>& tables, const ProbeSetup& s) {
+                          const std::vector<std::pair<int, const datasets::NumericArray*>>& tables,
+                          const ProbeSetup& s) {
   if (evaluations.empty()) return nullptr;
   ordered_json f = evaluations.back()["mean"];
   const bool has_initial = evaluations.front()["epoch"].get<std::int64_t>() == 0;
@@ -597,7 +616,8 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
   std::vector<Eigen::MatrixXd> distances;
   const std::int64_t last = static_cast<std::int64_t>(evaluations.size()) - 1;
   for (const auto& [index, array] : tables)
-    distances.push_back(probe::pairwise_distance(slice(*array, last, run.folder / "pe.h5", "placement"), s.context.pe_metric));
+    distances.push_back(
+        probe::pairwise_distance(slice(*array, last, run.folder / "pe.h5", "placement"), s.context.pe_metric));
   const probe::MantelResult m = probe::mantel_test(distances, s.context.true_distance, 1000, 0);
   f["rsa_p_value"] = number(m.p_value);
   // The task's structure taken out, at the end and at initialisation.
@@ -616,9 +636,9 @@ ordered_json final_probes(const RunFolder& run, const ordered_json& evaluations,
     const auto& term = evaluations.back()["attention_term"];
     f["qk_rsa_spearman"] = term["rsa_spearman"];
     f["qk_rsa_p_value"] = term["rsa_p_value"];
-    f["init_qk_rsa_spearman"] =
-        has_initial && evaluations.front().contains("attention_term") ? evaluations.front()["attention_term"]["rsa_spearman"]
-                                                                      : ordered_json(nullptr);
+    f["init_qk_rsa_spearman"] = has_initial && evaluations.front().contains("attention_term")
+                                    ? evaluations.front()["attention_term"]["rsa_spearman"]
+                                    : ordered_json(nullptr);
     f["qk_rsa_onset_epoch"] = whole_history ? onset_of(evaluations, "attention_term", "rsa") : ordered_json(nullptr);
     f["qk_rsa_took_shape"] = took_shape_at_end(evaluations, "attention_term", "rsa");
   }
@@ -656,18 +676,24 @@ void add_final_views(ordered_json& out, const RunFolder& run,
 // paper's learning rate a small-sigma PE that generalises keeps most of its random draw, so the raw PE's probes
 // alone say little (bench/RESULTS.md); the displacement shows what training wrote into it.
 const std::vector<std::string>& baseline_probes() {
-  static const std::vector<std::string> names{"rsa_spearman",    "rsa_manhattan_spearman", "rsa_same_line_spearman",
-                                              "rsa_hops_spearman", "rsa_fc_spearman", "procrustes_oracle_disparity",
-                                              "procrustes_oracle_residual", "decode_r2", "knn_overlap",
+  static const std::vector<std::string> names{"rsa_spearman",
+                                              "rsa_manhattan_spearman",
+                                              "rsa_same_line_spearman",
+                                              "rsa_hops_spearman",
+                                              "rsa_fc_spearman",
+                                              "procrustes_oracle_disparity",
+                                              "procrustes_oracle_residual",
+                                              "decode_r2",
+                                              "knn_overlap",
                                               "norm_frobenius"};
   return names;
 }
 
 ordered_json analyze_run(const RunFolder& run, const AnalyzeOptions& options) {
   const Eigen::MatrixXd positions =
-      options.shuffle_positions != 0 ? permuted_rows(positions_of(run), shuffled_order(positions_of(run).rows(),
-                                                                                         options.shuffle_positions))
-                                     : positions_of(run);
+      options.shuffle_positions != 0
+          ? permuted_rows(positions_of(run), shuffled_order(positions_of(run).rows(), options.shuffle_positions))
+          : positions_of(run);
   const auto tables = tables_of(run, positions.rows());
   const ProbeSetup setup = probe_setup(run, positions, options);
   ordered_json out = describe_run(run, options, setup);

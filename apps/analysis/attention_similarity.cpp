@@ -32,7 +32,8 @@ std::vector<Eigen::MatrixXd> attention_maps_at(const fs::path& folder, std::int6
     if (a.shape.size() != 4 || a.shape[0] < 1 || a.shape[2] != a.shape[3])
       throw datasets::DataError(file, "array 'block_" + std::to_string(b) + "' is not [evaluation, head, query, key]");
     const auto heads = a.shape[1], n = a.shape[2];
-    const auto last = (evaluation < 0 ? a.shape[0] - 1 : std::min<std::int64_t>(evaluation, a.shape[0] - 1)) * heads * n * n;
+    const auto last =
+        (evaluation < 0 ? a.shape[0] - 1 : std::min<std::int64_t>(evaluation, a.shape[0] - 1)) * heads * n * n;
     Eigen::MatrixXd mean = Eigen::MatrixXd::Zero(n, n);
     for (std::int64_t h = 0; h < heads; ++h)
       for (std::int64_t q = 0; q < n; ++q)
@@ -52,7 +53,9 @@ bool same_shape(const std::vector<Eigen::MatrixXd>& a, const std::vector<Eigen::
   return true;
 }
 
-nlohmann::ordered_json number(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
+nlohmann::ordered_json number(double v) {
+  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json();
+}
 
 }  // namespace
 
@@ -86,14 +89,17 @@ int add_attention_similarity(const std::vector<fs::path>& folders, std::vector<n
     // Its floor: maps are non-negative, so any two score above 0. The same cosine for uniform maps, and for this
     // run's own untrained model (its maps at epoch 0, when saved).
     std::vector<Eigen::MatrixXd> uniform;
-    for (const auto& m : maps[i]) uniform.push_back(Eigen::MatrixXd::Constant(m.rows(), m.cols(), 1.0 / static_cast<double>(m.cols())));
+    for (const auto& m : maps[i])
+      uniform.push_back(Eigen::MatrixXd::Constant(m.rows(), m.cols(), 1.0 / static_cast<double>(m.cols())));
     final["attention_cosine_uniform"] = number(probe::attention_cosine(uniform, mean).overall);
     const auto initial = attention_maps_at(folders[i], 0);
-    final["init_attention_cosine"] =
-        same_shape(initial, maps[i]) ? number(probe::attention_cosine(initial, mean).overall) : nlohmann::ordered_json();
+    final["init_attention_cosine"] = same_shape(initial, maps[i])
+                                         ? number(probe::attention_cosine(initial, mean).overall)
+                                         : nlohmann::ordered_json();
     final["attention_cosine_mean_block"] = number(s.mean_per_layer);
     final["attention_cosine_per_block"] = nlohmann::ordered_json::array();
-    for (Eigen::Index l = 0; l < s.per_layer.size(); ++l) final["attention_cosine_per_block"].push_back(number(s.per_layer(l)));
+    for (Eigen::Index l = 0; l < s.per_layer.size(); ++l)
+      final["attention_cosine_per_block"].push_back(number(s.per_layer(l)));
     analyses[i]["attention_reference"] = {{"pe_type", reference_type}, {"runs", count}};
     ++compared;
   }

@@ -24,8 +24,9 @@ std::vector<Eigen::MatrixXd> attention_maps_at(const std::filesystem::path& fold
 // For each analysis (analyses[i] describes folders[i]) whose run saved maps and has a reference of the same shape:
 // final.attention_cosine (every block's map as one vector), final.attention_cosine_mean_block (the blocks' cosines
 // averaged) and final.attention_cosine_per_block, its floor (final.attention_cosine_uniform: uniform maps against
-// the same reference; final.init_attention_cosine: the run's own maps at epoch 0), plus attention_reference naming the reference runs' PE type and
-// count. Reference runs are those whose PE type is `reference_type`. Returns how many analyses got a value.
+// the same reference; final.init_attention_cosine: the run's own maps at epoch 0), plus attention_reference naming the
+// reference runs' PE type and count. Reference runs are those whose PE type is `reference_type`. Returns how many
+// analyses got a value.
 int add_attention_similarity(const std::vector<std::filesystem::path>& folders,
                              std::vector<nlohmann::ordered_json>& analyses, const std::string& reference_type);
 

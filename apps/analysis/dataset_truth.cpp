@@ -1,7 +1,7 @@
 #include "apps/analysis/dataset_truth.hpp"
 
-#include <cstring>
 #include <algorithm>
+#include <cstring>
 #include <deque>
 #include <variant>
 
@@ -12,7 +12,8 @@ namespace loci::analysis {
 
 namespace {
 
-template <class T> Eigen::MatrixXd as_matrix(const datasets::Array& a, Eigen::Index rows, Eigen::Index cols) {
+template <class T>
+Eigen::MatrixXd as_matrix(const datasets::Array& a, Eigen::Index rows, Eigen::Index cols) {
   Eigen::MatrixXd m(rows, cols);
   const auto* p = reinterpret_cast<const T*>(a.bytes.data());
   for (Eigen::Index i = 0; i < rows; ++i)
@@ -21,19 +22,26 @@ template <class T> Eigen::MatrixXd as_matrix(const datasets::Array& a, Eigen::In
 }
 
 // A dataset-level array as doubles when its shape is `shape` ([T] or [T, T]); empty otherwise.
-Eigen::MatrixXd read_numeric(const datasets::Dataset& ds, const std::string& name, const std::vector<std::int64_t>& shape) {
+Eigen::MatrixXd read_numeric(const datasets::Dataset& ds, const std::string& name,
+                             const std::vector<std::int64_t>& shape) {
   for (const auto& info : ds.dataset_arrays())
     if (info.name == name) {
       if (info.shape != shape) return {};
       const datasets::Array a = ds.read_dataset_array(name);
       const Eigen::Index rows = shape[0], cols = shape.size() > 1 ? shape[1] : 1;
       switch (a.spec.dtype) {
-        case datasets::DType::f32: return as_matrix<float>(a, rows, cols);
-        case datasets::DType::f64: return as_matrix<double>(a, rows, cols);
-        case datasets::DType::u8: return as_matrix<std::uint8_t>(a, rows, cols);
-        case datasets::DType::i32: return as_matrix<std::int32_t>(a, rows, cols);
-        case datasets::DType::i64: return as_matrix<std::int64_t>(a, rows, cols);
-        default: return {};
+        case datasets::DType::f32:
+          return as_matrix<float>(a, rows, cols);
+        case datasets::DType::f64:
+          return as_matrix<double>(a, rows, cols);
+        case datasets::DType::u8:
+          return as_matrix<std::uint8_t>(a, rows, cols);
+        case datasets::DType::i32:
+          return as_matrix<std::int32_t>(a, rows, cols);
+        case datasets::DType::i64:
+          return as_matrix<std::int64_t>(a, rows, cols);
+        default:
+          return {};
       }
     }
   return {};
@@ -60,8 +68,8 @@ Eigen::MatrixXd hops_from(const Eigen::MatrixXd& adjacency) {
 }
 
 void read_partition(const datasets::Dataset& ds, Eigen::Index tokens, DatasetTruth& t) {
-  for (const auto& [name, what] : {std::pair<const char*, const char*>{"hemisphere", "hemispheres"},
-                                   {"block", "blocks of the block model"}}) {
+  for (const auto& [name, what] :
+       {std::pair<const char*, const char*>{"hemisphere", "hemispheres"}, {"block", "blocks of the block model"}}) {
     const Eigen::MatrixXd labels = read_numeric(ds, name, {tokens});
     if (labels.size() == 0) continue;
     for (Eigen::Index i = 0; i < tokens; ++i) t.partition.push_back(static_cast<int>(labels(i, 0)));
@@ -71,7 +79,8 @@ void read_partition(const datasets::Dataset& ds, Eigen::Index tokens, DatasetTru
 }
 
 // The share of the split's samples whose target is each token: a task's own structure a PE could mirror.
-void read_target_frequency(const datasets::Dataset& ds, const std::string& split, Eigen::Index tokens, DatasetTruth& t) {
+void read_target_frequency(const datasets::Dataset& ds, const std::string& split, Eigen::Index tokens,
+                           DatasetTruth& t) {
   const auto splits = ds.splits();
   if (std::find(splits.begin(), splits.end(), split) == splits.end()) return;
   for (const auto& info : ds.arrays())

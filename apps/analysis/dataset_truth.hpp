@@ -15,15 +15,15 @@
 namespace loci::analysis {
 
 struct DatasetTruth {
-  Eigen::MatrixXd distance;     // T x T, empty when the dataset has none
-  Eigen::MatrixXd hops;         // T x T, unreachable pairs at the largest hop count + 1; empty when none
-  std::vector<int> partition;   // a label per token from the dataset, empty when it stores none
-  std::string partition_name;   // e.g. "hemispheres (the dataset's /hemisphere)"
-  Eigen::MatrixXd fc;           // T x T functional connectivity of fc_split, empty when there is no activity
-  std::string fc_split;         // the split FC was computed from (the run's training split)
-  std::string note;             // why nothing was read, or ""
-  std::string generator;        // the generator that made the dataset (index.json), "" when unreadable
-  std::int64_t grid_n = 0;      // the LST grid's N (the root attribute grid_n the trainer reads), 0 when none
+  Eigen::MatrixXd distance;    // T x T, empty when the dataset has none
+  Eigen::MatrixXd hops;        // T x T, unreachable pairs at the largest hop count + 1; empty when none
+  std::vector<int> partition;  // a label per token from the dataset, empty when it stores none
+  std::string partition_name;  // e.g. "hemispheres (the dataset's /hemisphere)"
+  Eigen::MatrixXd fc;          // T x T functional connectivity of fc_split, empty when there is no activity
+  std::string fc_split;        // the split FC was computed from (the run's training split)
+  std::string note;            // why nothing was read, or ""
+  std::string generator;       // the generator that made the dataset (index.json), "" when unreadable
+  std::int64_t grid_n = 0;     // the LST grid's N (the root attribute grid_n the trainer reads), 0 when none
   // How often each token is the target (/target_cell, per sample) in target_split, as a share of its samples;
   // empty when the dataset has no such array.
   Eigen::VectorXd target_frequency;

@@ -36,10 +36,12 @@ std::string activity_array(const datasets::Dataset& ds, const std::string& confi
   return is_float(info.dtype) && !info.shape.empty() ? name : "";
 }
 
-Eigen::MatrixXd functional_connectivity(const datasets::Dataset& ds, const std::string& split, const std::string& array) {
+Eigen::MatrixXd functional_connectivity(const datasets::Dataset& ds, const std::string& split,
+                                        const std::string& array) {
   const datasets::ArrayInfo& info = ds.array(array);
   if (!info.per_sample || !is_float(info.dtype) || info.shape.empty())
-    throw datasets::DataError(ds.path(), "array '" + array + "' is not a floating-point per-sample [token, time] array");
+    throw datasets::DataError(ds.path(),
+                              "array '" + array + "' is not a floating-point per-sample [token, time] array");
   const Eigen::Index tokens = info.shape[0];
   const Eigen::Index points = info.elements() / std::max<Eigen::Index>(1, tokens);
   // Sums of x and of x x^T over every (window, time) point; each block is a window's tokens x time.

@@ -14,7 +14,8 @@ namespace loci::analysis {
 // T x T correlations of `array`, a float32 or float64 per-sample array shaped [token, time] (or [token] alone),
 // over the samples of `split`. A token whose activity never varies has NaN correlations (1 on the diagonal).
 // datasets::DataError when the array is missing, not floating point or not [token, ...].
-Eigen::MatrixXd functional_connectivity(const datasets::Dataset& ds, const std::string& split, const std::string& array);
+Eigen::MatrixXd functional_connectivity(const datasets::Dataset& ds, const std::string& split,
+                                        const std::string& array);
 
 // The array a masked-regression trainer reads as its tokens when the config says `task.input: auto`
 // (plugins/torch_trainer/data_feed.cpp): `tokens` when present, else `activity`; "" when the choice is not a

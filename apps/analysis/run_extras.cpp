@@ -25,7 +25,9 @@ ordered_json robustness_of(const RunFolder& run) {
     while (cells.size() < 6) cells.emplace_back();
     auto value = [](const std::string& c) { return c.empty() ? ordered_json(nullptr) : ordered_json(std::stod(c)); };
     try {
-      rows.push_back({{"split", cells[0]}, {"noise_std", std::stod(cells[1])}, {"accuracy", value(cells[4])},
+      rows.push_back({{"split", cells[0]},
+                      {"noise_std", std::stod(cells[1])},
+                      {"accuracy", value(cells[4])},
                       {"mse", value(cells[5])}});
     } catch (const std::exception&) {
       throw datasets::DataError(run.folder / "robustness.csv", "has a line that is not split,noise_std,...: " + line);
@@ -44,8 +46,8 @@ ordered_json interventions_of(const RunFolder& run) {
       throw datasets::DataError(run.folder / "interventions.json", "is not an interventions record of this loci");
     return j;
   } catch (const nlohmann::json::exception& e) {
-    throw datasets::DataError(run.folder / "interventions.json",
-                              std::string("is not readable JSON (") + e.what() + "); run `loci intervene --force` again");
+    throw datasets::DataError(run.folder / "interventions.json", std::string("is not readable JSON (") + e.what() +
+                                                                     "); run `loci intervene --force` again");
   }
 }
 

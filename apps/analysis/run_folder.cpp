@@ -5,11 +5,11 @@
 #include <set>
 #include <sstream>
 
-#include "datasets/error.hpp"
-#include "datasets/folder_lock.hpp"
-#include "datasets/bounded_read.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
+#include "datasets/bounded_read.hpp"
+#include "datasets/error.hpp"
+#include "datasets/folder_lock.hpp"
 
 namespace loci::analysis {
 
@@ -52,7 +52,8 @@ std::string format_number(double v) {
 RunIdentity identity_of(const config::Node& c, const fs::path& file, const datasets::Attributes& pe_attributes) {
   auto text = [&](const char* key) -> std::string {
     const config::Node* n = c.find_path(key);
-    if (!n || !n->is_scalar()) throw UserError(file.string() + ": no '" + key + "' (not a config written by loci train)");
+    if (!n || !n->is_scalar())
+      throw UserError(file.string() + ": no '" + key + "' (not a config written by loci train)");
     return n->text();
   };
   RunIdentity id;
@@ -117,7 +118,8 @@ RunProgress run_progress(const fs::path& folder) {
   }
   try {
     const auto j = nlohmann::json::parse(*summary);
-    const std::string status = j.is_object() && j.contains("status") && j["status"].is_string() ? j["status"].get<std::string>() : "";
+    const std::string status =
+        j.is_object() && j.contains("status") && j["status"].is_string() ? j["status"].get<std::string>() : "";
     p.finished = status == "finished" || status == "early_stopped";
     if (!p.finished) p.why = "summary.json says " + (status.empty() ? std::string("no status") : "'" + status + "'");
   } catch (const nlohmann::json::exception&) {

@@ -10,8 +10,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "datasets/array_file.hpp"
 #include "core/config/node.hpp"
+#include "datasets/array_file.hpp"
 
 namespace loci::analysis {
 
@@ -20,8 +20,8 @@ namespace loci::analysis {
 struct RunIdentity {
   std::string pe_type;
   std::string placement;
-  std::string init;   // e.g. "normal(0.2)": the init name and its scale parameter
-  double sigma = 0;   // the init's scale parameter (std, a, gain or scale, as the init uses)
+  std::string init;  // e.g. "normal(0.2)": the init name and its scale parameter
+  double sigma = 0;  // the init's scale parameter (std, a, gain or scale, as the init uses)
   std::int64_t seed = 0;
   std::string group() const;  // "learned normal(0.2)", "sinusoidal_2d"
   bool drawn = false;         // the PE is drawn from its init (learned, random_fixed), so sigma matters
@@ -29,11 +29,11 @@ struct RunIdentity {
 
 struct RunFolder {
   std::filesystem::path folder;
-  config::Node config;                  // config.yaml
+  config::Node config;  // config.yaml
   RunIdentity identity;
   std::vector<nlohmann::json> metrics;  // metrics.jsonl rows: epoch, step, split, loss, accuracy or mse, ...
   nlohmann::ordered_json summary;       // summary.json of a finished run, null while it has none
-  datasets::ArrayFileContents pe;           // pe.h5
+  datasets::ArrayFileContents pe;       // pe.h5
 };
 
 // The run folders at or below each root (a folder holding config.yaml and pe.h5), sorted, no duplicates.

@@ -73,8 +73,8 @@ std::string md_comparisons(const std::vector<ComparisonRow>& rows, const std::st
   std::size_t family = 0, listed = 0;
   for (const auto& r : rows) family += std::isfinite(r.c.p_value);
   std::ostringstream md;
-  md << "\n**" << metric << "**" << (is_accuracy(metric) ? " (percentage points)" : "") << ", Holm over its "
-     << family << " comparison" << (family == 1 ? "" : "s")
+  md << "\n**" << metric << "**" << (is_accuracy(metric) ? " (percentage points)" : "") << ", Holm over its " << family
+     << " comparison" << (family == 1 ? "" : "s")
      << ":\n\n| A | B | B − A [95% CI] | d | test | p | Holm p |\n|---|---|---|---|---|---|---|\n";
   for (const auto& r : rows) {
     if (rows.size() > kListedComparisons && !(r.holm < 0.05)) continue;
@@ -86,7 +86,8 @@ std::string md_comparisons(const std::vector<ComparisonRow>& rows, const std::st
        << md_p(r.holm) << " |\n";
   }
   if (rows.size() > kListedComparisons)
-    md << "\n" << listed << " of " << rows.size() << " comparisons have Holm p < 0.05 and are listed; comparisons.csv "
+    md << "\n"
+       << listed << " of " << rows.size() << " comparisons have Holm p < 0.05 and are listed; comparisons.csv "
        << "holds every one.\n";
   return md.str();
 }
@@ -120,7 +121,11 @@ std::string write_comparisons(const std::vector<std::string>& groups, const std:
         if (members[groups[i]].empty() || members[groups[j]].empty()) continue;
         if (one_setting && settings_apart(*members[groups[i]].front(), *members[groups[j]].front()) != 1) continue;
         const Pair p = values_of(members[groups[i]], members[groups[j]], m);
-        ComparisonRow row{m, groups[i], groups[j], mean_of_finite(p.a), mean_of_finite(p.b),
+        ComparisonRow row{m,
+                          groups[i],
+                          groups[j],
+                          mean_of_finite(p.a),
+                          mean_of_finite(p.b),
                           p.paired ? probe::compare_paired(p.a, p.b) : probe::compare_independent(p.a, p.b)};
         if (row.c.n_a >= 2 && row.c.n_b >= 2) rows.push_back(row);
       }
@@ -129,24 +134,25 @@ std::string write_comparisons(const std::vector<std::string>& groups, const std:
     const std::vector<double> holm = probe::holm_adjust(ps);
     for (std::size_t k = 0; k < rows.size(); ++k) rows[k].holm = holm[k];
     for (const auto& r : rows)
-      csv << csv_text(m) << "," << csv_text(r.a) << "," << csv_text(r.b) << "," << (r.c.paired ? "paired" : "independent")
-          << "," << r.c.n_a << "," << r.c.n_b << "," << csv_number(r.mean_a) << "," << csv_number(r.mean_b) << ","
-          << csv_number(r.c.difference) << "," << csv_number(r.c.ci.low) << "," << csv_number(r.c.ci.high) << ","
-          << csv_number(r.c.effect_size) << "," << csv_text(r.c.test()) << "," << csv_number(r.c.p_value) << ","
-          << csv_number(r.holm) << "," << rows.size() << "\n";
+      csv << csv_text(m) << "," << csv_text(r.a) << "," << csv_text(r.b) << ","
+          << (r.c.paired ? "paired" : "independent") << "," << r.c.n_a << "," << r.c.n_b << "," << csv_number(r.mean_a)
+          << "," << csv_number(r.mean_b) << "," << csv_number(r.c.difference) << "," << csv_number(r.c.ci.low) << ","
+          << csv_number(r.c.ci.high) << "," << csv_number(r.c.effect_size) << "," << csv_text(r.c.test()) << ","
+          << csv_number(r.c.p_value) << "," << csv_number(r.holm) << "," << rows.size() << "\n";
     if (!rows.empty()) md << md_comparisons(rows, m);
   }
   datasets::write_file_atomically(folder / "comparisons.csv", csv.str());
   const std::string body = md.str();
-  return body.empty() ? ""
-                      : std::string("\n## Comparisons between groups\n\nFor each pair of groups") +
-                            (one_setting ? " that differ in exactly one setting (analyze comparisons: one_setting)"
-                                         : "") +
-                            ": B − A with its 95% t interval "
-                        "(Welch's for independent groups), the effect size (paired: d_z; independent: Cohen's d), a "
-                        "permutation test (paired by shared PE draw and dataset where the groups share them: exact "
-                        "sign-flip; otherwise label permutation), and Holm's adjustment over the comparisons of each "
-                        "metric.\n" + body;
+  return body.empty()
+             ? ""
+             : std::string("\n## Comparisons between groups\n\nFor each pair of groups") +
+                   (one_setting ? " that differ in exactly one setting (analyze comparisons: one_setting)" : "") +
+                   ": B − A with its 95% t interval "
+                   "(Welch's for independent groups), the effect size (paired: d_z; independent: Cohen's d), a "
+                   "permutation test (paired by shared PE draw and dataset where the groups share them: exact "
+                   "sign-flip; otherwise label permutation), and Holm's adjustment over the comparisons of each "
+                   "metric.\n" +
+                   body;
 }
 
 std::vector<std::string> untrained_controls(const std::string& statistic) {
@@ -253,8 +259,10 @@ std::string write_onsets(const std::vector<std::string>& groups, const std::vect
       for (const auto& r : runs) {
         if (r.group != g) continue;
         const auto it = r.onset.find(stat);
-        if (it != r.onset.end() && std::isfinite(it->second)) times.push_back({it->second, true});
-        else if (it != r.onset.end()) times.push_back({r.last_epoch, false});
+        if (it != r.onset.end() && std::isfinite(it->second))
+          times.push_back({it->second, true});
+        else if (it != r.onset.end())
+          times.push_back({r.last_epoch, false});
       }
       if (times.empty()) continue;
       const auto steps = probe::kaplan_meier(times);

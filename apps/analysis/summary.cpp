@@ -11,18 +11,18 @@
 #include <sstream>
 #include <tuple>
 
-#include "datasets/atomic_file.hpp"
 #include "apps/analysis/analyze_run.hpp"
 #include "apps/analysis/csv_cells.hpp"
 #include "apps/analysis/statistics.hpp"
 #include "apps/analysis/trends.hpp"
-#include "probe/bootstrap.hpp"
-#include "probe/correlation.hpp"
-#include "probe/registry.hpp"
+#include "core/common_options.hpp"
 #include "core/config/identity.hpp"
 #include "core/config/options.hpp"
 #include "core/config/yaml_io.hpp"
-#include "core/common_options.hpp"
+#include "datasets/atomic_file.hpp"
+#include "probe/bootstrap.hpp"
+#include "probe/correlation.hpp"
+#include "probe/registry.hpp"
 
 namespace loci::analysis {
 
@@ -37,19 +37,30 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // (probe/registry.hpp; an extension's too).
 const std::vector<std::string>& probe_columns() {
   static const std::vector<std::string> columns = [] {
-    std::vector<std::string> c = {"rsa_spearman", "rsa_hops_spearman", "procrustes_oracle_disparity", "procrustes_oracle_residual",
-                                  "procrustes_coords_disparity", "decode_r2", "knn_overlap", "modularity",
-                                  "norm_frobenius", "attention_cosine", "attention_cosine_uniform",
-                                  "init_attention_cosine", "data_fc_distance_spearman",
-                                  "data_fc_hops_spearman", "data_fc_mean", "data_fc_mean_neighbours"};
+    std::vector<std::string> c = {"rsa_spearman",
+                                  "rsa_hops_spearman",
+                                  "procrustes_oracle_disparity",
+                                  "procrustes_oracle_residual",
+                                  "procrustes_coords_disparity",
+                                  "decode_r2",
+                                  "knn_overlap",
+                                  "modularity",
+                                  "norm_frobenius",
+                                  "attention_cosine",
+                                  "attention_cosine_uniform",
+                                  "init_attention_cosine",
+                                  "data_fc_distance_spearman",
+                                  "data_fc_hops_spearman",
+                                  "data_fc_mean",
+                                  "data_fc_mean_neighbours"};
     for (const auto* p : probe::ProbeRegistry::instance().in_order())
       for (const auto& o : p->outputs)
         if (std::find(c.begin(), c.end(), o) == c.end()) c.push_back(o);
     // Each probe's controls: its permutation p-value, its value at initialisation, and on the displacement.
     c.push_back("rsa_p_value");
     // RSA with the task's own structure taken out (task_structure.hpp), and at initialisation.
-    for (const char* k : {"rsa_no_readout_spearman", "rsa_no_readout_p_value", "partial_rsa_spearman",
-                          "partial_rsa_p_value"})
+    for (const char* k :
+         {"rsa_no_readout_spearman", "rsa_no_readout_p_value", "partial_rsa_spearman", "partial_rsa_p_value"})
       c.push_back(k), c.push_back(std::string("init_") + k);
     // Where the geometry lives (attention_term.hpp) and when it appears (onset.hpp).
     for (const char* k : {"qk_rsa_spearman", "init_qk_rsa_spearman", "qk_rsa_p_value", "rsa_onset_epoch",
@@ -59,7 +70,8 @@ const std::vector<std::string>& probe_columns() {
     for (const auto& n : baseline_probes()) c.push_back("draw_" + n);
     for (const auto& n : baseline_probes()) c.push_back("disp_" + n);
     // The displacement account (probe/displacement.hpp).
-    for (const char* k : {"disp_norm_ratio", "disp_predicted_rsa", "disp_predicted_rsa_sd", "disp_kept_draw"}) c.push_back(k);
+    for (const char* k : {"disp_norm_ratio", "disp_predicted_rsa", "disp_predicted_rsa_sd", "disp_kept_draw"})
+      c.push_back(k);
     return c;
   }();
   return columns;
@@ -79,7 +91,8 @@ double value_or_nan(const ordered_json& j, const std::string& key) {
 std::map<std::string, double> values_of(const ordered_json& a) {
   std::map<std::string, double> v;
   for (const auto& [split, m] : a["metrics"].items())
-    for (const char* key : {"accuracy", "mse", "loss", "r2_token_mean", "r2_global_mean", "mse_token_mean", "mse_global_mean"})
+    for (const char* key :
+         {"accuracy", "mse", "loss", "r2_token_mean", "r2_global_mean", "mse_token_mean", "mse_global_mean"})
       if (m.contains(key) && m[key].is_number()) v[split + "_" + key] = m[key].get<double>();
   for (const auto& p : probe_columns()) v[p] = value_or_nan(a["final"], p);
   // Every block's own probes beside their mean: a geometry in one block can hide in the mean of four.
@@ -105,8 +118,8 @@ std::map<std::string, double> values_of(const ordered_json& a) {
     // Each symmetry against its matched relabellings (the same tokens moved at random), averaged over the
     // symmetries: "<split>_<metric>_symmetry_minus_matched". Above 0 for accuracy (below for MSE): the symmetry,
     // which keeps the geometry, hurts less than moving the same tokens without it.
-    std::map<std::string, std::map<std::string, double>> symmetry;                   // split -> symmetry -> change
-    std::map<std::string, std::map<std::string, std::pair<double, int>>> matched;   // split -> symmetry -> sum, n
+    std::map<std::string, std::map<std::string, double>> symmetry;                 // split -> symmetry -> change
+    std::map<std::string, std::map<std::string, std::pair<double, int>>> matched;  // split -> symmetry -> sum, n
     for (const auto& r : a["interventions"]["results"]) {
       if (!r.contains("change") || !r["change"].is_number() || r.value("scope", "all") != "all") continue;
       const std::string variant = r.value("variant", ""), split = r.value("split", "");
@@ -168,7 +181,7 @@ std::vector<std::string> columns_of(const std::vector<std::map<std::string, doub
   for (const auto& r : runs)
     for (const auto& [k, v] : r) {
       if (std::find(probe_columns().begin(), probe_columns().end(), k) != probe_columns().end()) continue;
-      auto& list = k.find("_block") != std::string::npos                       ? blocks
+      auto& list = k.find("_block") != std::string::npos                      ? blocks
                    : k.size() > 5 && k.compare(k.size() - 5, 5, "_loss") == 0 ? loss
                                                                               : task;
       if (std::find(list.begin(), list.end(), k) == list.end()) list.push_back(k);
@@ -198,7 +211,9 @@ std::string pm(const Stat& s, int precision) {
   return o.str();
 }
 
-bool is_percentage(const std::string& col) { return col.size() > 9 && col.compare(col.size() - 9, 9, "_accuracy") == 0; }
+bool is_percentage(const std::string& col) {
+  return col.size() > 9 && col.compare(col.size() - 9, 9, "_accuracy") == 0;
+}
 
 // A run's identity.json, or null where it has none or it is damaged.
 nlohmann::json identity_record(const ordered_json& run) {
@@ -277,13 +292,13 @@ namespace {
 
 // Every run's numbers and settings, the columns they fill and the settings that vary between runs.
 struct Table {
-  std::vector<ordered_json> runs;                   // each analysis's "run" block
+  std::vector<ordered_json> runs;  // each analysis's "run" block
   std::vector<std::map<std::string, double>> values;
   std::vector<config::FlatConfig> settings;
   std::vector<std::string> columns, varying;
-  std::vector<std::string> names;                   // each run's group name
-  std::size_t datasets = 0;                         // how many datasets the runs were trained on
-  std::vector<RunRecord> records;                   // for the statistics, once named
+  std::vector<std::string> names;  // each run's group name
+  std::size_t datasets = 0;        // how many datasets the runs were trained on
+  std::vector<RunRecord> records;  // for the statistics, once named
 };
 
 Table gather(const std::vector<ordered_json>& analyses, bool pool_datasets) {
@@ -384,9 +399,9 @@ std::vector<std::string> shown_columns(const std::vector<std::string>& columns) 
   std::vector<std::string> shown;
   for (const auto& c : columns)
     if (is_percentage(c) || (c.find("_mse") != std::string::npos && c.find("_mean") == std::string::npos) ||
-        c.find("_r2_token_mean") != std::string::npos || c == "rsa_spearman" ||
-        c == "procrustes_oracle_disparity" || c == "procrustes_coords_disparity" || c == "decode_r2" ||
-        c == "knn_overlap" || c == "disp_norm_ratio" || c == "disp_predicted_rsa")
+        c.find("_r2_token_mean") != std::string::npos || c == "rsa_spearman" || c == "procrustes_oracle_disparity" ||
+        c == "procrustes_coords_disparity" || c == "decode_r2" || c == "knn_overlap" || c == "disp_norm_ratio" ||
+        c == "disp_predicted_rsa")
       shown.push_back(c);
   return shown;
 }
@@ -416,10 +431,17 @@ std::string md_header(std::size_t runs, std::size_t pooled_datasets, const std::
 // and on its displacement, scale-free and raw, beside the norm-only control: where the raw residual tracks
 // accuracy no better than a random PE of the same norm does, the correlation is the PE's size, not its shape.
 const std::vector<std::string>& correlated_statistics() {
-  static const std::vector<std::string> s{"procrustes_oracle_disparity", "procrustes_oracle_residual",
-                                          "control_procrustes_oracle_residual", "disp_procrustes_oracle_disparity",
-                                          "disp_procrustes_oracle_residual", "rsa_spearman", "disp_rsa_spearman",
-                                          "rsa_fc_spearman", "decode_r2", "attention_cosine", "norm_frobenius"};
+  static const std::vector<std::string> s{"procrustes_oracle_disparity",
+                                          "procrustes_oracle_residual",
+                                          "control_procrustes_oracle_residual",
+                                          "disp_procrustes_oracle_disparity",
+                                          "disp_procrustes_oracle_residual",
+                                          "rsa_spearman",
+                                          "disp_rsa_spearman",
+                                          "rsa_fc_spearman",
+                                          "decode_r2",
+                                          "attention_cosine",
+                                          "norm_frobenius"};
   return s;
 }
 
@@ -485,8 +507,8 @@ std::vector<RunRecord> records_of(const Table& t, const std::vector<ordered_json
     // Onsets are measured only against an evaluation at epoch 0; where one was, a run without an onset is censored.
     // A run restored from a bundle has only its first and last evaluations: no onset is measured from it.
     const bool measurable = evaluations.front()["epoch"].get<double>() == 0 && !a["run"].contains("abridged_history");
-    for (const auto& [stat, key] : {std::pair<std::string, std::string>{"rsa", "rsa_onset_epoch"},
-                                    {"qk_rsa", "qk_rsa_onset_epoch"}}) {
+    for (const auto& [stat, key] :
+         {std::pair<std::string, std::string>{"rsa", "rsa_onset_epoch"}, {"qk_rsa", "qk_rsa_onset_epoch"}}) {
       const ordered_json& f = a["final"];
       if (!measurable || !f.is_object() || !f.contains(key)) continue;
       r.onset[stat] = f[key].is_number() ? f[key].get<double>() : kNaN;
@@ -520,7 +542,8 @@ std::string statistics_sections(const Table& t, const std::vector<std::string>& 
   for (const auto& c : held_out_mse_metrics(t.columns)) compared.push_back(c);
   compared.push_back("rsa_spearman");
   return write_comparisons(groups, t.records, compared, folder, one_setting) +
-         write_trends(t.records, trend_metrics(compared), folder) + write_correlations(t.records, correlated_statistics(), task, accuracy, folder) +
+         write_trends(t.records, trend_metrics(compared), folder) +
+         write_correlations(t.records, correlated_statistics(), task, accuracy, folder) +
          write_onsets(groups, t.records, folder);
 }
 
@@ -540,8 +563,8 @@ void write_group_tables(const Table& t, const fs::path& folder, bool one_setting
     const auto stats = stats_of(g, t.columns);
     csv << csv_text(g.run["group"].get<std::string>()) << "," << g.run["pe_type"].get<std::string>() << ","
         << g.run["placement"].get<std::string>() << "," << csv_text(g.run["init"].get<std::string>()) << ","
-        << (g.run["drawn"].get<bool>() ? csv_number(g.run["sigma"].get<double>()) : "") << "," << g.values.size()
-        << "," << seeds << "," << g.datasets.size();
+        << (g.run["drawn"].get<bool>() ? csv_number(g.run["sigma"].get<double>()) : "") << "," << g.values.size() << ","
+        << seeds << "," << g.datasets.size();
     for (const auto& c : t.columns) {
       const Stat& st = stats.at(c);
       csv << "," << csv_number(st.mean) << "," << csv_number(st.sd) << "," << csv_number(st.ci.low) << ","

@@ -9,7 +9,9 @@ namespace loci::analysis {
 
 namespace {
 
-nlohmann::ordered_json number(double v) { return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json(); }
+nlohmann::ordered_json number(double v) {
+  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json();
+}
 
 std::string text_at(const RunFolder& run, const char* key, const std::string& absent) {
   const auto* node = run.config.find_path(key);
@@ -41,9 +43,9 @@ TaskStructure task_structure(const RunFolder& run, const DatasetTruth& truth, co
   if (truth.target_frequency.size() == tokens) {
     const auto pairs = probe::pair_covariates(truth.target_frequency);
     s.covariates.insert(s.covariates.end(), pairs.begin(), pairs.end());
-    s.covariate_names.insert(s.covariate_names.end(), {"sum of the pair's target frequencies in " + truth.target_split,
-                                                       "difference of the pair's target frequencies in " +
-                                                           truth.target_split});
+    s.covariate_names.insert(s.covariate_names.end(),
+                             {"sum of the pair's target frequencies in " + truth.target_split,
+                              "difference of the pair's target frequencies in " + truth.target_split});
   }
   return s;
 }
@@ -55,8 +57,8 @@ nlohmann::ordered_json structure_probes(const std::vector<Eigen::MatrixXd>& pe_d
   if (!structure.readout.empty()) {
     std::vector<Eigen::MatrixXd> reduced;
     for (const auto& d : pe_distances) reduced.push_back(probe::without_tokens(d, structure.readout));
-    const probe::MantelResult m = probe::mantel_test(reduced, probe::without_tokens(true_distance, structure.readout),
-                                                     1000, 0);
+    const probe::MantelResult m =
+        probe::mantel_test(reduced, probe::without_tokens(true_distance, structure.readout), 1000, 0);
     out["rsa_no_readout_spearman"] = number(m.observed);
     out["rsa_no_readout_p_value"] = number(m.p_value);
   }

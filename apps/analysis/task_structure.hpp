@@ -17,9 +17,9 @@
 namespace loci::analysis {
 
 struct TaskStructure {
-  std::vector<Eigen::Index> readout;          // tokens the head reads alone: {T - 1} for last-token pooling, else {}
-  std::vector<Eigen::MatrixXd> covariates;    // T x T pair covariates of the partial test
-  std::vector<std::string> covariate_names;   // one per covariate, for analysis.json
+  std::vector<Eigen::Index> readout;         // tokens the head reads alone: {T - 1} for last-token pooling, else {}
+  std::vector<Eigen::MatrixXd> covariates;   // T x T pair covariates of the partial test
+  std::vector<std::string> covariate_names;  // one per covariate, for analysis.json
 };
 
 TaskStructure task_structure(const RunFolder& run, const DatasetTruth& truth, const Eigen::MatrixXd& true_distance);

@@ -155,10 +155,10 @@ std::string write_trends(const std::vector<RunRecord>& runs, const std::vector<s
         "of numbers.\n\n| setting | family | metric | runs | numbers | ρ [95% CI] | test | p | Holm p | reading |\n"
         "|---|---|---|---|---|---|---|---|---|---|\n";
   for (const auto& r : rows)
-    md << "| " << r.family->key << " | " << r.family->label << " | " << r.metric << " | " << r.r.n << " | "
-       << r.numbers << " | " << md_number(r.r.rho, 3) << " [" << md_number(r.r.ci.low, 3) << ", "
-       << md_number(r.r.ci.high, 3) << "] | " << test_of(r.r) << " | " << md_p(r.r.p_value) << " | " << md_p(r.holm)
-       << " | " << reading_of(r) << " |\n";
+    md << "| " << r.family->key << " | " << r.family->label << " | " << r.metric << " | " << r.r.n << " | " << r.numbers
+       << " | " << md_number(r.r.rho, 3) << " [" << md_number(r.r.ci.low, 3) << ", " << md_number(r.r.ci.high, 3)
+       << "] | " << test_of(r.r) << " | " << md_p(r.r.p_value) << " | " << md_p(r.holm) << " | " << reading_of(r)
+       << " |\n";
   return md.str();
 }
 

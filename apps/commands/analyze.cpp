@@ -38,10 +38,12 @@ void add_analyze_command(CLI::App& app) {
   };
   auto a = std::make_shared<Args>();
   auto* cmd = app.add_subcommand(
-      "analyze", "Score the learned positional encodings of runs against the true positions (analysis.json per run, "
-                 "summary.csv/.md across runs)");
+      "analyze",
+      "Score the learned positional encodings of runs against the true positions (analysis.json per run, "
+      "summary.csv/.md across runs)");
   cmd->add_option("runs", a->runs, "Run folders, or folders holding runs (a sweep's `out`)")->required();
-  cmd->add_option("-o,--out", a->out, "Folder for summary.csv, summary.md, runs.csv (default: the folder holding every run)");
+  cmd->add_option("-o,--out", a->out,
+                  "Folder for summary.csv, summary.md, runs.csv (default: the folder holding every run)");
   a->options = std::make_unique<OptionFlags>(cmd, analysis::analyze_options().specs());
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
   cmd->callback([a] {
@@ -54,8 +56,8 @@ void add_analyze_command(CLI::App& app) {
     std::vector<fs::path> roots(a->runs.begin(), a->runs.end());
     const fs::path out = a->out.empty() ? common_folder(roots) : fs::path(a->out);
     const auto report = analysis::analyze_all(roots, out, options, !a->quiet);
-    std::cerr << analysis::unfinished_lines(report) << "loci: analysed " << report.analysed << " runs, kept " << report.kept << " current analyses; summary in "
-              << (out / "summary.md").string() << "\n";
+    std::cerr << analysis::unfinished_lines(report) << "loci: analysed " << report.analysed << " runs, kept "
+              << report.kept << " current analyses; summary in " << (out / "summary.md").string() << "\n";
   });
 }
 

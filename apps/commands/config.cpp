@@ -20,7 +20,8 @@ void add_config_command(CLI::App& app) {
     std::vector<std::string> overrides;
   };
   auto show_args = std::make_shared<ShowArgs>();
-  auto* show = cmd->add_subcommand("show", "Print the resolved YAML of FILE with overrides applied and defaults filled in");
+  auto* show =
+      cmd->add_subcommand("show", "Print the resolved YAML of FILE with overrides applied and defaults filled in");
   show->add_option("file", show_args->file, "Config file (YAML)")->required();
   show->add_option("overrides", show_args->overrides, "key.path=value overrides, applied after the file");
   show->callback([show_args] {
@@ -36,8 +37,9 @@ void add_config_command(CLI::App& app) {
   });
 
   auto name = std::make_shared<std::string>();
-  auto* schema = cmd->add_subcommand("schema", "Print every key PLUGIN accepts: type, range, default and what it does "
-                                               "(without PLUGIN: the plugins there are)");
+  auto* schema = cmd->add_subcommand("schema",
+                                     "Print every key PLUGIN accepts: type, range, default and what it does "
+                                     "(without PLUGIN: the plugins there are)");
   schema->add_option("plugin", *name, "Plugin name; left out, the plugins found are listed");
   schema->callback([name] {
     plugins::PluginRegistry registry;
@@ -53,9 +55,8 @@ void add_config_command(CLI::App& app) {
     const plugins::PluginRecord* rec = nullptr;
     for (const auto& p : registry.plugins())
       if (p.name == *name) rec = &registry.find(p.name, p.kind);  // loads it (and, for a trainer, the extensions)
-    if (!rec) registry.find(*name, LOCI_PLUGIN_GENERATOR);  // throws with the nearest name
-    std::cout << "# " << rec->kind_name() << " " << rec->name << " " << rec->version << ": " << rec->description
-              << "\n"
+    if (!rec) registry.find(*name, LOCI_PLUGIN_GENERATOR);        // throws with the nearest name
+    std::cout << "# " << rec->kind_name() << " " << rec->name << " " << rec->version << ": " << rec->description << "\n"
               << rec->schema().describe();
   });
 }

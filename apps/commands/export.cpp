@@ -11,9 +11,10 @@ void add_export_command(CLI::App& app) {
     bool force = false;
   };
   auto a = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand(
-      "export", "Write a finished run's model as a file PyTorch loads (python: loci.torch.load_model), with a "
-                "reference batch of loci's outputs it checks itself against");
+  auto* cmd =
+      app.add_subcommand("export",
+                         "Write a finished run's model as a file PyTorch loads (python: loci.torch.load_model), with a "
+                         "reference batch of loci's outputs it checks itself against");
   cmd->add_option("run", a->run, "A finished run folder")->required();
   cmd->add_option("-o,--out", a->out, "The file to write (default: RUN/model.pt)");
   cmd->add_flag("--force", a->force, "Replace the file when it exists");

@@ -19,7 +19,8 @@ void add_generate_command(CLI::App& app) {
     bool quiet = false;
   };
   auto a = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("generate", "Make a dataset (HDF5 shards, index.json, dataset_card.md) from a generator config");
+  auto* cmd = app.add_subcommand("generate",
+                                 "Make a dataset (HDF5 shards, index.json, dataset_card.md) from a generator config");
   cmd->add_option("config", a->file, "Generator config (YAML), e.g. configs/lst.yaml")->required();
   cmd->add_option("overrides", a->overrides, "key.path=value overrides, e.g. seed=3 splits.train=600");
   auto* resume = cmd->add_flag("--resume", a->flags.resume, "Keep shards whose checksums verify and make the rest");
@@ -52,8 +53,9 @@ void add_generate_command(CLI::App& app) {
     std::cerr << "loci: " << who << "wrote " << report.samples_written << " samples in " << report.shards_written
               << " shards (kept " << report.shards_kept << ") to " << out << " in " << report.seconds << " s\n";
     if (launch.distributed())
-      std::cerr << "loci: " << (report.complete ? "index.json is in place: every rank's shards are made"
-                                                : "index.json follows when the last rank finishes (or run with --merge)")
+      std::cerr << "loci: "
+                << (report.complete ? "index.json is in place: every rank's shards are made"
+                                    : "index.json follows when the last rank finishes (or run with --merge)")
                 << "\n";
   });
 }

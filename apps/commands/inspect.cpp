@@ -3,10 +3,10 @@
 #include <iostream>
 
 #include "apps/commands.hpp"
-#include "datasets/inspect.hpp"
-#include "datasets/reader.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
+#include "datasets/inspect.hpp"
+#include "datasets/reader.hpp"
 #include "plugins/api/plugin_loader.hpp"
 
 namespace loci::apps {

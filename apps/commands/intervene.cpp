@@ -51,15 +51,18 @@ void intervene_one(const fs::path& run, const InterveneArgs& a) {
 
 void add_intervene_command(CLI::App& app) {
   auto a = std::make_shared<InterveneArgs>();
-  auto* cmd = app.add_subcommand(
-      "intervene", "Evaluate finished runs with their PE changed (epoch-0 draw, displacement, permuted rows, a "
-                   "symmetry of the positions, zero, rescaled, the oracle): interventions.json per run");
+  auto* cmd =
+      app.add_subcommand("intervene",
+                         "Evaluate finished runs with their PE changed (epoch-0 draw, displacement, permuted rows, a "
+                         "symmetry of the positions, zero, rescaled, the oracle): interventions.json per run");
   cmd->add_option("runs", a->runs, "Run folders, or folders holding runs (a sweep's `out`)")->required();
-  cmd->add_option("--only", a->only, "Only these interventions (init, displacement, permute_random, "
-                                     "permute_symmetry, permute_matched, zero, rescale, oracle, or an extension's)")
+  cmd->add_option("--only", a->only,
+                  "Only these interventions (init, displacement, permute_random, "
+                  "permute_symmetry, permute_matched, zero, rescale, oracle, or an extension's)")
       ->delimiter(',');
-  cmd->add_option("--split", a->splits, "Score these splits (repeatable; default: every evaluated split but the "
-                                        "training split)");
+  cmd->add_option("--split", a->splits,
+                  "Score these splits (repeatable; default: every evaluated split but the "
+                  "training split)");
   cmd->add_option("--permutations", a->permutations,
                   "Random permutations of the rows (permute_random), and per symmetry (permute_matched)")
       ->check(CLI::Range(std::int64_t{1}, std::int64_t{1000}));

@@ -1,5 +1,5 @@
-// `loci run PIPELINE [overrides] [--stages ...] [--emit slurm [--sbatch KEY=VALUE ...]]`: the stages of a pipeline config in order; a stage whose outputs exist and verify
-// is kept, so an interrupted pipeline resumes where it stopped.
+// `loci run PIPELINE [overrides] [--stages ...] [--emit slurm [--sbatch KEY=VALUE ...]]`: the stages of a pipeline
+// config in order; a stage whose outputs exist and verify is kept, so an interrupted pipeline resumes where it stopped.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -94,8 +94,8 @@ void analyze_stage(const config::Node& an, const RunFlags& f) {
     return;
   }
   const auto report = analysis::analyze_all(roots, an.at("out").text(), options, !f.quiet);
-  std::cerr << analysis::unfinished_lines(report) << "loci: [analyze] " << report.analysed << " runs analysed, " << report.kept << " kept; "
-            << (fs::path(an.at("out").text()) / "summary.md").string() << "\n";
+  std::cerr << analysis::unfinished_lines(report) << "loci: [analyze] " << report.analysed << " runs analysed, "
+            << report.kept << " kept; " << (fs::path(an.at("out").text()) / "summary.md").string() << "\n";
 }
 
 // Redrawn only when the summary it draws from changed.
@@ -107,7 +107,8 @@ void report_stage(const fs::path& from, const fs::path& to, const RunFlags& f) {
   std::ifstream old(stamp);
   std::string previous;
   std::getline(old, previous);
-  const bool drawn = fs::exists(to / "report.html") && fs::exists(from / "summary.csv") && fs::exists(from / "runs.csv");
+  const bool drawn =
+      fs::exists(to / "report.html") && fs::exists(from / "summary.csv") && fs::exists(from / "runs.csv");
   if (f.dry_run) {
     std::cout << "[report] " << (to / "report.html").string() << ": "
               << (drawn && previous == inputs() ? "kept while the summary stays as it is" : "drawn from the analysis")
@@ -136,12 +137,14 @@ void add_run_command(CLI::App& app) {
     std::vector<std::string> overrides;
   };
   auto a = std::make_shared<Args>();
-  auto* cmd = app.add_subcommand("run", "Run a pipeline: generate -> train -> analyze -> report; finished stages are kept, so a rerun resumes");
+  auto* cmd = app.add_subcommand(
+      "run", "Run a pipeline: generate -> train -> analyze -> report; finished stages are kept, so a rerun resumes");
   cmd->add_option("pipeline", a->flags.file, "Pipeline config (YAML), e.g. configs/quickstart.yaml")->required();
   cmd->add_option("overrides", a->overrides, "key.path=value overrides; stage keys as generate.seed=3");
   cmd->add_flag("-q,--quiet", a->flags.quiet, "No progress output");
-  cmd->add_option("--stages", a->flags.stages,
-                  "Only these stages, comma-separated (generate,train,analyze,report); the others' outputs must be there")
+  cmd->add_option(
+         "--stages", a->flags.stages,
+         "Only these stages, comma-separated (generate,train,analyze,report); the others' outputs must be there")
       ->delimiter(',')
       ->check(CLI::IsMember({"generate", "train", "analyze", "report"}));
   cmd->add_option("--emit", a->flags.emit,
@@ -159,12 +162,14 @@ void add_run_command(CLI::App& app) {
     RunFlags& f = a->flags;
     f.file = locate_config(f.file);
     if (launch_rank().distributed())  // each rank would run every stage, sweeps included, into the same folders
-      throw UserError("loci run is one process; under torchrun, mpirun or srun launch `loci generate` and `loci train`");
+      throw UserError(
+          "loci run is one process; under torchrun, mpirun or srun launch `loci generate` and `loci train`");
     const config::Node raw = config::load_file(f.file);
     if (kind_of(raw, f.file) != ConfigKind::pipeline)
       throw UserError(f.file + ": not a pipeline config (it has no stages: generate, train, ...)");
     plugins::PluginRegistry registry = load_plugins(raw, f.file, a->overrides);
-    if (!f.sbatch.empty() && f.emit.empty()) throw UserError("--sbatch " + f.sbatch.front() + ": --sbatch options are for --emit slurm");
+    if (!f.sbatch.empty() && f.emit.empty())
+      throw UserError("--sbatch " + f.sbatch.front() + ": --sbatch options are for --emit slurm");
     const config::Node resolved = resolve_pipeline(raw, a->overrides, registry, f.file);
     if (!f.emit.empty()) {
       std::cout << emit_pipeline_slurm(resolved, {f.file, a->overrides, f.sbatch}) << std::flush;
@@ -192,7 +197,8 @@ void add_run_command(CLI::App& app) {
     if (const auto* rep = chosen("report"))
       begin_stage("report"), report_stage(resolved.at("analyze.out").text(), rep->at("out").text(), f);
     if (f.refused)
-      throw UserError("--dry-run: " + std::to_string(f.refused) + (f.refused == 1 ? " stage or run" : " stages or runs") +
+      throw UserError("--dry-run: " + std::to_string(f.refused) +
+                      (f.refused == 1 ? " stage or run" : " stages or runs") +
                       " would be refused (the lines above say why)");
   });
 }

@@ -35,8 +35,9 @@ void add_sweep_command(CLI::App& app) {
   });
   auto stop_folder = std::make_shared<std::string>();
   auto* stop = cmd->add_subcommand(
-      "stop", "End the sweep running under DIR (its claim names the process), as Ctrl-C would: its runs keep their "
-              "last checkpoints and the same command resumes it");
+      "stop",
+      "End the sweep running under DIR (its claim names the process), as Ctrl-C would: its runs keep their "
+      "last checkpoints and the same command resumes it");
   stop->add_option("dir", *stop_folder, "The sweep's folder (its `out`)")->required();
   stop->callback([stop_folder] {
     const std::string holder = stop_sweep(*stop_folder, std::chrono::seconds(120));

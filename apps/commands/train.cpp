@@ -1,5 +1,6 @@
-// `loci train CONFIG [overrides] [-m sweep... [--emit list|slurm [--sbatch KEY=VALUE ...]]] [--resume] [--until-epoch N] [--from CHECKPOINT] [--dry-run]`. Under a
-// torchrun-style launcher one run trains data-parallel (plugins/torch_trainer/data_parallel.hpp).
+// `loci train CONFIG [overrides] [-m sweep... [--emit list|slurm [--sbatch KEY=VALUE ...]]] [--resume] [--until-epoch
+// N] [--from CHECKPOINT] [--dry-run]`. Under a torchrun-style launcher one run trains data-parallel
+// (plugins/torch_trainer/data_parallel.hpp).
 #include <iostream>
 #include <thread>
 
@@ -19,8 +20,10 @@ namespace {
 
 // After every line of a dry run is out: a run that would be refused makes the command fail, as the real one would.
 [[noreturn]] void throw_refused(std::size_t refused, std::size_t runs) {
-  throw UserError("--dry-run: " + (runs == 1 ? std::string("the run") : std::to_string(refused) + " of " +
-                                   std::to_string(runs) + " runs") + " would be refused (the lines above say why)");
+  throw UserError(
+      "--dry-run: " +
+      (runs == 1 ? std::string("the run") : std::to_string(refused) + " of " + std::to_string(runs) + " runs") +
+      " would be refused (the lines above say why)");
 }
 
 struct TrainArgs {
@@ -68,14 +71,14 @@ void train_sweep(const TrainArgs& a, plugins::PluginRegistry& registry) {
     return;
   }
   if (launch_rank().distributed())  // every rank would run the whole sweep into the same folders
-    throw UserError("a sweep (-m) starts its own processes: run it once, not under torchrun, mpirun or srun "
-                    "(or print it with --emit list|slurm)");
+    throw UserError(
+        "a sweep (-m) starts its own processes: run it once, not under torchrun, mpirun or srun "
+        "(or print it with --emit list|slurm)");
   req.jobs = static_cast<int>(first.node.at("jobs").as_int());
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   req.threads_per_job = user_threads(first.node) ? 0 : std::max(1, cores / req.jobs);
   req.resume = a.resume;
-  std::cerr << "loci: sweep of " << points.size() << " runs under " << req.out << ", " << req.jobs
-            << " at a time\n";
+  std::cerr << "loci: sweep of " << points.size() << " runs under " << req.out << ", " << req.jobs << " at a time\n";
   const int failed = run_sweep(req, points);
   if (failed) throw UserError(std::to_string(failed) + " of " + std::to_string(points.size()) + " sweep runs failed");
 }
@@ -106,8 +109,9 @@ void add_train_command(CLI::App& app) {
   auto* cmd = app.add_subcommand("train", "Train a transformer with a positional encoding on a dataset");
   cmd->add_option("config", a->file, "Training config (YAML), e.g. configs/lst_train.yaml")->required();
   cmd->add_option("overrides", a->overrides, "key.path=value overrides; with -m, key=v1,v2 or key=range(a,b) sweep");
-  auto* multirun = cmd->add_flag("-m,--multirun", a->multirun,
-                                 "Sweep: every override with several values spans a grid; one run folder per point under `out`");
+  auto* multirun =
+      cmd->add_flag("-m,--multirun", a->multirun,
+                    "Sweep: every override with several values spans a grid; one run folder per point under `out`");
   cmd->add_option("--emit", a->emit,
                   "With -m: print the sweep instead of running it, as `list` (one command a line) or `slurm` (a "
                   "job-array script)")
@@ -119,10 +123,12 @@ void add_train_command(CLI::App& app) {
                   "replacing loci's own of that key")
       ->allow_extra_args(false);
   cmd->add_flag("--resume", a->resume, "Continue an interrupted run from its last checkpoint");
-  cmd->add_flag("--dry-run", a->dry_run,
-                "Only say what would be trained (new, continued, kept, extended or refused, and why); nothing is written");
-  cmd->add_option("--from", a->from,
-                  "Continue from this checkpoint (e.g. RUN/checkpoints/best.pt or epoch_20.pt) instead of the last one");
+  cmd->add_flag(
+      "--dry-run", a->dry_run,
+      "Only say what would be trained (new, continued, kept, extended or refused, and why); nothing is written");
+  cmd->add_option(
+      "--from", a->from,
+      "Continue from this checkpoint (e.g. RUN/checkpoints/best.pt or epoch_20.pt) instead of the last one");
   cmd->add_option("--until-epoch", a->until_epoch, "Stop after this many epochs, checkpointed; --resume continues")
       ->check(CLI::NonNegativeNumber);
   cmd->add_flag("-q,--quiet", a->quiet, "No progress output");
@@ -130,8 +136,10 @@ void add_train_command(CLI::App& app) {
     a->file = locate_config(a->file);
     check_flag_combinations(*a);
     plugins::PluginRegistry registry;
-    if (a->multirun) train_sweep(*a, registry);
-    else train_one(*a, registry);
+    if (a->multirun)
+      train_sweep(*a, registry);
+    else
+      train_one(*a, registry);
   });
 }
 

@@ -36,7 +36,8 @@ class PreparedSource : public datasets::SampleSource {
     s.push_back({"features", datasets::DType::f32, {"token", "feature"}, {16, 8}, "noise"});
     std::vector<float> pos(32);
     for (int t = 0; t < 16; ++t) pos[2 * t] = t % 4, pos[2 * t + 1] = t / 4;
-    layout_.dataset_arrays.push_back(datasets::Array::of({"positions", datasets::DType::f32, {"token", "coord"}, {16, 2}, "grid"}, pos));
+    layout_.dataset_arrays.push_back(
+        datasets::Array::of({"positions", datasets::DType::f32, {"token", "coord"}, {16, 2}, "grid"}, pos));
     sim::Rng rng(1);
     tokens_.resize(static_cast<std::size_t>(samples) * 80);
     labels_.resize(static_cast<std::size_t>(samples));
@@ -88,12 +89,18 @@ int main(int argc, char** argv) {
   int reps = 3, threads = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], v = argv[i + 1];
-    if (a == "--out") out = v;
-    else if (a == "--shards") shards = std::stoll(v);
-    else if (a == "--samples-per-shard") per_shard = std::stoll(v);
-    else if (a == "--chunk") chunk = std::stoll(v);
-    else if (a == "--reps") reps = std::stoi(v);
-    else if (a == "--threads") threads = std::stoi(v);
+    if (a == "--out")
+      out = v;
+    else if (a == "--shards")
+      shards = std::stoll(v);
+    else if (a == "--samples-per-shard")
+      per_shard = std::stoll(v);
+    else if (a == "--chunk")
+      chunk = std::stoll(v);
+    else if (a == "--reps")
+      reps = std::stoi(v);
+    else if (a == "--threads")
+      threads = std::stoi(v);
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 64;
@@ -143,16 +150,18 @@ int main(int argc, char** argv) {
       read_cpu.push_back(cpu_seconds() - c0);
 
       t0 = std::chrono::steady_clock::now();
-      datasets::BatchStream stream(ds, datasets::BatchStreamOptions("train", {"tokens", "label"}, 128).seed(1).epoch(r));
+      datasets::BatchStream stream(ds,
+                                   datasets::BatchStreamOptions("train", {"tokens", "label"}, 128).seed(1).epoch(r));
       datasets::Batch b;
       batches = 0;
       while (stream.next(b)) ++batches;
       stream_s.push_back(seconds_since(t0));
     }
-    std::printf("impl=cpp codec=%s op=write samples=%lld mb=%.1f seconds=%.3f mb_per_s=%.1f mb_per_cpu_s=%.1f "
-                "disk_mb=%.1f\n",
-                codec.c_str(), static_cast<long long>(samples), mb, median(write_s), mb / median(write_s),
-                mb / median(write_cpu), static_cast<double>(bytes_on_disk) / 1e6);
+    std::printf(
+        "impl=cpp codec=%s op=write samples=%lld mb=%.1f seconds=%.3f mb_per_s=%.1f mb_per_cpu_s=%.1f "
+        "disk_mb=%.1f\n",
+        codec.c_str(), static_cast<long long>(samples), mb, median(write_s), mb / median(write_s),
+        mb / median(write_cpu), static_cast<double>(bytes_on_disk) / 1e6);
     std::printf("impl=cpp codec=%s op=read samples=%lld mb=%.1f seconds=%.3f mb_per_s=%.1f mb_per_cpu_s=%.1f\n",
                 codec.c_str(), static_cast<long long>(samples), mb, median(read_s), mb / median(read_s),
                 mb / median(read_cpu));

@@ -10,9 +10,9 @@
 // --breakdown adds the CPU time of the attention products and softmax against the rest of one forward pass.
 
 #include "models/allocator.hpp"
-#include "models/kernels/fused_adamw.hpp"
 #include "models/blas_info.hpp"
 #include "models/init/init_registry.hpp"
+#include "models/kernels/fused_adamw.hpp"
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"
 #include "models/precision_scope.hpp"
@@ -43,10 +43,14 @@ Args parse(int argc, char** argv) {
   Args a;
   loci::bench::parse_arguments(argc, argv, [&](const std::string& arg, auto& next) {
     if (a.parse_round(arg, next) || a.step.parse(arg)) return true;
-    if (arg == "--tokens") a.tokens = std::stoll(next());
-    else if (arg == "--breakdown") a.breakdown = true;
-    else if (arg == "--profile") a.profile = next();
-    else return false;
+    if (arg == "--tokens")
+      a.tokens = std::stoll(next());
+    else if (arg == "--breakdown")
+      a.breakdown = true;
+    else if (arg == "--profile")
+      a.profile = next();
+    else
+      return false;
     return true;
   });
   if (a.tokens < 2) throw std::invalid_argument("--tokens must be >= 2");
@@ -76,10 +80,11 @@ int main(int argc, char** argv) try {
   const auto x = torch::randn({kBatch, args.tokens, kWindow});
   const auto positions = torch::rand({args.tokens, 2});
 
-  std::printf("model: batch %lld, T %lld, window %lld, d %lld, %lld blocks, learned PE per block, mask 0.5, AdamW "
-              "lr 1e-3%s\n",
-              static_cast<long long>(kBatch), static_cast<long long>(args.tokens), static_cast<long long>(kWindow),
-              static_cast<long long>(kD), static_cast<long long>(kBlocks), args.step.header().c_str());
+  std::printf(
+      "model: batch %lld, T %lld, window %lld, d %lld, %lld blocks, learned PE per block, mask 0.5, AdamW "
+      "lr 1e-3%s\n",
+      static_cast<long long>(kBatch), static_cast<long long>(args.tokens), static_cast<long long>(kWindow),
+      static_cast<long long>(kD), static_cast<long long>(kBlocks), args.step.header().c_str());
   const char* core = std::getenv("OPENBLAS_CORETYPE");
   std::printf("blas: %s (OPENBLAS_CORETYPE %s)\n", loci::models::blas_description().c_str(), core ? core : "not set");
   std::printf("FLOPs per step: %.3g, of which attention (scores, weights x values) %.0f%%\n", step_flops(args.tokens),
@@ -119,10 +124,11 @@ int main(int argc, char** argv) try {
       const torch::autograd::profiler::RecordProfile record(args.profile + "." + std::to_string(threads));
       for (int i = 0; i < args.steps; ++i) step();
     }
-    std::printf("RESULT impl=cpp%s threads=%d parts=%d ms_per_step=%.2f samples_per_s=%.0f cpu_ms_per_step=%.2f "
-                "gflops=%.1f\n",
-                args.step.suffix(), threads, parts, t.wall * 1e3, kBatch / t.wall, t.cpu * 1e3,
-                step_flops(args.tokens) / t.wall / 1e9);
+    std::printf(
+        "RESULT impl=cpp%s threads=%d parts=%d ms_per_step=%.2f samples_per_s=%.0f cpu_ms_per_step=%.2f "
+        "gflops=%.1f\n",
+        args.step.suffix(), threads, parts, t.wall * 1e3, kBatch / t.wall, t.cpu * 1e3,
+        step_flops(args.tokens) / t.wall / 1e9);
     if (args.breakdown) {
       const auto q = torch::randn({kBatch, 1, args.tokens, kD});
       const auto attention = loci::bench::time_per_call(

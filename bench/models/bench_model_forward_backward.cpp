@@ -12,8 +12,8 @@
 // --profile writes a Chrome trace of a few steps per thread count, per ATen operation, to TRACE.<threads>.
 
 #include "models/allocator.hpp"
-#include "models/kernels/fused_adamw.hpp"
 #include "models/blas_info.hpp"
+#include "models/kernels/fused_adamw.hpp"
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"
 #include "models/positions/sinusoid.hpp"
@@ -24,8 +24,8 @@
 #include <ATen/Parallel.h>
 #include <torch/csrc/autograd/profiler_legacy.h>
 
-#include <cstdio>
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -34,8 +34,8 @@
 
 namespace {
 
-using loci::models::ModelOptions;
 using loci::bench::time_per_call;
+using loci::models::ModelOptions;
 
 constexpr int64_t kBatch = 128, kTokens = 16, kChannels = 5, kD = 160, kBlocks = 4, kHidden = 640, kClasses = 4;
 
@@ -50,12 +50,18 @@ Args parse(int argc, char** argv) {
   Args a;
   loci::bench::parse_arguments(argc, argv, [&](const std::string& arg, auto& next) {
     if (a.parse_round(arg, next) || a.step.parse(arg)) return true;
-    if (arg == "--no-prune") a.prune = false;
-    else if (arg == "--no-factor") a.factor = false;
-    else if (arg == "--default-malloc") a.tune_malloc = false;
-    else if (arg == "--breakdown") a.breakdown = true;
-    else if (arg == "--profile") a.profile = next();
-    else return false;
+    if (arg == "--no-prune")
+      a.prune = false;
+    else if (arg == "--no-factor")
+      a.factor = false;
+    else if (arg == "--default-malloc")
+      a.tune_malloc = false;
+    else if (arg == "--breakdown")
+      a.breakdown = true;
+    else if (arg == "--profile")
+      a.profile = next();
+    else
+      return false;
     return true;
   });
   return a;
@@ -70,8 +76,8 @@ double forward_flops(bool pruned, bool factored) {
   const double rest_per_token = 2.0 * kD * kD + 2 * 2.0 * kD * kHidden;  // out_proj + MLP
   const double block = qkv + scores + n * rest_per_token;
   const double last = pruned ? qkv + scores / kTokens + b * rest_per_token : block;
-  const double first_qkv = factored ? 2 * n * kChannels * 3 * kD + 2 * 3 * kD * kD * kChannels + 2 * kTokens * kD * 3 * kD
-                                    : qkv;
+  const double first_qkv =
+      factored ? 2 * n * kChannels * 3 * kD + 2 * 3 * kD * kD * kChannels + 2 * kTokens * kD * 3 * kD : qkv;
   return 2 * n * kChannels * kD + (kBlocks - 1) * block - qkv + first_qkv + last + 2 * b * kD * kClasses;
 }
 
@@ -80,11 +86,13 @@ double step_flops(bool pruned, bool factored) { return 3 * forward_flops(pruned,
 // The products a training step runs, forward and backward shapes, at the model's sizes.
 double gemm_gflops(torch::ScalarType dtype, int calls) {
   const int64_t n = kBatch * kTokens;
-  struct Shape { int64_t m, k, n; };
+  struct Shape {
+    int64_t m, k, n;
+  };
   const std::vector<Shape> shapes = {
-      {n, kD, 3 * kD}, {n, kD, kD}, {n, kD, kHidden}, {n, kHidden, kD},  // forward
-      {n, 3 * kD, kD}, {n, kHidden, kD}, {n, kD, kHidden},               // input gradients
-      {3 * kD, n, kD}, {kHidden, n, kD}, {kD, n, kHidden},               // weight gradients
+      {n, kD, 3 * kD}, {n, kD, kD},      {n, kD, kHidden}, {n, kHidden, kD},  // forward
+      {n, 3 * kD, kD}, {n, kHidden, kD}, {n, kD, kHidden},                    // input gradients
+      {3 * kD, n, kD}, {kHidden, n, kD}, {kD, n, kHidden},                    // weight gradients
   };
   std::vector<std::pair<torch::Tensor, torch::Tensor>> operands;
   double flops = 0;
@@ -118,7 +126,8 @@ int main(int argc, char** argv) try {
   const char* core = std::getenv("OPENBLAS_CORETYPE");
   std::printf("blas: %s (OPENBLAS_CORETYPE %s)\n", loci::models::blas_description().c_str(), core ? core : "not set");
   std::printf("malloc: %s\n", args.tune_malloc ? "tuned (loci::models::tune_allocator)" : "glibc defaults");
-  std::printf("FLOPs per step: %.3g (model), %.3g executed\n", step_flops(false, false), step_flops(args.prune, args.factor));
+  std::printf("FLOPs per step: %.3g (model), %.3g executed\n", step_flops(false, false),
+              step_flops(args.prune, args.factor));
 
   for (int threads : args.threads) {
     at::set_num_threads(threads);

@@ -70,12 +70,18 @@ struct StepRounds {
   // Takes one of the flags above (its value from next()); false for any other argument.
   template <class Next>
   bool parse_round(const std::string& arg, Next&& next) {
-    if (arg == "--threads") threads = thread_list(next());
-    else if (arg == "--steps") steps = std::stoi(next());
-    else if (arg == "--reps") reps = std::stoi(next());
-    else if (arg == "--warmup") warmup = std::stoi(next());
-    else if (arg == "--parts") parts = std::stoi(next());
-    else return false;
+    if (arg == "--threads")
+      threads = thread_list(next());
+    else if (arg == "--steps")
+      steps = std::stoi(next());
+    else if (arg == "--reps")
+      reps = std::stoi(next());
+    else if (arg == "--warmup")
+      warmup = std::stoi(next());
+    else if (arg == "--parts")
+      parts = std::stoi(next());
+    else
+      return false;
     if (parts < 0) throw std::invalid_argument("--parts must be >= 0");
     return true;
   }

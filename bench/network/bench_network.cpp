@@ -89,10 +89,10 @@ int main(int argc, char** argv) {
     for (long threads : threads_list) {
       // Every step is integrated and every 10th recorded, as a dataset with subsample 10 would be.
       auto options = dynamics::SimulationOptions()
-                               .burn_in(0)
-                               .subsample(10)
-                               .points(steps / 10 + 1)
-                               .threads(static_cast<int>(threads));
+                         .burn_in(0)
+                         .subsample(10)
+                         .points(steps / 10 + 1)
+                         .threads(static_cast<int>(threads));
       if (lanes > 0) options.lanes(static_cast<std::size_t>(lanes));
       const auto start = std::chrono::steady_clock::now();
       const double cpu_start = cpu_seconds();

@@ -29,12 +29,18 @@ int main(int argc, char** argv) {
       std::istringstream s(value);
       char comma;
       s >> dims[0] >> comma >> dims[1] >> comma >> dims[2];
-    } else if (key == "--voxel") voxel = std::stod(value);
-    else if (key == "--fwhm") fwhm = std::stod(value);
-    else if (key == "--rho") rho = std::stod(value);
-    else if (key == "--steps") steps = std::stoll(value);
-    else if (key == "--threads") threads = std::stoi(value);
-    else if (key == "--seed") seed = std::stoll(value);
+    } else if (key == "--voxel")
+      voxel = std::stod(value);
+    else if (key == "--fwhm")
+      fwhm = std::stod(value);
+    else if (key == "--rho")
+      rho = std::stod(value);
+    else if (key == "--steps")
+      steps = std::stoll(value);
+    else if (key == "--threads")
+      threads = std::stoi(value);
+    else if (key == "--seed")
+      seed = std::stoll(value);
     else {
       std::fprintf(stderr, "unknown option %s\n", key.c_str());
       return 2;
@@ -61,10 +67,11 @@ int main(int argc, char** argv) {
   }
   variance /= static_cast<double>(field.values().size());
   const double work = static_cast<double>(grid.voxels()) * static_cast<double>(steps);
-  std::printf("impl=cpp dims=%lldx%lldx%lld padded_voxels=%lld fwhm_mm=%g voxel_mm=%g threads=%d steps=%lld "
-              "voxel_steps_per_s=%.6g cpu_voxel_steps_per_s=%.6g variance=%.3f digest=%016llx\n",
-              static_cast<long long>(dims[0]), static_cast<long long>(dims[1]), static_cast<long long>(dims[2]),
-              static_cast<long long>(field.padded_voxels()), fwhm, voxel, threads, steps, work / wall, work / cpu,
-              variance, static_cast<unsigned long long>(digest));
+  std::printf(
+      "impl=cpp dims=%lldx%lldx%lld padded_voxels=%lld fwhm_mm=%g voxel_mm=%g threads=%d steps=%lld "
+      "voxel_steps_per_s=%.6g cpu_voxel_steps_per_s=%.6g variance=%.3f digest=%016llx\n",
+      static_cast<long long>(dims[0]), static_cast<long long>(dims[1]), static_cast<long long>(dims[2]),
+      static_cast<long long>(field.padded_voxels()), fwhm, voxel, threads, steps, work / wall, work / cpu, variance,
+      static_cast<unsigned long long>(digest));
   return 0;
 }

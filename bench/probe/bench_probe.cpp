@@ -3,11 +3,11 @@
 // the time split by probe so a slow one is visible.
 //
 // bench_probe [--repeats N] [--seed S]
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <functional>
 #include <random>
 #include <string>
@@ -55,16 +55,16 @@ void run(Eigen::Index tokens, Eigen::Index dims, int coord_dims, int repeats, st
   const double total = seconds_per_call(repeats, [&] { sink += probe_pe(pe, coords, options, &oracle).rsa_spearman; });
   const double dist = seconds_per_call(repeats, [&] { sink += pairwise_distance(pe)(0, 1); });
   const double rsa_s = seconds_per_call(repeats, [&] { sink += rsa_of_distances(pe_d, true_d).spearman; });
-  const double proc = seconds_per_call(repeats, [&] {
-    sink += procrustes_disparity(pe, oracle) + procrustes_residual(pe, oracle);
-  });
+  const double proc =
+      seconds_per_call(repeats, [&] { sink += procrustes_disparity(pe, oracle) + procrustes_residual(pe, oracle); });
   const double dec = seconds_per_call(repeats, [&] { sink += decode(pe, coords).r2; });
   const double knn = seconds_per_call(repeats, [&] { sink += knn_overlap(pe_d, true_d); });
   const double mds = seconds_per_call(repeats, [&] { sink += classical_mds(pe_d, 2).explained; });
-  std::printf("T=%-4ld d=%-4ld k=%d  probe_pe %9.3f ms | distance %.3f  rsa %.3f  procrustes(x2) %.3f  decode %.3f  "
-              "knn %.3f  mds %.3f ms  (checksum %.6g)\n",
-              static_cast<long>(tokens), static_cast<long>(dims), coord_dims, total * 1e3, dist * 1e3, rsa_s * 1e3,
-              proc * 1e3, dec * 1e3, knn * 1e3, mds * 1e3, sink);
+  std::printf(
+      "T=%-4ld d=%-4ld k=%d  probe_pe %9.3f ms | distance %.3f  rsa %.3f  procrustes(x2) %.3f  decode %.3f  "
+      "knn %.3f  mds %.3f ms  (checksum %.6g)\n",
+      static_cast<long>(tokens), static_cast<long>(dims), coord_dims, total * 1e3, dist * 1e3, rsa_s * 1e3, proc * 1e3,
+      dec * 1e3, knn * 1e3, mds * 1e3, sink);
 }
 
 }  // namespace

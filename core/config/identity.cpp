@@ -4,8 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "datasets/checksum.hpp"
 #include "core/config/yaml_io.hpp"
+#include "datasets/checksum.hpp"
 
 namespace loci::config {
 

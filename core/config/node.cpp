@@ -40,10 +40,14 @@ Node Node::map(Mark mark) {
 
 const char* Node::kind_name() const {
   switch (kind_) {
-    case Kind::null: return "null";
-    case Kind::scalar: return "a scalar";
-    case Kind::sequence: return "a list";
-    case Kind::map: return "a mapping";
+    case Kind::null:
+      return "null";
+    case Kind::scalar:
+      return "a scalar";
+    case Kind::sequence:
+      return "a list";
+    case Kind::map:
+      return "a mapping";
   }
   return "?";
 }

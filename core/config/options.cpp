@@ -34,8 +34,10 @@ Node field_of(const OptionSpec& s) {
     f.set("values", values);
   }
   if (s.default_value) f.set("default", *s.default_value);
-  if (s.min) f.set("min", s.type == "int" ? Node::scalar(std::to_string(static_cast<long long>(*s.min))) : number(*s.min));
-  if (s.max) f.set("max", s.type == "int" ? Node::scalar(std::to_string(static_cast<long long>(*s.max))) : number(*s.max));
+  if (s.min)
+    f.set("min", s.type == "int" ? Node::scalar(std::to_string(static_cast<long long>(*s.min))) : number(*s.min));
+  if (s.max)
+    f.set("max", s.type == "int" ? Node::scalar(std::to_string(static_cast<long long>(*s.max))) : number(*s.max));
   if (s.nullable) f.set("nullable", Node::scalar("true"));
   if (s.required) f.set("required", Node::scalar("true"));
   if (!s.identity) f.set("identity", Node::scalar("false"));

@@ -9,8 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <deque>
-#include <map>
 #include <functional>
+#include <map>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -27,9 +27,9 @@ namespace loci::config {
 
 // One key of a declaration, as the schema sees it.
 struct OptionSpec {
-  std::string path;  // dotted
-  std::string type;  // schema type name: bool, int, float, string, path, enum, list, map, any
-  std::string element;  // list element type
+  std::string path;                   // dotted
+  std::string type;                   // schema type name: bool, int, float, string, path, enum, list, map, any
+  std::string element;                // list element type
   std::optional<Node> default_value;  // absent with nullable: the key may be left out (null)
   std::optional<double> min, max;
   std::vector<std::string> choices;
@@ -149,11 +149,15 @@ class OptionTable {
       s.path = group + "." + p.name;
       s.applies = applies;
       switch (p.kind) {
-        case sim::ParamSpec::Kind::flag: s.type = "bool", s.default_value = Node::scalar(p.fallback != 0 ? "true" : "false"); break;
+        case sim::ParamSpec::Kind::flag:
+          s.type = "bool", s.default_value = Node::scalar(p.fallback != 0 ? "true" : "false");
+          break;
         case sim::ParamSpec::Kind::integer:
           s.type = "int", s.default_value = Node::scalar(std::to_string(static_cast<long long>(p.fallback)));
           break;
-        case sim::ParamSpec::Kind::real: s.type = "float", s.default_value = Node::scalar(default_text(p.fallback)); break;
+        case sim::ParamSpec::Kind::real:
+          s.type = "float", s.default_value = Node::scalar(default_text(p.fallback));
+          break;
       }
       if (p.kind != sim::ParamSpec::Kind::flag) {
         if (std::isfinite(p.min)) s.min = p.min;

@@ -1,10 +1,10 @@
 #include "core/config/overrides.hpp"
 
-#include <charconv>
 #include <algorithm>
+#include <cctype>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
-#include <cctype>
 
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
@@ -84,7 +84,8 @@ std::vector<std::string> expand_range(std::string_view key, std::string_view inn
     part.erase(part.find_last_not_of(" \t") + 1);
     char* end = nullptr;
     const double v = std::strtod(part.c_str(), &end);
-    if (part.empty() || *end != '\0') throw UserError(where(arg) + ": range() takes numbers, got '" + printable(part) + "'");
+    if (part.empty() || *end != '\0')
+      throw UserError(where(arg) + ": range() takes numbers, got '" + printable(part) + "'");
     if (part.find_first_of(".eE") != std::string::npos) all_int = false;
     if (part.find_first_of("eE") != std::string::npos) exponent = true;
     if (const auto dot = part.find('.'); dot != std::string::npos)
@@ -112,9 +113,12 @@ std::vector<std::string> expand_range(std::string_view key, std::string_view inn
   if (n < 1) throw UserError(where(arg) + ": range() for '" + printable(key) + "' is empty");
   for (long i = 0; i < static_cast<long>(n); ++i) {
     const double v = lo + static_cast<double>(i) * step;
-    if (all_int) out.push_back(std::to_string(static_cast<long long>(std::llround(v))));
-    else if (exponent) out.push_back(format_number(v));
-    else out.push_back(format_fixed(v, decimals));
+    if (all_int)
+      out.push_back(std::to_string(static_cast<long long>(std::llround(v))));
+    else if (exponent)
+      out.push_back(format_number(v));
+    else
+      out.push_back(format_fixed(v, decimals));
   }
   if (out.empty()) throw UserError(where(arg) + ": range() for '" + printable(key) + "' is empty");
   return out;
@@ -124,8 +128,7 @@ std::vector<std::string> expand_range(std::string_view key, std::string_view inn
 
 Override parse_override(std::string_view arg) {
   const auto eq = arg.find('=');
-  if (eq == std::string_view::npos)
-    throw UserError(where(arg) + ": an override is written key.path=value");
+  if (eq == std::string_view::npos) throw UserError(where(arg) + ": an override is written key.path=value");
   std::string_view path = arg.substr(0, eq);
   if (!path.empty() && path.front() == '+') path.remove_prefix(1);  // Hydra's "add a key" spelling
   if (path.size() > kMaxKeyPath)

@@ -47,9 +47,9 @@ using Entry = Schema::Entry;
 
 Type parse_type(const Node& n) {
   static const std::pair<const char*, Type> names[] = {
-      {"bool", Type::boolean}, {"int", Type::integer}, {"float", Type::number}, {"string", Type::string},
-      {"path", Type::path},    {"enum", Type::enumeration}, {"list", Type::list}, {"map", Type::map},
-      {"any", Type::any}};
+      {"bool", Type::boolean},  {"int", Type::integer}, {"float", Type::number},
+      {"string", Type::string}, {"path", Type::path},   {"enum", Type::enumeration},
+      {"list", Type::list},     {"map", Type::map},     {"any", Type::any}};
   for (const auto& [name, t] : names)
     if (n.text() == name) return t;
   fail_at(n.mark(), "unknown schema type '" + n.text() + "'");
@@ -57,15 +57,24 @@ Type parse_type(const Node& n) {
 
 const char* type_name(Type t) {
   switch (t) {
-    case Type::boolean: return "bool";
-    case Type::integer: return "int";
-    case Type::number: return "float";
-    case Type::string: return "string";
-    case Type::path: return "path";
-    case Type::enumeration: return "enum";
-    case Type::list: return "list";
-    case Type::map: return "map";
-    case Type::any: return "any";
+    case Type::boolean:
+      return "bool";
+    case Type::integer:
+      return "int";
+    case Type::number:
+      return "float";
+    case Type::string:
+      return "string";
+    case Type::path:
+      return "path";
+    case Type::enumeration:
+      return "enum";
+    case Type::list:
+      return "list";
+    case Type::map:
+      return "map";
+    case Type::any:
+      return "any";
   }
   return "?";
 }
@@ -92,14 +101,22 @@ std::shared_ptr<Entry> parse_entry(const Node& n) {
     e->type = parse_type(*n.find("type"));
     for (const auto& [k, v] : n.entries()) {
       if (k == "type") continue;
-      if (k == "default") forget_position(e->default_value.emplace(v));
-      else if (k == "min") e->min = v.as_double();
-      else if (k == "max") e->max = v.as_double();
-      else if (k == "doc") e->doc = v.as_string();
-      else if (k == "required") e->required = v.as_bool();
-      else if (k == "nullable") e->nullable = v.as_bool();
-      else if (k == "identity") e->identity = v.as_bool();
-      else if (k == "of") e->element = parse_type(v);
+      if (k == "default")
+        forget_position(e->default_value.emplace(v));
+      else if (k == "min")
+        e->min = v.as_double();
+      else if (k == "max")
+        e->max = v.as_double();
+      else if (k == "doc")
+        e->doc = v.as_string();
+      else if (k == "required")
+        e->required = v.as_bool();
+      else if (k == "nullable")
+        e->nullable = v.as_bool();
+      else if (k == "identity")
+        e->identity = v.as_bool();
+      else if (k == "of")
+        e->element = parse_type(v);
       else if (k == "values") {
         if (!v.is_sequence()) fail_at(v.mark(), "'values' must be a list of choices");
         for (const auto& c : v.items()) e->choices.push_back(c.as_string());
@@ -127,31 +144,44 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-std::string join(const std::string& prefix, const std::string& key) { return prefix.empty() ? key : prefix + "." + key; }
+std::string join(const std::string& prefix, const std::string& key) {
+  return prefix.empty() ? key : prefix + "." + key;
+}
 
 std::string range_text(const Entry& e) {
   std::ostringstream s;
-  if (e.min && e.max) s << " in [" << *e.min << ", " << *e.max << "]";
-  else if (e.min) s << " >= " << *e.min;
-  else if (e.max) s << " <= " << *e.max;
+  if (e.min && e.max)
+    s << " in [" << *e.min << ", " << *e.max << "]";
+  else if (e.min)
+    s << " >= " << *e.min;
+  else if (e.max)
+    s << " <= " << *e.max;
   return s.str();
 }
 
 std::string expected_text(const Entry& e, Type t) {
   switch (t) {
-    case Type::boolean: return "true or false";
-    case Type::integer: return "an integer" + range_text(e);
-    case Type::number: return "a number" + range_text(e);
-    case Type::string: return "a string";
-    case Type::path: return "a path";
+    case Type::boolean:
+      return "true or false";
+    case Type::integer:
+      return "an integer" + range_text(e);
+    case Type::number:
+      return "a number" + range_text(e);
+    case Type::string:
+      return "a string";
+    case Type::path:
+      return "a path";
     case Type::enumeration: {
       std::string s = "one of ";
       for (std::size_t i = 0; i < e.choices.size(); ++i) s += (i ? ", " : "") + e.choices[i];
       return s;
     }
-    case Type::list: return std::string("a list of ") + type_name(e.element);
-    case Type::map: return std::string("a mapping of names to ") + type_name(e.element);
-    case Type::any: return "any value";
+    case Type::list:
+      return std::string("a list of ") + type_name(e.element);
+    case Type::map:
+      return std::string("a mapping of names to ") + type_name(e.element);
+    case Type::any:
+      return "any value";
   }
   return "?";
 }
@@ -262,8 +292,10 @@ void validate_group(const Entry& g, const Node& config, const std::string& prefi
       fail_at(v.key_mark(), "unknown key '" + join(prefix, k) + "'" +
                                 (near.empty() ? "" : " (did you mean '" + join(prefix, near) + "'?)"));
     }
-    if (child->is_field) check_field(*child, v, join(prefix, k), v.mark().line > 0 ? v.mark() : config.mark());
-    else validate_group(*child, v, join(prefix, k));
+    if (child->is_field)
+      check_field(*child, v, join(prefix, k), v.mark().line > 0 ? v.mark() : config.mark());
+    else
+      validate_group(*child, v, join(prefix, k));
   }
   for (const auto& [k, child] : g.children) {
     if (config.find(k)) continue;
@@ -277,8 +309,10 @@ void collect_defaults(const Entry& g, Node& out, const std::string& origin) {
   for (const auto& [k, child] : g.children) {
     if (child->is_field) {
       // A key without a default still takes its place, so resolved configs list keys in schema order.
-      if (child->default_value) out.set(k, *child->default_value);
-      else out.set(k, Node());
+      if (child->default_value)
+        out.set(k, *child->default_value);
+      else
+        out.set(k, Node());
     } else {
       Node sub = Node::map(Mark{origin, 0, 0});
       collect_defaults(*child, sub, origin);
@@ -324,8 +358,8 @@ void describe_group(const Entry& g, const std::string& prefix, std::ostringstrea
       std::replace(def.begin(), def.end(), '\n', ' ');
       def = "= " + def;
     }
-    out << path << "  [" << type << "] " << def << (child->identity ? "" : "  (not part of a run's identity)") << "\n    "
-        << child->doc << "\n";
+    out << path << "  [" << type << "] " << def << (child->identity ? "" : "  (not part of a run's identity)")
+        << "\n    " << child->doc << "\n";
   }
 }
 
@@ -418,8 +452,10 @@ namespace {
 void collect_outside_identity(const Entry& g, const std::string& prefix, std::vector<std::string>& out) {
   for (const auto& [k, child] : g.children) {
     const std::string path = join(prefix, k);
-    if (!child->is_field) collect_outside_identity(*child, path, out);
-    else if (!child->identity) out.push_back(path);
+    if (!child->is_field)
+      collect_outside_identity(*child, path, out);
+    else if (!child->identity)
+      out.push_back(path);
   }
 }
 

@@ -21,12 +21,13 @@ void check_split_keys(const Node& map, const std::string& key, const Node& split
 }
 
 datasets::WindowPlan split_windows(const std::string& name, const Node& count, const Node& map, const std::string& key,
-                               std::int64_t length, std::int64_t stride, const std::string& meaning) {
+                                   std::int64_t length, std::int64_t stride, const std::string& meaning) {
   datasets::WindowPlan w;
   w.samples = count.as_int();
   w.length = length;
   w.stride = stride;
-  if (const Node* entry = map.find(name)) w.recordings = entry->as_int();
+  if (const Node* entry = map.find(name))
+    w.recordings = entry->as_int();
   else if (w.samples > 0)
     fail_at(count.key_mark(), "split '" + name + "' has no entry in " + key + " (" + meaning + ")");
   return w;

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "datasets/windows.hpp"
 #include "core/config/node.hpp"
+#include "datasets/windows.hpp"
 
 namespace loci::config {
 
@@ -21,6 +21,6 @@ void check_split_keys(const Node& map, const std::string& key, const Node& split
 // a UserError at its count, saying what the entry is (`meaning`, e.g. "how many subjects its windows are cut
 // from"); without an entry it has no recordings.
 datasets::WindowPlan split_windows(const std::string& name, const Node& count, const Node& map, const std::string& key,
-                               std::int64_t length, std::int64_t stride, const std::string& meaning);
+                                   std::int64_t length, std::int64_t stride, const std::string& meaning);
 
 }  // namespace loci::config

@@ -66,8 +66,7 @@ Node convert(const YAML::Node& y, const std::string& origin, Budget& budget) {
   const Mark mark = mark_of(y.Mark(), origin);
   switch (y.Type()) {
     case YAML::NodeType::Undefined:
-    case YAML::NodeType::Null:
-    {
+    case YAML::NodeType::Null: {
       Node n;
       n.set_mark(mark);
       return n;
@@ -75,7 +74,8 @@ Node convert(const YAML::Node& y, const std::string& origin, Budget& budget) {
     case YAML::NodeType::Scalar:
       // Every value ends up in a JSON record (identity, summary, sweep.json), and JSON holds only UTF-8 text.
       if (!is_utf8(y.Scalar()))
-        throw UserError(mark.str() + ": '" + printable(y.Scalar(), 60) + "' is not UTF-8 text; loci's records (JSON) hold only text");
+        throw UserError(mark.str() + ": '" + printable(y.Scalar(), 60) +
+                        "' is not UTF-8 text; loci's records (JSON) hold only text");
       // yaml-cpp tags plain scalars "?" and quoted ones "!": a quoted "1" stays a string.
       return Node::scalar(y.Scalar(), mark, y.Tag() == "!");
     case YAML::NodeType::Sequence: {
@@ -91,7 +91,8 @@ Node convert(const YAML::Node& y, const std::string& origin, Budget& budget) {
           throw UserError(mark_of(kv.first.Mark(), origin).str() + ": a key must be a plain name");
         const std::string key = kv.first.Scalar();
         if (!is_utf8(key))
-          throw UserError(mark_of(kv.first.Mark(), origin).str() + ": key '" + printable(key, 60) + "' is not UTF-8 text");
+          throw UserError(mark_of(kv.first.Mark(), origin).str() + ": key '" + printable(key, 60) +
+                          "' is not UTF-8 text");
         if (!keys.insert(key).second)
           throw UserError(mark_of(kv.first.Mark(), origin).str() + ": duplicate key '" + printable(key) + "'");
         Node value = convert_checked(kv.second, origin, budget);
@@ -157,13 +158,14 @@ constexpr std::size_t kMaxIncludes = 1000;
 
 Node load_recursive(const fs::path& path, LoadState& state, const std::string& who);
 
-// Merges the files named by `own`'s `include:` key (each relative to the file that wrote it; see folder_of) under `own`'s other keys. A file named
-// twice in one list is merged once: a second merge of the same keys changes nothing.
+// Merges the files named by `own`'s `include:` key (each relative to the file that wrote it; see folder_of) under
+// `own`'s other keys. A file named twice in one list is merged once: a second merge of the same keys changes nothing.
 Node merge_includes(Node own, const fs::path& base_dir, LoadState& state) {
   Node result = Node::map(own.mark());
   if (const Node* inc = own.find("include")) {
     std::vector<const Node*> paths;
-    if (inc->is_scalar()) paths.push_back(inc);
+    if (inc->is_scalar())
+      paths.push_back(inc);
     else if (inc->is_sequence())
       for (const auto& item : inc->items()) paths.push_back(&item);
     else
@@ -216,8 +218,10 @@ void emit(YAML::Emitter& out, const Node& n) {
       const Node plain = Node::scalar(n.text());
       const bool looks_typed = plain.to_double() || plain.to_bool() || n.text().empty() || n.text() == "null" ||
                                n.text() == "~" || n.text() == "Null" || n.text() == "NULL";
-      if (n.quoted() && looks_typed) out << YAML::DoubleQuoted << n.text();
-      else out << n.text();
+      if (n.quoted() && looks_typed)
+        out << YAML::DoubleQuoted << n.text();
+      else
+        out << n.text();
       break;
     }
     case Node::Kind::sequence: {
@@ -271,8 +275,10 @@ void merge(Node& base, const Node& over) {
   // An empty mapping clears what it overrides (`imports: {}`); any other mapping merges key by key.
   if (base.is_map() && over.is_map() && !over.entries().empty()) {
     for (const auto& [k, v] : over.entries()) {
-      if (Node* existing = base.find(k); existing && existing->is_map() && v.is_map()) merge(*existing, v);
-      else base.set(k, v);
+      if (Node* existing = base.find(k); existing && existing->is_map() && v.is_map())
+        merge(*existing, v);
+      else
+        base.set(k, v);
     }
     return;
   }

@@ -47,32 +47,52 @@ void Handle::reset() {
 
 hid_t memory_type(DType t) {
   switch (t) {
-    case DType::u8: return H5T_NATIVE_UINT8;
-    case DType::i8: return H5T_NATIVE_INT8;
-    case DType::u16: return H5T_NATIVE_UINT16;
-    case DType::i16: return H5T_NATIVE_INT16;
-    case DType::u32: return H5T_NATIVE_UINT32;
-    case DType::i32: return H5T_NATIVE_INT32;
-    case DType::u64: return H5T_NATIVE_UINT64;
-    case DType::i64: return H5T_NATIVE_INT64;
-    case DType::f32: return H5T_NATIVE_FLOAT;
-    case DType::f64: return H5T_NATIVE_DOUBLE;
+    case DType::u8:
+      return H5T_NATIVE_UINT8;
+    case DType::i8:
+      return H5T_NATIVE_INT8;
+    case DType::u16:
+      return H5T_NATIVE_UINT16;
+    case DType::i16:
+      return H5T_NATIVE_INT16;
+    case DType::u32:
+      return H5T_NATIVE_UINT32;
+    case DType::i32:
+      return H5T_NATIVE_INT32;
+    case DType::u64:
+      return H5T_NATIVE_UINT64;
+    case DType::i64:
+      return H5T_NATIVE_INT64;
+    case DType::f32:
+      return H5T_NATIVE_FLOAT;
+    case DType::f64:
+      return H5T_NATIVE_DOUBLE;
   }
   return H5I_INVALID_HID;
 }
 
 hid_t file_type(DType t) {
   switch (t) {
-    case DType::u8: return H5T_STD_U8LE;
-    case DType::i8: return H5T_STD_I8LE;
-    case DType::u16: return H5T_STD_U16LE;
-    case DType::i16: return H5T_STD_I16LE;
-    case DType::u32: return H5T_STD_U32LE;
-    case DType::i32: return H5T_STD_I32LE;
-    case DType::u64: return H5T_STD_U64LE;
-    case DType::i64: return H5T_STD_I64LE;
-    case DType::f32: return H5T_IEEE_F32LE;
-    case DType::f64: return H5T_IEEE_F64LE;
+    case DType::u8:
+      return H5T_STD_U8LE;
+    case DType::i8:
+      return H5T_STD_I8LE;
+    case DType::u16:
+      return H5T_STD_U16LE;
+    case DType::i16:
+      return H5T_STD_I16LE;
+    case DType::u32:
+      return H5T_STD_U32LE;
+    case DType::i32:
+      return H5T_STD_I32LE;
+    case DType::u64:
+      return H5T_STD_U64LE;
+    case DType::i64:
+      return H5T_STD_I64LE;
+    case DType::f32:
+      return H5T_IEEE_F32LE;
+    case DType::f64:
+      return H5T_IEEE_F64LE;
   }
   return H5I_INVALID_HID;
 }
@@ -83,18 +103,24 @@ std::optional<DType> dtype_of_type(hid_t type) {
     case H5T_INTEGER: {
       const bool is_signed = H5Tget_sign(type) == H5T_SGN_2;
       switch (size) {
-        case 1: return is_signed ? DType::i8 : DType::u8;
-        case 2: return is_signed ? DType::i16 : DType::u16;
-        case 4: return is_signed ? DType::i32 : DType::u32;
-        case 8: return is_signed ? DType::i64 : DType::u64;
-        default: return std::nullopt;
+        case 1:
+          return is_signed ? DType::i8 : DType::u8;
+        case 2:
+          return is_signed ? DType::i16 : DType::u16;
+        case 4:
+          return is_signed ? DType::i32 : DType::u32;
+        case 8:
+          return is_signed ? DType::i64 : DType::u64;
+        default:
+          return std::nullopt;
       }
     }
     case H5T_FLOAT:
       if (size == 4) return DType::f32;
       if (size == 8) return DType::f64;
       return std::nullopt;
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 

@@ -81,8 +81,8 @@ torch::Tensor from_coordinates(at::IntArrayRef shape, const InitOptions& o, cons
   torch::Tensor out;
   if (o.mode() == "project") {
     // Gaussian columns over sqrt(dims) keep each output column at unit variance.
-    auto w = at::normal(0.0, 1.0 / std::sqrt(static_cast<double>(dims)), {dims, shape[1]}, c.generator,
-                        torch::kFloat64);
+    auto w =
+        at::normal(0.0, 1.0 / std::sqrt(static_cast<double>(dims)), {dims, shape[1]}, c.generator, torch::kFloat64);
     out = standard.matmul(w);
   } else if (o.mode() == "tile") {
     auto columns = torch::arange(shape[1], torch::kInt64).remainder(dims);

@@ -71,7 +71,8 @@ InitInfo init_info(const std::string& name, InitFn fn, const InitScaleKey& scale
 double InitOptions::param(const std::string& key) const {
   const auto it = params_.find(key);
   if (it == params_.end())
-    throw std::invalid_argument("initialiser '" + name_ + "' has no key '" + key + "' (declare it in its registration)");
+    throw std::invalid_argument("initialiser '" + name_ + "' has no key '" + key +
+                                "' (declare it in its registration)");
   return it->second;
 }
 
@@ -102,8 +103,7 @@ torch::Tensor make_init(at::IntArrayRef shape, const InitOptions& options, const
   if (!context.generator.defined())
     throw std::invalid_argument("initialiser '" + options.name() + "' needs a generator (make_generator(seed))");
   auto out = InitRegistry::get(options.name())(shape, options, context).to(torch::kFloat32);
-  if (out.sizes() != shape)
-    throw std::logic_error("initialiser '" + options.name() + "' returned the wrong shape");
+  if (out.sizes() != shape) throw std::logic_error("initialiser '" + options.name() + "' returned the wrong shape");
   return out.contiguous();
 }
 

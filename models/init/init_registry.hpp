@@ -114,4 +114,3 @@ torch::Tensor make_init(at::IntArrayRef shape, const InitOptions& options, const
 at::Generator make_generator(uint64_t seed);
 
 }  // namespace loci::models
-

@@ -11,7 +11,8 @@ std::vector<const Intervention*> registered_interventions() {
   return ::loci::Registry<Intervention>::instance().in_order();
 }
 
-std::vector<torch::Tensor> permute_rows(const std::vector<torch::Tensor>& tables, const std::vector<int64_t>& permutation) {
+std::vector<torch::Tensor> permute_rows(const std::vector<torch::Tensor>& tables,
+                                        const std::vector<int64_t>& permutation) {
   const torch::Tensor index = torch::tensor(permutation, torch::kInt64);
   std::vector<torch::Tensor> out;
   for (const auto& t : tables) {

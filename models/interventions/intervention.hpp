@@ -21,12 +21,12 @@ namespace loci::models {
 
 // What an intervention is made from.
 struct PEState {
-  std::vector<torch::Tensor> trained;  // the trained PE: one [T, d] matrix per placement
-  std::vector<torch::Tensor> initial;  // its epoch-0 matrices (the draw), the same shapes; empty when unknown
-  torch::Tensor positions;             // [T, dims] true positions
-  std::vector<torch::Tensor> oracle;   // the oracle PE (sinusoids of the true positions) per placement
-  std::uint64_t seed = 0;              // for random variants (permutations)
-  int64_t permutations = 5;            // how many random permutations permute_random draws
+  std::vector<torch::Tensor> trained;    // the trained PE: one [T, d] matrix per placement
+  std::vector<torch::Tensor> initial;    // its epoch-0 matrices (the draw), the same shapes; empty when unknown
+  torch::Tensor positions;               // [T, dims] true positions
+  std::vector<torch::Tensor> oracle;     // the oracle PE (sinusoids of the true positions) per placement
+  std::uint64_t seed = 0;                // for random variants (permutations)
+  int64_t permutations = 5;              // how many random permutations permute_random draws
   std::vector<double> scales{0.5, 2.0};  // the norms rescale tries, as multiples of the trained PE's norm
 };
 
@@ -34,7 +34,7 @@ struct PEState {
 struct InterventionVariant {
   InterventionVariant() = default;
   InterventionVariant(std::string n, std::vector<torch::Tensor> t) : name(std::move(n)), tables(std::move(t)) {}
-  std::string name;                   // e.g. "permute_random#2", "permute_symmetry:rot90", "rescale:0.5"
+  std::string name;  // e.g. "permute_random#2", "permute_symmetry:rot90", "rescale:0.5"
   std::vector<torch::Tensor> tables;
   // Token relabellings (permutations): how far the relabelling keeps the true distances, the mean absolute change
   // of the pairwise distances over their mean (0 for an exact symmetry); NaN for the others.
@@ -58,7 +58,8 @@ std::vector<const Intervention*> registered_interventions();
 InterventionVariant relabelled(std::string name, const PEState& s, std::vector<int64_t> permutation);
 
 // The rows of every matrix taken in the order `permutation` gives (row i of the result is row permutation[i]).
-std::vector<torch::Tensor> permute_rows(const std::vector<torch::Tensor>& tables, const std::vector<int64_t>& permutation);
+std::vector<torch::Tensor> permute_rows(const std::vector<torch::Tensor>& tables,
+                                        const std::vector<int64_t>& permutation);
 // Mean |D(pi(i), pi(j)) - D(i, j)| over pairs i < j, over the mean D(i, j): 0 for a relabelling that keeps every
 // pairwise Euclidean distance of `positions`.
 double distance_distortion(const torch::Tensor& positions, const std::vector<int64_t>& permutation);

@@ -6,8 +6,11 @@ namespace loci::models {
 namespace {
 
 LOCI_REGISTER(Intervention,
-    {"oracle", "the PE replaced by the oracle, the sinusoids of the true positions (sinusoidal_nd), at every placement",
-     false, [](const PEState& s) { return std::vector<InterventionVariant>{{"oracle", s.oracle}}; }});
+              {"oracle",
+               "the PE replaced by the oracle, the sinusoids of the true positions (sinusoidal_nd), at every placement",
+               false, [](const PEState& s) {
+                 return std::vector<InterventionVariant>{{"oracle", s.oracle}};
+               }});
 
 }  // namespace
 }  // namespace loci::models

@@ -24,7 +24,8 @@ std::vector<int64_t> matched_permutation(const std::vector<int64_t>& symmetry, s
   return out;
 }
 
-LOCI_REGISTER(Intervention,
+LOCI_REGISTER(
+    Intervention,
     {"permute_matched",
      "for each symmetry permute_symmetry uses, PEState::permutations random relabellings of the same moved tokens, "
      "its fixed tokens kept: the symmetry's control",
@@ -34,9 +35,8 @@ LOCI_REGISTER(Intervention,
        for (size_t j = 0; j < symmetries.size(); ++j)
          for (int64_t k = 0; k < s.permutations; ++k)
            out.push_back(relabelled("permute_matched:" + symmetries[j].name + "#" + std::to_string(k), s,
-                                    matched_permutation(symmetries[j].permutation,
-                                                        s.seed * 1000003u + 7919u * (j + 1) +
-                                                            static_cast<std::uint64_t>(k))));
+                                    matched_permutation(symmetries[j].permutation, s.seed * 1000003u + 7919u * (j + 1) +
+                                                                                       static_cast<std::uint64_t>(k))));
        return out;
      }});
 

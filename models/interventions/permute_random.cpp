@@ -20,15 +20,15 @@ std::vector<int64_t> permutation(int64_t n, std::uint64_t seed) {
 }
 
 LOCI_REGISTER(Intervention,
-    {"permute_random", "the PE's rows permuted among the tokens at random (PEState::permutations draws)", false,
-     [](const PEState& s) {
-       std::vector<InterventionVariant> out;
-       const int64_t n = s.trained.front().size(0);
-       for (int64_t k = 0; k < s.permutations; ++k)
-         out.push_back(relabelled("permute_random#" + std::to_string(k), s,
-                                  permutation(n, s.seed * 1000003u + static_cast<std::uint64_t>(k))));
-       return out;
-     }});
+              {"permute_random", "the PE's rows permuted among the tokens at random (PEState::permutations draws)",
+               false, [](const PEState& s) {
+                 std::vector<InterventionVariant> out;
+                 const int64_t n = s.trained.front().size(0);
+                 for (int64_t k = 0; k < s.permutations; ++k)
+                   out.push_back(relabelled("permute_random#" + std::to_string(k), s,
+                                            permutation(n, s.seed * 1000003u + static_cast<std::uint64_t>(k))));
+                 return out;
+               }});
 
 }  // namespace
 }  // namespace loci::models

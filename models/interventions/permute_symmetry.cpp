@@ -6,7 +6,8 @@
 namespace loci::models {
 namespace {
 
-LOCI_REGISTER(Intervention,
+LOCI_REGISTER(
+    Intervention,
     {"permute_symmetry",
      "the PE's rows relabelled by each symmetry of the true positions (the grid's rotations and reflections; where "
      "there is no exact one, each axis's mirror matched to the nearest tokens, its distortion recorded)",

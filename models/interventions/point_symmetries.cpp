@@ -80,8 +80,10 @@ std::vector<int64_t> min_cost_assignment(const std::vector<std::vector<double>>&
           if (least[j] < delta) delta = least[j], j1 = j;
         }
       for (size_t j = 0; j <= n; ++j)
-        if (done[j]) u[row_of[j]] += delta, v[j] -= delta;
-        else least[j] -= delta;
+        if (done[j])
+          u[row_of[j]] += delta, v[j] -= delta;
+        else
+          least[j] -= delta;
       j0 = j1;
     } while (row_of[j0] != 0);
     do {
@@ -117,7 +119,8 @@ std::vector<PointSymmetry> point_symmetries(const torch::Tensor& positions) {
       const auto perm = exact_relabelling(p, axes, signs, tolerance);
       if (perm.empty() || !seen.insert(perm).second) continue;
       std::string name = "(";
-      for (size_t k = 0; k < dims; ++k) name += (k ? "," : "") + std::string(signs[k] < 0 ? "-" : "") + axis_name(axes[k]);
+      for (size_t k = 0; k < dims; ++k)
+        name += (k ? "," : "") + std::string(signs[k] < 0 ? "-" : "") + axis_name(axes[k]);
       out.push_back({name + ")", perm, distance_distortion(positions, perm), true});
     }
   } while (std::next_permutation(axes.begin(), axes.end()));

@@ -7,18 +7,18 @@
 namespace loci::models {
 namespace {
 
-LOCI_REGISTER(Intervention,
-    {"rescale", "the PE multiplied by each of PEState::scales (0.5 and 2 by default)", false, [](const PEState& s) {
-       std::vector<InterventionVariant> out;
-       for (const double scale : s.scales) {
-         std::vector<torch::Tensor> tables;
-         for (const auto& t : s.trained) tables.push_back(t * scale);
-         std::ostringstream name;
-         name << "rescale:" << scale;  // 0.5, 2: as a researcher writes them
-         out.push_back({name.str(), tables});
-       }
-       return out;
-     }});
+LOCI_REGISTER(Intervention, {"rescale", "the PE multiplied by each of PEState::scales (0.5 and 2 by default)", false,
+                             [](const PEState& s) {
+                               std::vector<InterventionVariant> out;
+                               for (const double scale : s.scales) {
+                                 std::vector<torch::Tensor> tables;
+                                 for (const auto& t : s.trained) tables.push_back(t * scale);
+                                 std::ostringstream name;
+                                 name << "rescale:" << scale;  // 0.5, 2: as a researcher writes them
+                                 out.push_back({name.str(), tables});
+                               }
+                               return out;
+                             }});
 
 }  // namespace
 }  // namespace loci::models

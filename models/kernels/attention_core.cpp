@@ -1,8 +1,8 @@
-#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/attention_core.hpp"
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
-#include "models/kernels/eligible.hpp"
 #include "cpu/fast_math.hpp"
+#include "models/kernels/eligible.hpp"
 #include "models/kernels/jit_gemm.hpp"
 #include "models/kernels/lane_sums.hpp"
 #include "models/kernels/row_kernels.hpp"
@@ -18,8 +18,8 @@
 namespace loci::models {
 namespace {
 
-using rows::gemm;
 using rows::Dim;
+using rows::gemm;
 
 struct Shape {
   Dim batch = 0, tokens = 0, rows = 0, d = 0, heads = 1, dh = 0;
@@ -77,8 +77,7 @@ const float* queries(const Shape& s, const Task& t, const std::int64_t* rows, st
     return t.q;
   }
   ld = s.dh;
-  for (Dim r = 0; r < s.rows; ++r)
-    std::copy_n(t.q + rows[t.b * s.rows + r] * 3 * s.d, s.dh, into.data() + r * s.dh);
+  for (Dim r = 0; r < s.rows; ++r) std::copy_n(t.q + rows[t.b * s.rows + r] * 3 * s.d, s.dh, into.data() + r * s.dh);
   return into.data();
 }
 
@@ -139,8 +138,7 @@ torch::Tensor backward_tasks(const Shape& s, const torch::Tensor& qkv, const tor
       gemm(false, false, s.rows, s.tokens, s.dh, 1.0f, go, s.d, vt.data(), s.tokens, 0.0f, ds.data(), s.tokens);
       softmax_backward_rows(p, ds.data(), s.rows, s.tokens, scale);  // ds is now dL/d(unscaled scores)
       if (rows) {
-        gemm(false, false, s.rows, s.dh, s.tokens, 1.0f, ds.data(), s.tokens, t.k, 3 * s.d, 0.0f, dq_rows.data(),
-             s.dh);
+        gemm(false, false, s.rows, s.dh, s.tokens, 1.0f, ds.data(), s.tokens, t.k, 3 * s.d, 0.0f, dq_rows.data(), s.dh);
         for (Dim n = 0; n < s.tokens; ++n) std::fill_n(dq + n * 3 * s.d, s.dh, 0.0f);
         for (Dim r = 0; r < s.rows; ++r) {
           float* to = dq + rows[t.b * s.rows + r] * 3 * s.d;
@@ -180,8 +178,8 @@ class AttentionCore : public torch::autograd::Function<AttentionCore> {
     const auto rows = saved[2].numel() > 0 ? saved[2] : torch::Tensor();
     const Shape s = shape_of(saved[0], ctx->saved_data["heads"].toInt(), rows);
     const auto scale = static_cast<float>(ctx->saved_data["scale"].toDouble());
-    return {backward_tasks(s, saved[0], rows, saved[1], grad[0].contiguous(), scale), torch::Tensor(),
-            torch::Tensor(), torch::Tensor()};
+    return {backward_tasks(s, saved[0], rows, saved[1], grad[0].contiguous(), scale), torch::Tensor(), torch::Tensor(),
+            torch::Tensor()};
   }
 };
 
@@ -196,7 +194,7 @@ torch::Tensor attention_core(const torch::Tensor& qkv, int64_t heads, double sca
   TORCH_CHECK(attention_core_applies(qkv), "attention_core: qkv must be a float32 CPU tensor [B, N, 3d]");
   TORCH_CHECK((qkv.size(2) / 3) % heads == 0, "attention_core: d must be a multiple of heads");
   TORCH_CHECK(!rows.defined() || (rows.dim() == 2 && rows.size(0) == qkv.size(0) && rows.size(1) > 0 &&
-                                   rows.scalar_type() == torch::kInt64),
+                                  rows.scalar_type() == torch::kInt64),
               "attention_core: rows must be [B, R] int64, R > 0");
   // Autograd's functions take defined tensors: no rows travel as an empty one.
   if (torch::GradMode::is_enabled() && qkv.requires_grad())

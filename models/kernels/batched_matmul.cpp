@@ -73,8 +73,8 @@ class BatchedMatmul : public torch::autograd::Function<BatchedMatmul> {
 
 bool supported(const torch::Tensor& a, const torch::Tensor& b) {
   // No autocast check: under autocast q, k and v arrive as bfloat16 and go to torch::matmul by their dtype.
-  return all_cpu_float32(a, b) && a.dim() == 4 && b.dim() == 4 && a.size(0) == b.size(0) &&
-         a.size(1) == b.size(1) && a.size(3) == b.size(2) && !a.is_conj() && !b.is_conj() &&
+  return all_cpu_float32(a, b) && a.dim() == 4 && b.dim() == 4 && a.size(0) == b.size(0) && a.size(1) == b.size(1) &&
+         a.size(3) == b.size(2) && !a.is_conj() && !b.is_conj() &&
          int_sized({a.size(2), a.size(3), b.size(3), a.stride(2), a.stride(3), b.stride(2), b.stride(3)});
 }
 

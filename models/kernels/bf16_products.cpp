@@ -1,8 +1,8 @@
-#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/bf16_products.hpp"
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
-#include "cpu/onednn.hpp"
 #include "cpu/bfloat16_bits.hpp"
+#include "cpu/onednn.hpp"
 #include "models/kernels/jit_gemm.hpp"
 
 #include <algorithm>
@@ -107,8 +107,8 @@ void bf16_gemm(bool trans_a, bool trans_b, std::int64_t m, std::int64_t n, std::
     b16 = packed;
     ldb16 = b_cols;
   }
-  const int status = lib.gemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha, a16, a_cols, b16, ldb16, beta,
-                              c, ldc);
+  const int status =
+      lib.gemm(trans_a ? 'T' : 'N', trans_b ? 'T' : 'N', m, n, k, alpha, a16, a_cols, b16, ldb16, beta, c, ldc);
   if (status != 0)
     throw std::runtime_error("oneDNN gemm_bf16bf16f32 failed (status " + std::to_string(status) + ") on " +
                              std::to_string(m) + " x " + std::to_string(n) + " x " + std::to_string(k));

@@ -1,5 +1,5 @@
-#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/fused_adamw.hpp"
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include "models/kernels/eligible.hpp"
 
@@ -35,9 +35,7 @@ LOCI_CLONES void update(const Update& u, float* p, const float* g, float* m, flo
   }
 }
 
-bool fusable(const torch::Tensor& t) {
-  return cpu_float32(t) && t.is_contiguous() && !t.is_sparse();
-}
+bool fusable(const torch::Tensor& t) { return cpu_float32(t) && t.is_contiguous() && !t.is_sparse(); }
 
 }  // namespace
 

@@ -1,5 +1,5 @@
-#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/fused_gelu.hpp"
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include "cpu/bfloat16_bits.hpp"
 #include "cpu/fast_math.hpp"
@@ -98,8 +98,8 @@ class FusedGelu : public torch::autograd::Function<FusedGelu> {
     const auto g = grad[0].contiguous();
     auto out = torch::empty_like(g);
     at::parallel_for(0, g.numel(), kGrain, [&](std::int64_t begin, std::int64_t end) {
-      scale_bf16(bits<const std::uint16_t>(g) + begin, slope.data_ptr<float>() + begin, bits<std::uint16_t>(out) + begin,
-                 end - begin);
+      scale_bf16(bits<const std::uint16_t>(g) + begin, slope.data_ptr<float>() + begin,
+                 bits<std::uint16_t>(out) + begin, end - begin);
     });
     return {out};
   }

@@ -16,8 +16,8 @@ namespace loci::models {
 
 torch::Tensor fused_gelu(const torch::Tensor& x);
 
-// The elementwise kernels behind it, for other fused code (models/kernels/fused_mlp.cpp). y may be x (in place); slope is
-// gelu'(x). Each reads x[i] before it writes y[i] or slope[i].
+// The elementwise kernels behind it, for other fused code (models/kernels/fused_mlp.cpp). y may be x (in place); slope
+// is gelu'(x). Each reads x[i] before it writes y[i] or slope[i].
 void gelu_values_and_slopes(const float* x, float* y, float* slope, std::int64_t n);
 void gelu_values(const float* x, float* y, std::int64_t n);
 

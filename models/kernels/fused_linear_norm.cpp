@@ -155,9 +155,8 @@ torch::Tensor linear_rows(const Products& p, const torch::Tensor& x, const Linea
 class FusedLinearNorm : public torch::autograd::Function<FusedLinearNorm> {
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& x_in,
-                               const torch::Tensor& residual_in, const torch::Tensor& weight,
-                               const torch::Tensor& bias, const torch::Tensor& gamma, const torch::Tensor& beta,
-                               double eps) {
+                               const torch::Tensor& residual_in, const torch::Tensor& weight, const torch::Tensor& bias,
+                               const torch::Tensor& gamma, const torch::Tensor& beta, double eps) {
     const auto x = x_in.contiguous(), residual = residual_in.contiguous();
     const LinearNormLayers l{weight.contiguous(), bias.contiguous(), gamma.contiguous(), beta.contiguous(), eps};
     const Dims d = dims_of(x, l.weight);
@@ -219,8 +218,7 @@ bool linear_fusable(const torch::Tensor& x, const torch::Tensor& weight, const t
 }
 
 bool fusable(const torch::Tensor& x, const torch::Tensor& residual, const LinearNormLayers& l) {
-  if (!linear_fusable(x, l.weight, l.bias) || !all_cpu_float32(residual, l.gamma, l.beta))
-    return false;
+  if (!linear_fusable(x, l.weight, l.bias) || !all_cpu_float32(residual, l.gamma, l.beta)) return false;
   const Dim d = l.weight.size(0);
   auto leading = x.sizes().vec();
   leading.back() = d;
@@ -232,12 +230,13 @@ bool fusable(const torch::Tensor& x, const torch::Tensor& residual, const Linear
 torch::Tensor fused_linear_norm(const torch::Tensor& x, const torch::Tensor& residual, const LinearNormLayers& l) {
   if (!fusable(x, residual, l))
     return torch::layer_norm(torch::linear(x, l.weight, l.bias) + residual, {l.weight.size(0)}, l.gamma, l.beta, l.eps);
-  const bool grad = torch::GradMode::is_enabled() &&
-                    (x.requires_grad() || residual.requires_grad() || l.weight.requires_grad() ||
-                     l.bias.requires_grad() || l.gamma.requires_grad() || l.beta.requires_grad());
+  const bool grad =
+      torch::GradMode::is_enabled() && (x.requires_grad() || residual.requires_grad() || l.weight.requires_grad() ||
+                                        l.bias.requires_grad() || l.gamma.requires_grad() || l.beta.requires_grad());
   if (grad) return FusedLinearNorm::apply(x, residual, l.weight, l.bias, l.gamma, l.beta, l.eps);
   const auto in = x.contiguous(), res = residual.contiguous();
-  const LinearNormLayers c{l.weight.contiguous(), l.bias.contiguous(), l.gamma.contiguous(), l.beta.contiguous(), l.eps};
+  const LinearNormLayers c{l.weight.contiguous(), l.bias.contiguous(), l.gamma.contiguous(), l.beta.contiguous(),
+                           l.eps};
   auto out = torch::empty(res.sizes(), in.options());
   forward_rows(Products::now(), dims_of(in, c.weight), in.data_ptr<float>(), res.data_ptr<float>(), c,
                out.data_ptr<float>(), nullptr, nullptr);

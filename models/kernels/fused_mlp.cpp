@@ -21,9 +21,9 @@ using rows::add_bias;
 using rows::add_column_sums;
 using rows::data_or_null;
 using rows::Dim;
-using rows::Products;
 using rows::norm_backward_rows;
 using rows::norm_rows;
+using rows::Products;
 
 // Two [rows, hidden] float buffers per chunk within about half a megabyte: in a core's L2 on current x86 CPUs.
 Dim chunk_rows(Dim hidden) { return std::clamp<Dim>(65536 / std::max<Dim>(1, hidden), 16, 512); }
@@ -162,8 +162,8 @@ Grads backward_rows(const Products& p, const Dims& d, const float* grad, const S
                data_or_null(w2r));
         for (Dim i = 0; i < c * d.hidden; ++i) gh[i] *= slope[static_cast<std::size_t>(i)];
         add_column_sums(gh, c, d.hidden, share.b1.data());
-        p.gemm(true, false, d.hidden, d.d_in, c, 1.0f, gh, d.hidden, in.x + r0 * d.d_in, d.d_in, 1.0f,
-               share.w1.data(), d.d_in);
+        p.gemm(true, false, d.hidden, d.d_in, c, 1.0f, gh, d.hidden, in.x + r0 * d.d_in, d.d_in, 1.0f, share.w1.data(),
+               d.d_in);
         if (gx)
           p.gemm(false, false, c, d.d_in, d.hidden, 1.0f, gh, d.hidden, in.w1, d.d_in, normed ? 1.0f : 0.0f,
                  gx + r0 * d.d_in, d.d_in, data_or_null(w1r));
@@ -208,8 +208,7 @@ class FusedMlp : public torch::autograd::Function<FusedMlp> {
     auto xhat = normed ? torch::empty({d.rows, d.d_out}, x.options()) : torch::empty({0}, x.options());
     auto rstd = normed ? torch::empty({d.rows}, x.options()) : torch::empty({0}, x.options());
     const Norm norm{data_or_null(gamma), data_or_null(beta), static_cast<float>(eps)};
-    const Kept kept{h1.data_ptr<float>(), data_or_null(slope2), data_or_null(xhat),
-                    data_or_null(rstd)};
+    const Kept kept{h1.data_ptr<float>(), data_or_null(slope2), data_or_null(xhat), data_or_null(rstd)};
     const Products p = Products::now();
     forward_rows(p, d, x.data_ptr<float>(), layers, gelu2, norm, out.data_ptr<float>(), kept);
     ctx->save_for_backward({x, layers.w1, layers.w2, h1, slope2, xhat, rstd, gamma});
@@ -224,26 +223,15 @@ class FusedMlp : public torch::autograd::Function<FusedMlp> {
     const auto& x = saved[0];
     const Dims d = dims_of(x, saved[1], saved[2]);
     const auto g = grad[0].contiguous();
-    const Saved in{x.data_ptr<float>(),
-                   saved[1].data_ptr<float>(),
-                   saved[2].data_ptr<float>(),
-                   saved[3].data_ptr<float>(),
-                   data_or_null(saved[4]),
-                   data_or_null(saved[5]),
-                   data_or_null(saved[6]),
-                   data_or_null(saved[7])};
+    const Saved in{x.data_ptr<float>(),        saved[1].data_ptr<float>(), saved[2].data_ptr<float>(),
+                   saved[3].data_ptr<float>(), data_or_null(saved[4]),     data_or_null(saved[5]),
+                   data_or_null(saved[6]),     data_or_null(saved[7])};
     const Products p{ctx->saved_data["bf16"].toBool()};
     auto grads = backward_rows(p, d, g.data_ptr<float>(), in, ctx->needs_input_grad(0), x.options());
     if (grads.x.defined()) grads.x = grads.x.view(ctx->saved_data["input_shape"].toIntVector());
     auto keep = [&](int i, torch::Tensor t) { return ctx->needs_input_grad(i) ? t : torch::Tensor(); };
-    return {grads.x,
-            keep(1, grads.w1),
-            keep(2, grads.b1),
-            keep(3, grads.w2),
-            keep(4, grads.b2),
-            keep(5, grads.gamma),
-            keep(6, grads.beta),
-            torch::Tensor(),
+    return {grads.x,           keep(1, grads.w1),    keep(2, grads.b1),   keep(3, grads.w2),
+            keep(4, grads.b2), keep(5, grads.gamma), keep(6, grads.beta), torch::Tensor(),
             torch::Tensor()};
   }
 };
@@ -272,10 +260,10 @@ torch::Tensor fused_mlp(const torch::Tensor& x, const MlpLayers& layers, bool ge
                         const ResidualNorm& norm) {
   if (!fusable(x, layers, norm)) return unfused(x, layers, gelu_after_fc2, norm);
   const bool normed = norm.weight.defined();
-  const bool grad = torch::GradMode::is_enabled() &&
-                    (x.requires_grad() || layers.w1.requires_grad() || layers.b1.requires_grad() ||
-                     layers.w2.requires_grad() || layers.b2.requires_grad() ||
-                     (normed && (norm.weight.requires_grad() || norm.bias.requires_grad())));
+  const bool grad =
+      torch::GradMode::is_enabled() &&
+      (x.requires_grad() || layers.w1.requires_grad() || layers.b1.requires_grad() || layers.w2.requires_grad() ||
+       layers.b2.requires_grad() || (normed && (norm.weight.requires_grad() || norm.bias.requires_grad())));
   if (grad) {
     const auto none = torch::empty({0}, x.options());
     return FusedMlp::apply(x, layers.w1, layers.b1, layers.w2, layers.b2, normed ? norm.weight : none,
@@ -288,8 +276,7 @@ torch::Tensor fused_mlp(const torch::Tensor& x, const MlpLayers& layers, bool ge
   const Dims d = dims_of(in, l.w1, l.w2);
   auto out = torch::empty(out_shape(in, d.d_out), in.options());
   forward_rows(Products::now(), d, in.data_ptr<float>(), l, gelu_after_fc2,
-               {data_or_null(gamma), data_or_null(beta), static_cast<float>(norm.eps)},
-               out.data_ptr<float>(), {});
+               {data_or_null(gamma), data_or_null(beta), static_cast<float>(norm.eps)}, out.data_ptr<float>(), {});
   return out;
 }
 

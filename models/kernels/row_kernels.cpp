@@ -1,5 +1,5 @@
-#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "models/kernels/row_kernels.hpp"
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include "models/kernels/bf16_products.hpp"
 #include "models/kernels/jit_gemm.hpp"
@@ -12,9 +12,8 @@
 
 namespace loci::models::rows {
 
-
-void gemm(bool trans_a, bool trans_b, Dim m, Dim n, Dim k, float alpha, const float* a, Dim lda,
-          const float* b, Dim ldb, float beta, float* c, Dim ldc) {
+void gemm(bool trans_a, bool trans_b, Dim m, Dim n, Dim k, float alpha, const float* a, Dim lda, const float* b,
+          Dim ldb, float beta, float* c, Dim ldc) {
   if (alpha == 1.0f && !trans_b && jit_gemm(trans_a, m, n, k, a, lda, b, ldb, beta, c, ldc)) return;
   cblas_sgemm(CblasRowMajor, trans_a ? CblasTrans : CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans,
               static_cast<int>(m), static_cast<int>(n), static_cast<int>(k), alpha, a, static_cast<int>(lda), b,

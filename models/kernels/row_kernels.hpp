@@ -15,8 +15,8 @@ using Dim = std::int64_t;
 
 // C[m, n] = alpha op(A) op(B) + beta C: a generated kernel (jit_gemm) where one covers the call (alpha 1, B not
 // transposed: pass weights already transposed), else the calling thread's BLAS.
-void gemm(bool trans_a, bool trans_b, Dim m, Dim n, Dim k, float alpha, const float* a, Dim lda,
-          const float* b, Dim ldb, float beta, float* c, Dim ldc);
+void gemm(bool trans_a, bool trans_b, Dim m, Dim n, Dim k, float alpha, const float* a, Dim lda, const float* b,
+          Dim ldb, float beta, float* c, Dim ldc);
 
 // How one pass's chunk products run: in float32 (gemm above), or with bfloat16 operands (bf16_products.hpp) where
 // the layer's forward found bf16_products_on(); its backward keeps the forward's choice.
@@ -26,8 +26,8 @@ struct Products {
   static Products now();  // float32, or bf16 while bf16_products_on()
 
   // As gemm; b16: B already rounded to bfloat16 (rounded() below), or null.
-  void gemm(bool trans_a, bool trans_b, Dim m, Dim n, Dim k, float alpha, const float* a, Dim lda,
-            const float* b, Dim ldb, float beta, float* c, Dim ldc, const std::uint16_t* b16 = nullptr) const;
+  void gemm(bool trans_a, bool trans_b, Dim m, Dim n, Dim k, float alpha, const float* a, Dim lda, const float* b,
+            Dim ldb, float beta, float* c, Dim ldc, const std::uint16_t* b16 = nullptr) const;
 
   // count floats (a weight, once per pass) rounded to bfloat16; empty in float32.
   std::vector<std::uint16_t> rounded(const float* data, Dim count) const;

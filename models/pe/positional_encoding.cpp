@@ -62,7 +62,8 @@ torch::Tensor TablePEImpl::matrix(int64_t placement) const {
 
 void PositionalEncodingImpl::set_table(int64_t placement, const torch::Tensor&) {
   check_placement(placement);
-  throw std::invalid_argument("PE '" + options_.type() + "' adds no [tokens, d_model] matrix at a block's input, so "
+  throw std::invalid_argument("PE '" + options_.type() +
+                              "' adds no [tokens, d_model] matrix at a block's input, so "
                               "it has no rows to change");
 }
 

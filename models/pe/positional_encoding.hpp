@@ -8,8 +8,8 @@
 // A PE leaves the hooks it does not need at their defaults, which do nothing. Variants register themselves by name
 // (one file each under models/pe/), so a new PE is one new file.
 
-#include "models/choices.hpp"
 #include "core/registry.hpp"
+#include "models/choices.hpp"
 #include "models/init/init_registry.hpp"
 #include "sim/registry/params.hpp"
 
@@ -63,7 +63,6 @@ struct PEOptions {
   // extension's PE: name -> value, flags as 1 / 0.
   using Params = std::map<std::string, double>;
   TORCH_ARG(Params, params) = {};
-
 
  public:  // TORCH_ARG leaves what follows it private
   // The value of one of the PE's own keys; std::invalid_argument naming it when the PE did not declare it.
@@ -129,7 +128,10 @@ class PositionalEncodingImpl : public torch::nn::Module {
   InitOptions init_or(const InitOptions& fallback) const { return options_.init().value_or(fallback); }
   InitContext init_context() const { return {positions_, generator_}; }
   const torch::Tensor& positions() const { return positions_; }
-  void set_dropout(double p, bool at_eval) { dropout_ = p; dropout_at_eval_ = at_eval; }
+  void set_dropout(double p, bool at_eval) {
+    dropout_ = p;
+    dropout_at_eval_ = at_eval;
+  }
 
  private:
   PEOptions options_;

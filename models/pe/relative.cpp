@@ -53,8 +53,7 @@ class RelativePEImpl : public PositionalEncodingImpl {
     index_ = register_buffer("offset_index", index_.contiguous());
     const auto init = init_or(*default_init(o));
     for (int64_t p = 0; p < placements(); ++p)
-      tables_.push_back(
-          register_parameter("table_" + std::to_string(p), make_init(shape, init, init_context()), true));
+      tables_.push_back(register_parameter("table_" + std::to_string(p), make_init(shape, init, init_context()), true));
   }
 
   torch::Tensor attention_bias(int64_t placement, const torch::Tensor& q, double scale) const override {

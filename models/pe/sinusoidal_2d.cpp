@@ -27,10 +27,10 @@ class Sinusoidal2dPEImpl : public TablePEImpl {
     if (d_model() % 2 != 0) throw std::invalid_argument("sinusoidal_2d needs an even d_model");
     const auto half = d_model() / 2;
     const auto rc = row_column(positions());
-    add_table(torch::cat({sinusoid_table(rc.select(1, 1), half, o.base()),
-                          sinusoid_table(rc.select(1, 0), half, o.base())},
-                         1),
-              /*learned=*/false);
+    add_table(
+        torch::cat({sinusoid_table(rc.select(1, 1), half, o.base()), sinusoid_table(rc.select(1, 0), half, o.base())},
+                   1),
+        /*learned=*/false);
     set_dropout(o.sinusoidal_dropout(), o.dropout_at_eval());
   }
 };

@@ -34,8 +34,7 @@ torch::Tensor sinusoid_table_nd(const torch::Tensor& positions, int64_t width, d
   const int64_t share = 2 * (width / (2 * dims));
   if (share == 0) throw std::invalid_argument("width too small to give every position axis a sinusoid pair");
   auto out = torch::zeros({p.size(0), width}, torch::kFloat32);
-  for (int64_t a = 0; a < dims; ++a)
-    out.narrow(1, a * share, share).copy_(sinusoid_table(p.select(1, a), share, base));
+  for (int64_t a = 0; a < dims; ++a) out.narrow(1, a * share, share).copy_(sinusoid_table(p.select(1, a), share, base));
   return out;
 }
 
@@ -52,9 +51,7 @@ torch::Tensor rotary_angles(const torch::Tensor& positions, int64_t pairs, doubl
   return out;
 }
 
-torch::Tensor index_positions(int64_t tokens) {
-  return torch::arange(tokens, torch::kFloat32).reshape({tokens, 1});
-}
+torch::Tensor index_positions(int64_t tokens) { return torch::arange(tokens, torch::kFloat32).reshape({tokens, 1}); }
 
 torch::Tensor grid_positions(int64_t rows, int64_t cols) {
   auto t = torch::arange(rows * cols, torch::kInt64);

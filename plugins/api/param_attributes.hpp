@@ -13,13 +13,16 @@
 namespace loci::plugins {
 
 inline void add_param_attributes(datasets::Attributes& attributes, const std::string& prefix,
-                                 const std::vector<sim::ParamSpec>& specs, const std::map<std::string, double>& values) {
+                                 const std::vector<sim::ParamSpec>& specs,
+                                 const std::map<std::string, double>& values) {
   for (const auto& [name, value] : values) {
     bool whole = false;
     for (const auto& s : specs)
       if (s.name == name) whole = s.kind != sim::ParamSpec::Kind::real;
-    if (whole) attributes[prefix + name] = static_cast<std::int64_t>(value);
-    else attributes[prefix + name] = value;
+    if (whole)
+      attributes[prefix + name] = static_cast<std::int64_t>(value);
+    else
+      attributes[prefix + name] = value;
   }
 }
 

@@ -10,11 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "core/config/node.hpp"
+#include "core/version.hpp"
 #include "datasets/generate.hpp"
 #include "datasets/spec.hpp"
-#include "core/config/node.hpp"
 #include "plugins/api/plugin_note.hpp"
-#include "core/version.hpp"
 
 extern "C" {
 
@@ -23,10 +23,10 @@ extern "C" {
 enum loci_plugin_kind { LOCI_PLUGIN_GENERATOR = 1, LOCI_PLUGIN_TRAINER = 2, LOCI_PLUGIN_EXTENSION = 3 };
 
 struct loci_plugin_info {
-  int abi_version;          // must equal the host's loci::kPluginAbi
-  int api_version;          // the host accepts >= loci::kMinPluginApi
-  int kind;                 // loci_plugin_kind
-  const char* name;         // unique among loaded plugins: what `generator:` / `trainer:` names
+  int abi_version;   // must equal the host's loci::kPluginAbi
+  int api_version;   // the host accepts >= loci::kMinPluginApi
+  int kind;          // loci_plugin_kind
+  const char* name;  // unique among loaded plugins: what `generator:` / `trainer:` names
   const char* version;
   const char* description;  // one line
   const char* schema_yaml;  // the plugin's own config keys, see core/config/schema.hpp
@@ -93,13 +93,13 @@ struct TrainRequest {
 
 // `loci intervene`: evaluate a finished run's model with its PE changed (models/interventions/).
 struct InterveneRequest {
-  std::filesystem::path run;                // the run folder (its config.yaml is `resolved`)
-  std::vector<std::string> interventions;   // registered names to run; empty = every registered one
-  std::vector<std::string> splits;          // splits to score; empty = every evaluated split but the training one
-  std::int64_t permutations = 5;            // random permutations (permute_random)
-  bool per_block = true;                    // also each placement alone, where the PE has several
-  bool per_position = true;                 // also each token's rows zeroed alone, on the first split
-  int threads = 0;                          // 0 = the run's train.threads
+  std::filesystem::path run;               // the run folder (its config.yaml is `resolved`)
+  std::vector<std::string> interventions;  // registered names to run; empty = every registered one
+  std::vector<std::string> splits;         // splits to score; empty = every evaluated split but the training one
+  std::int64_t permutations = 5;           // random permutations (permute_random)
+  bool per_block = true;                   // also each placement alone, where the PE has several
+  bool per_position = true;                // also each token's rows zeroed alone, on the first split
+  int threads = 0;                         // 0 = the run's train.threads
   bool progress = true;
 };
 
@@ -126,29 +126,28 @@ class Trainer : public Plugin {
 
 // The note the host reads before loading anything (plugin_note.hpp). NAME, VERSION and DESCRIPTION are string
 // literals (at most 63, 31 and 255 characters: a longer one does not compile).
-#define LOCI_PLUGIN_NOTE(KIND, NAME, VERSION, DESCRIPTION)                                                     \
-  extern "C" __attribute__((section(".loci_plugin"), used, visibility("default")))                           \
-  const loci::plugins::PluginNote loci_plugin_note = {"LOCIPLG", loci::kPluginAbi, KIND,                      \
-                                                      NAME,      VERSION,          DESCRIPTION};
+#define LOCI_PLUGIN_NOTE(KIND, NAME, VERSION, DESCRIPTION)                         \
+  extern "C" __attribute__((section(".loci_plugin"), used, visibility("default"))) \
+  const loci::plugins::PluginNote loci_plugin_note = {"LOCIPLG", loci::kPluginAbi, KIND, NAME, VERSION, DESCRIPTION};
 
 // Defines the entry point. Use once per plugin library:
 //   LOCI_PLUGIN(LOCI_PLUGIN_GENERATOR, "lst_grid", "0.1.0", "Latin Square Task puzzles", kSchema, LstGrid)
-#define LOCI_PLUGIN(KIND, NAME, VERSION, DESCRIPTION, SCHEMA_YAML, CLASS)                                      \
-  LOCI_PLUGIN_NOTE(KIND, NAME, VERSION, DESCRIPTION)                                                          \
-  extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {         \
-    static const loci_plugin_info info = {                                                                    \
-        loci::kPluginAbi, loci::kPluginApi, KIND, NAME, VERSION, DESCRIPTION, SCHEMA_YAML,                    \
-        +[]() -> void* { return static_cast<loci::plugins::Plugin*>(new CLASS()); }};                         \
-    return &info;                                                                                             \
+#define LOCI_PLUGIN(KIND, NAME, VERSION, DESCRIPTION, SCHEMA_YAML, CLASS)                                   \
+  LOCI_PLUGIN_NOTE(KIND, NAME, VERSION, DESCRIPTION)                                                        \
+  extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {       \
+    static const loci_plugin_info info = {                                                                  \
+        loci::kPluginAbi, loci::kPluginApi, KIND, NAME, VERSION, DESCRIPTION, SCHEMA_YAML, +[]() -> void* { \
+          return static_cast<loci::plugins::Plugin*>(new CLASS());                                          \
+        }};                                                                                                 \
+    return &info;                                                                                           \
   }
 
 // Defines the entry point of an extension: a library whose only work is the registrations it makes when loaded.
 //   LOCI_EXTENSION("my_pe", "0.1.0", "a positional encoding of my own")
-#define LOCI_EXTENSION(NAME, VERSION, DESCRIPTION)                                                      \
-  LOCI_PLUGIN_NOTE(LOCI_PLUGIN_EXTENSION, NAME, VERSION, DESCRIPTION)                                   \
-  extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {  \
-    static const loci_plugin_info info = {loci::kPluginAbi, loci::kPluginApi, LOCI_PLUGIN_EXTENSION,    \
-                                          NAME,             VERSION,          DESCRIPTION,              \
-                                          "",               nullptr};                                   \
-    return &info;                                                                                      \
+#define LOCI_EXTENSION(NAME, VERSION, DESCRIPTION)                                                           \
+  LOCI_PLUGIN_NOTE(LOCI_PLUGIN_EXTENSION, NAME, VERSION, DESCRIPTION)                                        \
+  extern "C" __attribute__((visibility("default"))) const loci_plugin_info* loci_plugin_entry(void) {        \
+    static const loci_plugin_info info = {                                                                   \
+        loci::kPluginAbi, loci::kPluginApi, LOCI_PLUGIN_EXTENSION, NAME, VERSION, DESCRIPTION, "", nullptr}; \
+    return &info;                                                                                            \
   }

@@ -58,15 +58,17 @@ std::string untrusted_reason(const fs::path& path) {
   char mode[8];
   std::snprintf(mode, sizeof mode, "%04o", static_cast<unsigned>(st.st_mode & 07777));
   if (st.st_uid != 0 && st.st_uid != ::geteuid())
-    return "is owned by another user (uid " + std::to_string(st.st_uid) + "); loci loads plugins only from root's or "
+    return "is owned by another user (uid " + std::to_string(st.st_uid) +
+           "); loci loads plugins only from root's or "
            "your own files";
-  if (st.st_mode & S_IWOTH) return std::string("is writable by everyone (mode ") + mode + "); anyone could plant code there";
+  if (st.st_mode & S_IWOTH)
+    return std::string("is writable by everyone (mode ") + mode + "); anyone could plant code there";
   if (st.st_mode & S_IWGRP) {
     // A user's private group (named after the user, no other members) writes only as its owner does.
     const passwd* owner = ::getpwuid(st.st_uid);
     const group* grp = ::getgrgid(st.st_gid);
-    const bool private_group = owner && grp && std::string(grp->gr_name) == owner->pw_name &&
-                               (!grp->gr_mem || !grp->gr_mem[0]);
+    const bool private_group =
+        owner && grp && std::string(grp->gr_name) == owner->pw_name && (!grp->gr_mem || !grp->gr_mem[0]);
     if (!private_group)
       return std::string("is writable by its group (mode ") + mode + "); others than its owner could plant code there";
   }
@@ -88,8 +90,10 @@ void PluginRegistry::scan(const std::vector<fs::path>& folders, const std::vecto
     std::sort(files.begin(), files.end());  // a stable order makes "first wins" for overrides predictable
     const std::string folder_reason = untrusted_reason(canon);
     for (const auto& f : files) {
-      if (folder_reason.empty()) add(f, override_names);
-      else refused_.push_back({f, "not loaded: its folder " + canon.string() + " " + folder_reason});
+      if (folder_reason.empty())
+        add(f, override_names);
+      else
+        refused_.push_back({f, "not loaded: its folder " + canon.string() + " " + folder_reason});
     }
   }
 }
@@ -175,7 +179,9 @@ const PluginRecord& PluginRegistry::find(const std::string& name, loci_plugin_ki
     }
     names.push_back(p.name);
   }
-  const char* what = kind == LOCI_PLUGIN_TRAINER ? "trainer" : kind == LOCI_PLUGIN_EXTENSION ? "extension" : "generator";
+  const char* what = kind == LOCI_PLUGIN_TRAINER     ? "trainer"
+                     : kind == LOCI_PLUGIN_EXTENSION ? "extension"
+                                                     : "generator";
   std::string msg = std::string("no ") + what + " plugin named '" + name + "'";
   for (const auto& r : refused_)
     if (r.file.stem() == name) throw UserError(msg + "; " + r.file.string() + " was refused: " + r.reason);
@@ -191,7 +197,8 @@ const PluginRecord& PluginRegistry::find(const std::string& name, loci_plugin_ki
 }
 
 namespace {
-template <class T> std::unique_ptr<T> create(const PluginRecord& rec) {
+template <class T>
+std::unique_ptr<T> create(const PluginRecord& rec) {
   auto* base = static_cast<Plugin*>(rec.info->create());
   if (!base) throw UserError(rec.file.string() + ": plugin factory returned nothing");
   auto* typed = dynamic_cast<T*>(base);

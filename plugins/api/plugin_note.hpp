@@ -12,7 +12,7 @@ namespace loci::plugins {
 struct PluginNote {
   char magic[8];  // "LOCIPLG"
   int abi_version;
-  int kind;       // loci_plugin_kind
+  int kind;  // loci_plugin_kind
   char name[64];
   char version[32];
   char description[256];

@@ -61,13 +61,13 @@ IdxArray read_idx(const std::string& path, std::int64_t max_bytes) {
   unsigned char magic[4];
   in.read(magic, 4, "magic number");
   // 0x00 0x00, the element type (0x08: unsigned byte), the number of dimensions.
-  if (magic[0] != 0 || magic[1] != 0)
-    throw UserError(path + ": not an IDX file (its first two bytes are not zero)");
+  if (magic[0] != 0 || magic[1] != 0) throw UserError(path + ": not an IDX file (its first two bytes are not zero)");
   if (magic[2] != 0x08)
     throw UserError(path + ": IDX element type 0x" + std::to_string(magic[2]) +
                     " is not unsigned bytes (0x08), which image_patches reads");
   const int rank = magic[3];
-  if (rank < 1 || rank > 4) throw UserError(path + ": IDX with " + std::to_string(rank) + " dimensions; 1 to 4 expected");
+  if (rank < 1 || rank > 4)
+    throw UserError(path + ": IDX with " + std::to_string(rank) + " dimensions; 1 to 4 expected");
   IdxArray a;
   std::int64_t total = 1;
   for (int d = 0; d < rank; ++d) {

@@ -16,25 +16,31 @@ const config::OptionTable<K>& table() {
     config::OptionTable<K> t;
     t.add("images.train", [](K& k) -> std::string& { return k.train_images; })
         .path()
-        .doc("IDX file of the source's training images [image, row, column] (plain or .gz; default Fashion-MNIST "
-             "from Debian's dataset-fashion-mnist); the train and validation splits are drawn from it");
+        .doc(
+            "IDX file of the source's training images [image, row, column] (plain or .gz; default Fashion-MNIST "
+            "from Debian's dataset-fashion-mnist); the train and validation splits are drawn from it");
     t.add("images.train_labels", [](K& k) -> std::string& { return k.train_labels; })
         .path()
         .doc("IDX file of their labels [image]");
     t.add("images.test", [](K& k) -> std::string& { return k.test_images; })
         .path()
         .doc("IDX file of the source's test images; the test split is drawn from it");
-    t.add("images.test_labels", [](K& k) -> std::string& { return k.test_labels; }).path().doc("IDX file of their labels");
+    t.add("images.test_labels", [](K& k) -> std::string& { return k.test_labels; })
+        .path()
+        .doc("IDX file of their labels");
     t.add("patch", [](K& k) -> std::int64_t& { return k.patch; })
         .min(1)
-        .doc("side of the square patches, in pixels: one token per patch, its pixels (scaled to [0, 1]) the "
-             "token's features, its (row, column) on the patch grid the true position; must divide the image");
+        .doc(
+            "side of the square patches, in pixels: one token per patch, its pixels (scaled to [0, 1]) the "
+            "token's features, its (row, column) on the patch grid the true position; must divide the image");
     t.add("augment.shift", [](K& k) -> std::int64_t& { return k.shift; })
         .min(0)
-        .doc("train split only: move each image by up to this many pixels each way (drawn per image from the seed; "
-             "the border filled with 0), so a patch holds other pixels while its grid position stays");
-    t.add("augment.flip", [](K& k) -> bool& { return k.flip; })
-        .doc("train split only: mirror each image left-right with probability 1/2 (drawn per image from the seed)");
+        .doc(
+            "train split only: move each image by up to this many pixels each way (drawn per image from the seed; "
+            "the border filled with 0), so a patch holds other pixels while its grid position stays");
+    t.add("augment.flip", [](K& k) -> bool& {
+       return k.flip;
+     }).doc("train split only: mirror each image left-right with probability 1/2 (drawn per image from the seed)");
     return t;
   }();
   return t;

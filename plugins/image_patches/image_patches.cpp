@@ -105,8 +105,9 @@ class ImagePatches final : public plugins::Generator {
     s << "Real images cut into patches (image_patches): every image of " << rows_ << "x" << columns_
       << " pixels is cut into " << tokens_ << " patches of " << opt_.patch << "x" << opt_.patch
       << " pixels, in row-major order; a token is one patch, its " << opt_.patch * opt_.patch
-      << " pixels scaled to [0, 1] its features. `/positions` is each patch's (row, column) on the " << rows_ / opt_.patch
-      << "x" << columns_ / opt_.patch << " patch grid, exact by construction. The train and validation splits are "
+      << " pixels scaled to [0, 1] its features. `/positions` is each patch's (row, column) on the "
+      << rows_ / opt_.patch << "x" << columns_ / opt_.patch
+      << " patch grid, exact by construction. The train and validation splits are "
       << "disjoint draws (by seed) from the " << train_.count() << " images of " << opt_.train_images
       << "; the test split from the " << test_.count() << " images of " << opt_.test_images << " (index.json "
       << "records their SHA-256). " << classes_ << " classes (`label`); `source_index` is each sample's image in its "
@@ -160,7 +161,10 @@ class ImagePatches final : public plugins::Generator {
     tokens_ = grid_rows * grid_columns;
     layout_ = {};
     layout_.sample_arrays = {
-        {"tokens", DType::f32, {"token", "channel"}, {tokens_, p * p},
+        {"tokens",
+         DType::f32,
+         {"token", "channel"},
+         {tokens_, p * p},
          "one token per patch, row-major over the patch grid: its pixels, row-major, scaled to [0, 1]"},
         {"label", DType::u8, {}, {}, "the image's class"},
         {"source_index", DType::i64, {}, {}, "the image's index in its source IDX file"},
@@ -170,17 +174,21 @@ class ImagePatches final : public plugins::Generator {
     };
     std::vector<float> positions;
     std::vector<float> distance;
-    for (std::int64_t t = 0; t < tokens_; ++t) positions.push_back(static_cast<float>(t / grid_columns)),
-                                              positions.push_back(static_cast<float>(t % grid_columns));
+    for (std::int64_t t = 0; t < tokens_; ++t)
+      positions.push_back(static_cast<float>(t / grid_columns)),
+          positions.push_back(static_cast<float>(t % grid_columns));
     for (std::int64_t a = 0; a < tokens_; ++a)
       for (std::int64_t b = 0; b < tokens_; ++b)
-        distance.push_back(static_cast<float>(std::hypot(positions[2 * a] - positions[2 * b],
-                                                         positions[2 * a + 1] - positions[2 * b + 1])));
+        distance.push_back(static_cast<float>(
+            std::hypot(positions[2 * a] - positions[2 * b], positions[2 * a + 1] - positions[2 * b + 1])));
     layout_.dataset_arrays = {
-        datasets::Array::of({"positions", DType::f32, {"token", "axis"}, {tokens_, 2},
-                             "each patch's (row, column) on the patch grid"},
-                            positions),
-        datasets::Array::of({"distance", DType::f32, {"token", "peer"}, {tokens_, tokens_},
+        datasets::Array::of(
+            {"positions", DType::f32, {"token", "axis"}, {tokens_, 2}, "each patch's (row, column) on the patch grid"},
+            positions),
+        datasets::Array::of({"distance",
+                             DType::f32,
+                             {"token", "peer"},
+                             {tokens_, tokens_},
                              "euclidean distance between patch-grid positions, in patches"},
                             distance),
     };

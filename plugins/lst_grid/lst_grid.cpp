@@ -1,13 +1,13 @@
 // lst_grid: the Latin Square Task of Experiment 1 (arXiv 2406.08272) as a generator plugin. Generated splits are
 // stratified by class and balanced by answer; imported splits (the 108 human puzzles by default) are read from CSV.
-#include <iostream>
 #include <algorithm>
+#include <iostream>
 #include <map>
 
+#include "core/error.hpp"
 #include "human_puzzles.hpp"
 #include "lst_options.hpp"
 #include "lst_render.hpp"
-#include "core/error.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/lst/solver.hpp"
 #include "sim/lst/symbols.hpp"
@@ -21,7 +21,17 @@ using datasets::DType;
 using sim::lst::Item;
 
 // Indices into the per-sample arrays, in layout order.
-enum Slot : std::size_t { kTokens, kLabel, kCondition, kStrategy, kTargetCell, kGivens, kSolution, kDistance, kVerified };
+enum Slot : std::size_t {
+  kTokens,
+  kLabel,
+  kCondition,
+  kStrategy,
+  kTargetCell,
+  kGivens,
+  kSolution,
+  kDistance,
+  kVerified
+};
 
 // lst.disjoint_splits: a puzzle belongs to exactly one generated split, the one whose range holds its hash value
 // modulo the splits' total size, so no split can repeat another's puzzle, each sample is still made alone (by its
@@ -47,23 +57,43 @@ class LstGrid final : public plugins::Generator {
     const std::int64_t cells = n * n;
     layout_ = {};
     layout_.sample_arrays = {
-        {"tokens", DType::u8, {"token", "channel"}, {cells, n + 1}, "one-hot per cell: symbols 1..N, then the target channel; blank = all zeros"},
+        {"tokens",
+         DType::u8,
+         {"token", "channel"},
+         {cells, n + 1},
+         "one-hot per cell: symbols 1..N, then the target channel; blank = all zeros"},
         {"label", DType::u8, {}, {}, "answer symbol - 1 (the class to predict)"},
         {"condition", DType::u8, {}, {}, "relational complexity: 0 Binary, 1 Ternary, 2 Quaternary"},
-        {"strategy", DType::u8, {}, {}, "deduction that fixes the target (index into the root attribute strategy_names)"},
+        {"strategy",
+         DType::u8,
+         {},
+         {},
+         "deduction that fixes the target (index into the root attribute strategy_names)"},
         {"target_cell", DType::u8, {}, {}, "row-major index of the target cell"},
         {"givens", DType::u8, {}, {}, "filled cells besides the target"},
-        {"solution", DType::u8, {"token"}, {cells}, "a full Latin square completing the puzzle (imported: the unique one)"},
+        {"solution",
+         DType::u8,
+         {"token"},
+         {cells},
+         "a full Latin square completing the puzzle (imported: the unique one)"},
         {"reference_distance", DType::f32, {}, {}, "smallest Jaccard distance to the excluded puzzles (1 when none)"},
-        {"label_verified", DType::u8, {}, {}, "1 when the classifier and the exact solver confirm the stated class and answer"},
+        {"label_verified",
+         DType::u8,
+         {},
+         {},
+         "1 when the classifier and the exact solver confirm the stated class and answer"},
     };
     std::vector<float> pos;
     for (int t = 0; t < cells; ++t) {
       pos.push_back(static_cast<float>(t / n));
       pos.push_back(static_cast<float>(t % n));
     }
-    layout_.dataset_arrays = {datasets::Array::of({"positions", DType::f32, {"token", "axis"}, {cells, 2},
-                                               "true position of each token: (row, column) of its cell"}, pos)};
+    layout_.dataset_arrays = {datasets::Array::of({"positions",
+                                                   DType::f32,
+                                                   {"token", "axis"},
+                                                   {cells, 2},
+                                                   "true position of each token: (row, column) of its cell"},
+                                                  pos)};
     std::string names;
     for (int s = 0; s <= static_cast<int>(sim::lst::Strategy::quaternary_box); ++s)
       names += std::string(s ? "," : "") + sim::lst::strategy_name(static_cast<sim::lst::Strategy>(s));
@@ -77,7 +107,8 @@ class LstGrid final : public plugins::Generator {
             std::string("The human-study puzzles are from ljhearne/LSTNN_public (MIT):\n") + human_puzzles_license();
     if (opt_.pool && std::count(opt_.pool_files.begin(), opt_.pool_files.end(), std::string(kBuiltinAuthors)) > 0)
       layout_.attributes["authors_puzzles_license"] =
-          std::string("The authors' generated puzzles are from ljhearne/LSTNN_public (MIT):\n") + human_puzzles_license();
+          std::string("The authors' generated puzzles are from ljhearne/LSTNN_public (MIT):\n") +
+          human_puzzles_license();
 
     strata_.clear();
     buckets_.clear();
@@ -140,10 +171,9 @@ class LstGrid final : public plugins::Generator {
         "(or column) by the columns (rows) crossing them). Every generated item was checked by an exact solver to have "
         "the same answer in every Latin-square completion.\n\n";
     if (opt_.pool) return s + pool_prose();
-    s += "Generated splits are stratified by class (weights " +
-        std::to_string(opt_.class_weights[0]) + ", " + std::to_string(opt_.class_weights[1]) + ", " +
-        std::to_string(opt_.class_weights[2]) + "), givens in [" + std::to_string(opt_.generate.min_givens()) + ", " +
-        std::to_string(opt_.generate.max_givens()) + "]";
+    s += "Generated splits are stratified by class (weights " + std::to_string(opt_.class_weights[0]) + ", " +
+         std::to_string(opt_.class_weights[1]) + ", " + std::to_string(opt_.class_weights[2]) + "), givens in [" +
+         std::to_string(opt_.generate.min_givens()) + ", " + std::to_string(opt_.generate.max_givens()) + "]";
     if (opt_.exclude)
       s += ", and every item lies at Jaccard distance above " + std::to_string(opt_.generate.min_jaccard()) +
            " from each of the " + std::to_string(opt_.exclude->size()) + " excluded puzzles";
@@ -207,15 +237,18 @@ class LstGrid final : public plugins::Generator {
   std::string pool_prose() const {
     std::string files;
     for (const auto& f : opt_.pool_files)
-      files += (files.empty() ? "" : ", ") +
-               (f == kBuiltinAuthors ? std::string("the authors' 9,000 generated puzzles (ljhearne/LSTNN_public, MIT "
-                                                   "licence, copyright (c) 2022 Luke Hearne; the licence text is in the "
-                                                   "root attribute authors_puzzles_license)")
-                                     : f);
-    std::string s = "The splits are not generated: each is drawn by seed, without replacement and stratified by class, "
-                    "from " + std::to_string(opt_.pool->puzzles.size()) + " puzzles read from " + files +
-                    ". Every row was checked when read: an exact solver confirmed its answer is the only one, no row "
-                    "repeats another";
+      files +=
+          (files.empty() ? "" : ", ") +
+          (f == kBuiltinAuthors ? std::string("the authors' 9,000 generated puzzles (ljhearne/LSTNN_public, MIT "
+                                              "licence, copyright (c) 2022 Luke Hearne; the licence text is in the "
+                                              "root attribute authors_puzzles_license)")
+                                : f);
+    std::string s =
+        "The splits are not generated: each is drawn by seed, without replacement and stratified by class, "
+        "from " +
+        std::to_string(opt_.pool->puzzles.size()) + " puzzles read from " + files +
+        ". Every row was checked when read: an exact solver confirmed its answer is the only one, no row "
+        "repeats another";
     if (opt_.exclude)
       s += ", and each lies at Jaccard distance above " + std::to_string(opt_.generate.min_jaccard()) + " from the " +
            std::to_string(opt_.exclude->size()) + " excluded puzzles";
@@ -255,13 +288,13 @@ class LstGrid final : public plugins::Generator {
         const bool is_unique = sim::lst::answer_is_unique(row.puzzle, &unique);
         const auto completion = sim::lst::solve(row.puzzle);
         const sim::lst::Cells solution = completion ? *completion : sim::lst::Cells{};
-        const bool agrees = c.condition == row.condition && c.answer == row.puzzle.answer && is_unique &&
-                            unique == row.puzzle.answer;
+        const bool agrees =
+            c.condition == row.condition && c.answer == row.puzzle.answer && is_unique && unique == row.puzzle.answer;
         if (!agrees)
           std::cerr << "loci: warning: " << imp.source << ": puzzle ID " << row.id << " states "
                     << sim::lst::condition_name(row.condition) << " with answer " << row.puzzle.answer
-                    << "; the classifier says " << sim::lst::condition_name(c.condition) << " with answer "
-                    << c.answer << (is_unique ? "" : " and the answer is not unique") << " (kept, label_verified = 0)\n";
+                    << "; the classifier says " << sim::lst::condition_name(c.condition) << " with answer " << c.answer
+                    << (is_unique ? "" : " and the answer is not unique") << " (kept, label_verified = 0)\n";
         sols.push_back(solution);
         ok.push_back(agrees);
       }

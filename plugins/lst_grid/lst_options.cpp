@@ -23,48 +23,63 @@ const config::OptionTable<LstGridOptions>& table() {
     config::OptionTable<LstGridOptions> t;
     t.add("splits", [](K& k) -> config::Entries<std::int64_t>& { return k.generated_splits; })
         .min(1)
-        .doc("generated splits (name -> puzzles), each stratified by class; imported splits come from `imports`; "
-             "with lst.source: file, drawn from lst.puzzle_files instead");
+        .doc(
+            "generated splits (name -> puzzles), each stratified by class; imported splits come from `imports`; "
+            "with lst.source: file, drawn from lst.puzzle_files instead");
     t.add("lst.source", [](K& k) -> std::string& { return k.source; })
         .choices({"generate", "file"})
-        .doc("generate = make every split's puzzles; file = draw them from lst.puzzle_files by seed, without "
-             "replacement, stratified by class (the authors' 9,000 puzzles: lst.puzzle_files: [builtin:authors])");
+        .doc(
+            "generate = make every split's puzzles; file = draw them from lst.puzzle_files by seed, without "
+            "replacement, stratified by class (the authors' 9,000 puzzles: lst.puzzle_files: [builtin:authors])");
     t.add("lst.puzzle_files", [](K& k) -> std::vector<std::string>& { return k.pool_files; })
-        .doc("source: file: puzzle CSVs in the authors' layout (ID, LST_num, condition, puzzles, solutions); "
-             "builtin:authors = the 9,000 generated puzzles the paper trained and tested on (MIT)");
-    t.add("lst.n", [](K& k) -> int& { return k.generate.n(); }).within(3, 9).doc("grid side N: N*N tokens with N+1 channels");
-    t.add("lst.boxes", [](K& k) -> bool& { return k.generate.boxes(); }).doc("Sudoku boxes as extra constraints (N = 4 or 9)");
+        .doc(
+            "source: file: puzzle CSVs in the authors' layout (ID, LST_num, condition, puzzles, solutions); "
+            "builtin:authors = the 9,000 generated puzzles the paper trained and tested on (MIT)");
+    t.add("lst.n", [](K& k) -> int& { return k.generate.n(); })
+        .within(3, 9)
+        .doc("grid side N: N*N tokens with N+1 channels");
+    t.add("lst.boxes", [](K& k) -> bool& {
+       return k.generate.boxes();
+     }).doc("Sudoku boxes as extra constraints (N = 4 or 9)");
     t.add("lst.min_givens", [](K& k) -> int& { return k.generate.min_givens(); })
         .min(0)
         .doc("fewest givens (filled cells besides the target)");
     t.add("lst.max_givens", [](K& k) -> int& { return k.generate.max_givens(); }).min(0).doc("most givens");
-    t.add_choice("lst.removal", [](K& k) -> RemovalRule& { return k.generate.removal(); },
-                 std::vector<std::pair<std::string, RemovalRule>>{{"authors_code", RemovalRule::authors_code},
-                                                                  {"hidden_single", RemovalRule::hidden_single},
-                                                                  {"naked_single", RemovalRule::naked_single}})
-        .doc("cell-removal rule: authors_code = the paper's data (their generator blanks any cell outside column 0 and "
-             "keeps column-0 cells deducible), hidden_single / naked_single = every blanked cell stays deducible");
-    t.add_choice("lst.fill", [](K& k) -> LatinFill& { return k.generate.fill(); },
-                 std::vector<std::pair<std::string, LatinFill>>{{"restart_square", LatinFill::restart_square},
-                                                                {"restart_row", LatinFill::restart_row}})
-        .doc("Latin-square construction: restart the square on a dead end (the paper) or only the row (much faster "
-             "for 9x9)");
+    t.add_choice(
+         "lst.removal", [](K& k) -> RemovalRule& { return k.generate.removal(); },
+         std::vector<std::pair<std::string, RemovalRule>>{{"authors_code", RemovalRule::authors_code},
+                                                          {"hidden_single", RemovalRule::hidden_single},
+                                                          {"naked_single", RemovalRule::naked_single}})
+        .doc(
+            "cell-removal rule: authors_code = the paper's data (their generator blanks any cell outside column 0 and "
+            "keeps column-0 cells deducible), hidden_single / naked_single = every blanked cell stays deducible");
+    t.add_choice(
+         "lst.fill", [](K& k) -> LatinFill& { return k.generate.fill(); },
+         std::vector<std::pair<std::string, LatinFill>>{{"restart_square", LatinFill::restart_square},
+                                                        {"restart_row", LatinFill::restart_row}})
+        .doc(
+            "Latin-square construction: restart the square on a dead end (the paper) or only the row (much faster "
+            "for 9x9)");
     t.add("lst.class_weights", [](K& k) -> std::vector<double>& { return k.class_weights; })
         .min(0)
         .doc("relative share of Binary, Ternary, Quaternary items in each generated split");
-    t.add("lst.balance_labels", [](K& k) -> bool& { return k.balance_labels; })
-        .doc("rename symbols so answers cycle through 1..N (balanced labels)");
+    t.add("lst.balance_labels", [](K& k) -> bool& {
+       return k.balance_labels;
+     }).doc("rename symbols so answers cycle through 1..N (balanced labels)");
     t.add("lst.disjoint_splits", [](K& k) -> bool& { return k.disjoint_splits; })
-        .doc("no generated split repeats another's puzzle: each puzzle belongs to one split by a hash of its cells, "
-             "in proportion to the splits' sizes (false = independent draws, as before: 41 of 900 test puzzles "
-             "were training puzzles too)");
-    t.add("lst.exclude", [](K& k) -> std::string& { return k.exclude_source; })
-        .doc("puzzle CSV that generated items must stay far from (builtin:human = the 108 human puzzles); none = off");
+        .doc(
+            "no generated split repeats another's puzzle: each puzzle belongs to one split by a hash of its cells, "
+            "in proportion to the splits' sizes (false = independent draws, as before: 41 of 900 test puzzles "
+            "were training puzzles too)");
+    t.add("lst.exclude", [](K& k) -> std::string& {
+       return k.exclude_source;
+     }).doc("puzzle CSV that generated items must stay far from (builtin:human = the 108 human puzzles); none = off");
     t.add("lst.min_jaccard", [](K& k) -> double& { return k.generate.min_jaccard(); })
         .within(0, 1)
         .doc("generated items keep a Jaccard distance above this from every excluded puzzle");
-    t.add("lst.imports", [](K& k) -> config::Entries<std::string>& { return k.import_files; })
-        .doc("splits imported from puzzle CSVs (split -> file; builtin:human = the human study)");
+    t.add("lst.imports", [](K& k) -> config::Entries<std::string>& {
+       return k.import_files;
+     }).doc("splits imported from puzzle CSVs (split -> file; builtin:human = the human study)");
     t.add("lst.max_attempts", [](K& k) -> std::uint64_t& { return k.generate.max_attempts(); })
         .min(1)
         .doc("rejection-sampling attempts per item before giving up");

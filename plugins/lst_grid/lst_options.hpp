@@ -6,9 +6,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/config/node.hpp"
 #include "human_puzzles.hpp"
 #include "puzzle_pool.hpp"
-#include "core/config/node.hpp"
 #include "sim/lst/csv.hpp"
 #include "sim/lst/generate.hpp"
 
@@ -30,16 +30,16 @@ struct LstGridOptions {
   // Without a reference: the plugin checks distance after balancing labels.
   sim::lst::PuzzleOptions generate = sim::lst::PuzzleOptions().removal(sim::lst::RemovalRule::authors_code);
   std::shared_ptr<const sim::lst::ReferenceSet> exclude;  // null when exclusion is off
-  std::string exclude_source = kBuiltinHuman;  // the CSV it came from, or kBuiltinHuman; "" when off
-  std::vector<double> class_weights{1, 1, 1};  // Binary, Ternary, Quaternary
+  std::string exclude_source = kBuiltinHuman;             // the CSV it came from, or kBuiltinHuman; "" when off
+  std::vector<double> class_weights{1, 1, 1};             // Binary, Ternary, Quaternary
   bool balance_labels = true;
   bool disjoint_splits = true;  // no generated split repeats another's puzzle
   std::vector<std::pair<std::string, std::string>> import_files{{"human", kBuiltinHuman}};  // split -> CSV, as written
   std::vector<ImportedPuzzles> imports;
   std::vector<std::pair<std::string, std::int64_t>> generated_splits{{"train", 8100}, {"test", 900}};
-  std::string source = "generate";                        // generate | file
-  std::vector<std::string> pool_files{kBuiltinAuthors};    // source: file: the CSVs the splits are drawn from
-  std::shared_ptr<const PuzzlePool> pool;                  // source: file: read, checked and drawn; else null
+  std::string source = "generate";                       // generate | file
+  std::vector<std::string> pool_files{kBuiltinAuthors};  // source: file: the CSVs the splits are drawn from
+  std::shared_ptr<const PuzzlePool> pool;                // source: file: read, checked and drawn; else null
 };
 
 // Reads and checks the lst_grid keys; a problem is a UserError at the offending key's position.

@@ -23,7 +23,9 @@ std::vector<PoolPuzzle> read_file(const std::string& file) {
   if (file == kBuiltinAuthors) {
     for (int c : {sim::lst::kBinary, sim::lst::kTernary, sim::lst::kQuaternary}) {
       const std::string name = std::string("authors_generated_") +
-                               (c == sim::lst::kBinary ? "binary" : c == sim::lst::kTernary ? "ternary" : "quaternary") +
+                               (c == sim::lst::kBinary    ? "binary"
+                                : c == sim::lst::kTernary ? "ternary"
+                                                          : "quaternary") +
                                ".csv (builtin)";
       std::istringstream in(authors_puzzles_csv(c));
       parts.emplace_back(name, sim::lst::parse_human_puzzles(in, name));

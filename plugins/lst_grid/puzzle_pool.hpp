@@ -17,9 +17,9 @@ namespace loci::lst_grid {
 
 struct PoolPuzzle {
   sim::lst::LabelledPuzzle row;
-  std::string file;            // where it was read, for messages and the card
-  sim::lst::Cells solution{};  // its one Latin-square completion
-  bool class_confirmed = true; // the classifier reads the stated class
+  std::string file;             // where it was read, for messages and the card
+  sim::lst::Cells solution{};   // its one Latin-square completion
+  bool class_confirmed = true;  // the classifier reads the stated class
 };
 
 struct PuzzlePool {
@@ -28,17 +28,17 @@ struct PuzzlePool {
 };
 
 struct PoolRequest {
-  std::vector<std::string> files;                                 // CSV paths or builtin:authors
-  const sim::lst::ReferenceSet* exclude = nullptr;                // puzzles the pool must stay away from, or none
-  double min_jaccard = 0;                                         // ... farther than this Jaccard distance
-  std::vector<std::pair<std::string, std::int64_t>> splits;       // split -> count, in the order written
-  std::vector<double> class_weights{1, 1, 1};                     // Binary, Ternary, Quaternary
+  std::vector<std::string> files;                            // CSV paths or builtin:authors
+  const sim::lst::ReferenceSet* exclude = nullptr;           // puzzles the pool must stay away from, or none
+  double min_jaccard = 0;                                    // ... farther than this Jaccard distance
+  std::vector<std::pair<std::string, std::int64_t>> splits;  // split -> count, in the order written
+  std::vector<double> class_weights{1, 1, 1};                // Binary, Ternary, Quaternary
   std::uint64_t seed = 0;
 };
 
 // The pool and its splits. std::runtime_error "<file>:<line>: ..." for a malformed row, a puzzle no Latin square
-// completes or whose answer is not unique or not the one stated, a puzzle that repeats an earlier one, or one within min_jaccard of an excluded puzzle; and for splits asking for
-// more puzzles of a class than the files hold.
+// completes or whose answer is not unique or not the one stated, a puzzle that repeats an earlier one, or one within
+// min_jaccard of an excluded puzzle; and for splits asking for more puzzles of a class than the files hold.
 PuzzlePool load_pool(const PoolRequest& request);
 
 // The CSV text of the authors' generated puzzles of one class (kBinary, kTernary, kQuaternary), compiled in.

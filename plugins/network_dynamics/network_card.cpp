@@ -35,13 +35,13 @@ std::string card_prose(const NetworkOptions& o, const GraphFacts& facts) {
     << facts.mean_degree << ", " << facts.components << " connected component" << (facts.components == 1 ? "" : "s")
     << "). It is drawn once from the seed; every split uses the same graph.\n\n";
   s << "Dynamics: the `" << o.model << "` model (" << model.doc << "; " << params_text(o.model_params)
-    << "), coupling W = the adjacency normalised by `" << coupling_name(o.coupling) << "`, integrated by `" << o.integrator
-    << "` with dt = " << o.simulation.dt()
+    << "), coupling W = the adjacency normalised by `" << coupling_name(o.coupling) << "`, integrated by `"
+    << o.integrator << "` with dt = " << o.simulation.dt()
     << (o.delay_steps_per_unit > 0 ? ", with conduction delays of round(distance x " : "");
   if (o.delay_steps_per_unit > 0) s << o.delay_steps_per_unit << ") steps along each edge";
-  s << ". A run starts from a random state, is integrated for "
-    << o.simulation.burn_in() << " burn-in steps, then recorded every " << o.simulation.subsample()
-    << " step(s) (recorded time step " << o.simulation.dt() * static_cast<double>(o.simulation.subsample()) << ")"
+  s << ". A run starts from a random state, is integrated for " << o.simulation.burn_in()
+    << " burn-in steps, then recorded every " << o.simulation.subsample() << " step(s) (recorded time step "
+    << o.simulation.dt() * static_cast<double>(o.simulation.subsample()) << ")"
     << (o.simulation.observation_noise() > 0
             ? ", with Gaussian observation noise of sd " + std::to_string(o.simulation.observation_noise())
             : std::string())
@@ -75,8 +75,8 @@ std::string card_prose(const NetworkOptions& o, const GraphFacts& facts) {
   return s.str();
 }
 
-std::string render_window(const NetworkOptions& o, const sim::graph::SpatialGraph& g, const datasets::SampleSlots& sample,
-                          std::size_t max_nodes) {
+std::string render_window(const NetworkOptions& o, const sim::graph::SpatialGraph& g,
+                          const datasets::SampleSlots& sample, std::size_t max_nodes) {
   const float* activity = sample.get<float>("activity");
   const std::int64_t run = *sample.get<std::int64_t>("run");
   const std::int64_t start = *sample.get<std::int64_t>("start");
@@ -85,14 +85,17 @@ std::string render_window(const NetworkOptions& o, const sim::graph::SpatialGrap
   std::ostringstream s;
   s << "run " << run << ", points " << start << ".." << start + o.window - 1 << ", values " << *lo << " .. " << *hi
     << " (shaded low to high)\n";
-  return s.str() + datasets::shade_strips(activity, g.nodes(), w, [&](std::size_t i) {
-           char label[64];
-           int n = std::snprintf(label, sizeof label, "node %3zu (", i);
-           for (int a = 0; a < g.dims(); ++a)
-             n += std::snprintf(label + n, sizeof label - static_cast<std::size_t>(n), "%s%.2f", a ? ", " : "",
-                                g.positions(static_cast<Eigen::Index>(i), a));
-           return std::string(label) + ")";
-         }, max_nodes);
+  return s.str() + datasets::shade_strips(
+                       activity, g.nodes(), w,
+                       [&](std::size_t i) {
+                         char label[64];
+                         int n = std::snprintf(label, sizeof label, "node %3zu (", i);
+                         for (int a = 0; a < g.dims(); ++a)
+                           n += std::snprintf(label + n, sizeof label - static_cast<std::size_t>(n), "%s%.2f",
+                                              a ? ", " : "", g.positions(static_cast<Eigen::Index>(i), a));
+                         return std::string(label) + ")";
+                       },
+                       max_nodes);
 }
 
 }  // namespace loci::network_dynamics

@@ -18,7 +18,7 @@ struct GraphFacts {
 std::string card_prose(const NetworkOptions& o, const GraphFacts& facts);
 
 // One line per node (the first `max_nodes`): its coordinates and its window as a strip of shades.
-std::string render_window(const NetworkOptions& o, const sim::graph::SpatialGraph& g, const datasets::SampleSlots& sample,
-                          std::size_t max_nodes = 12);
+std::string render_window(const NetworkOptions& o, const sim::graph::SpatialGraph& g,
+                          const datasets::SampleSlots& sample, std::size_t max_nodes = 12);
 
 }  // namespace loci::network_dynamics

@@ -65,7 +65,8 @@ class NetworkDynamics final : public plugins::Generator {
 
   double max_edge_length() const {
     double longest = 0;
-    for (const auto& [u, v] : sim::graph::edge_list(graph_)) longest = std::max(longest, sim::graph::distance(graph_, u, v));
+    for (const auto& [u, v] : sim::graph::edge_list(graph_))
+      longest = std::max(longest, sim::graph::distance(graph_, u, v));
     return longest;
   }
 
@@ -78,7 +79,7 @@ class NetworkDynamics final : public plugins::Generator {
     const auto cut = p.windows.cut(key.index);
     const auto& recording = split.recordings[static_cast<std::size_t>(cut.recording)];
     datasets::copy_window(recording.values.data(), graph_.nodes(), recording.points, cut.start, opt_.window,
-                      out.get<float>(kActivity));
+                          out.get<float>(kActivity));
     *out.get<std::int64_t>(kRun) = p.first_run + cut.recording;
     *out.get<std::int64_t>(kStart) = cut.start;
   }
@@ -128,19 +129,19 @@ class NetworkDynamics final : public plugins::Generator {
       for (int a = 0; a < graph_.dims(); ++a) positions.push_back(static_cast<float>(graph_.positions(i, a)));
     layout_.dataset_arrays = {
         datasets::Array::of({"positions",
-                         DType::f32,
-                         {"token", "axis"},
-                         {n, graph_.dims()},
-                         "true coordinates of each node, in the unit cube"},
-                        positions),
+                             DType::f32,
+                             {"token", "axis"},
+                             {n, graph_.dims()},
+                             "true coordinates of each node, in the unit cube"},
+                            positions),
         datasets::Array::of({"adjacency", DType::u8, {"token", "peer"}, {n, n}, "1 where an edge joins two nodes"},
-                        sim::graph::adjacency_matrix(graph_)),
+                            sim::graph::adjacency_matrix(graph_)),
         datasets::Array::of({"distance",
-                         DType::f32,
-                         {"token", "peer"},
-                         {n, n},
-                         "euclidean distance between coordinates (periodic axes the short way round)"},
-                        sim::graph::distance_matrix(graph_)),
+                             DType::f32,
+                             {"token", "peer"},
+                             {n, n},
+                             "euclidean distance between coordinates (periodic axes the short way round)"},
+                            sim::graph::distance_matrix(graph_)),
         datasets::Array::of(
             {"hops", DType::i32, {"token", "peer"}, {n, n}, "shortest-path hop count; -1 where no path exists"},
             sim::graph::hop_matrix(graph_)),

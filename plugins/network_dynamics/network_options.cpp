@@ -64,18 +64,25 @@ const config::OptionTable<NetworkOptions>& table() {
     t.add("dynamics.integrator", [](K& k) -> std::string& { return k.integrator; })
         .choices(dyn::integrator_names())
         .doc("stochastic integrator");
-    t.add_choice("dynamics.coupling", [](K& k) -> Normalisation& { return k.coupling; }, couplings())
-        .doc("W from the adjacency: in_degree = each column divided by its sum (the paper), row = mean of "
-             "neighbours, none = 0/1");
-    t.add("dynamics.dt", [](K& k) -> double& { return k.simulation.dt(); }).min(0).doc("integration step (model time units); must be > 0");
+    t.add_choice(
+         "dynamics.coupling", [](K& k) -> Normalisation& { return k.coupling; }, couplings())
+        .doc(
+            "W from the adjacency: in_degree = each column divided by its sum (the paper), row = mean of "
+            "neighbours, none = 0/1");
+    t.add("dynamics.dt", [](K& k) -> double& { return k.simulation.dt(); })
+        .min(0)
+        .doc("integration step (model time units); must be > 0");
     t.add("dynamics.delay_steps_per_unit", [](K& k) -> double& { return k.delay_steps_per_unit; })
         .min(0)
-        .doc("conduction delays: node j reaches node i round(d_ij x this) steps late, d_ij their euclidean distance "
-             "(coordinates in [0, 1)); 0 = instantaneous");
+        .doc(
+            "conduction delays: node j reaches node i round(d_ij x this) steps late, d_ij their euclidean distance "
+            "(coordinates in [0, 1)); 0 = instantaneous");
     t.add("dynamics.burn_in", [](K& k) -> std::int64_t& { return k.simulation.burn_in(); })
         .min(0)
         .doc("steps integrated and discarded before the first recorded point");
-    t.add("dynamics.subsample", [](K& k) -> std::int64_t& { return k.simulation.subsample(); }).min(1).doc("steps between recorded points");
+    t.add("dynamics.subsample", [](K& k) -> std::int64_t& { return k.simulation.subsample(); })
+        .min(1)
+        .doc("steps between recorded points");
     t.add("dynamics.observation_noise", [](K& k) -> double& { return k.simulation.observation_noise(); })
         .min(0)
         .doc("sd of Gaussian noise added to every recorded value");
@@ -138,8 +145,8 @@ NetworkOptions read_options(const config::Node& r) {
   o.simulation.threads(common.threads);
   o.topology_params = checked_params(r, "graph." + o.topology, sim::graph::topology(o.topology).params,
                                      o.params_by_topology[o.topology]);
-  o.model_params = checked_params(r, "dynamics." + o.model, sim::dynamics::model_info(o.model).params,
-                                  o.params_by_model[o.model]);
+  o.model_params =
+      checked_params(r, "dynamics." + o.model, sim::dynamics::model_info(o.model).params, o.params_by_model[o.model]);
   o.delay_mark = r.at("dynamics.delay_steps_per_unit").mark().str();
   if (!(o.simulation.dt() > 0)) fail_at(r.at("dynamics.dt"), "'dynamics.dt' must be > 0");
   if (o.stride == 0) o.stride = o.window;

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "datasets/windows.hpp"
 #include "core/config/node.hpp"
+#include "datasets/windows.hpp"
 #include "sim/dynamics/coupling.hpp"
 #include "sim/dynamics/simulate.hpp"
 #include "sim/graph/topology.hpp"
@@ -33,15 +33,15 @@ struct NetworkOptions {
   std::uint64_t seed = 0;
   std::string topology = "geometric";
   std::map<std::string, std::map<std::string, double>> params_by_topology;  // as written, every topology's
-  std::map<std::string, double> topology_params;  // the chosen topology's, checked
+  std::map<std::string, double> topology_params;                            // the chosen topology's, checked
   sim::graph::GraphOptions graph;
   std::string model = "rate";
   std::map<std::string, std::map<std::string, double>> params_by_model;  // as written, every model's
-  std::map<std::string, double> model_params;  // the chosen model's, checked
+  std::map<std::string, double> model_params;                            // the chosen model's, checked
   std::string integrator = "heun";
   sim::dynamics::Normalisation coupling = sim::dynamics::Normalisation::in_degree;
-  double delay_steps_per_unit = 0;  // conduction delays, steps per unit of distance; 0 = none
-  std::string delay_mark;           // where the config set it, for errors
+  double delay_steps_per_unit = 0;              // conduction delays, steps per unit of distance; 0 = none
+  std::string delay_mark;                       // where the config set it, for errors
   sim::dynamics::SimulationOptions simulation;  // points are set per split
   std::int64_t window = 50;
   std::int64_t stride = 0;  // 0 as written means `window` (no overlap); read_options resolves it

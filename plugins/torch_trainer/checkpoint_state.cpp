@@ -6,13 +6,13 @@
 #include <optional>
 #include <sstream>
 
+#include "core/error.hpp"
+#include "core/printable.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/bounded_read.hpp"
+#include "datasets/checked_file.hpp"
 #include "datasets/checksum.hpp"
 #include "models/checkpoint.hpp"
-#include "core/error.hpp"
-#include "datasets/checked_file.hpp"
-#include "core/printable.hpp"
 
 namespace loci::torch_trainer {
 
@@ -105,8 +105,8 @@ RunState load_checkpoint(const std::filesystem::path& file, models::Model& model
     archive.read("optimizer", opt_archive);
     optimizer.load(opt_archive);
   } catch (const std::exception& e) {
-    throw UserError(file.string() + ": does not fit this run's model or optimizer (was the config changed?): " +
-                    one_line(e.what()));
+    throw UserError(file.string() +
+                    ": does not fit this run's model or optimizer (was the config changed?): " + one_line(e.what()));
   }
 
   nlohmann::ordered_json j;
@@ -124,13 +124,15 @@ RunState load_checkpoint(const std::filesystem::path& file, models::Model& model
       if (v.is_string()) recorded[k] = v.get<std::string>();
     recorded = with_keys_added_later(std::move(recorded));
     if (!config::same_settings(recorded, run))
-      throw UserError(file.string() + ": a checkpoint of another run (" + config::describe_difference(recorded, run, 3) +
+      throw UserError(file.string() + ": a checkpoint of another run (" +
+                      config::describe_difference(recorded, run, 3) +
                       "); it was copied or swapped in: put back this run's own, or remove it to start the run afresh");
   }
   // Absent in checkpoints written before the digest was recorded.
   const std::string digest = j.value("weights_sha256", std::string());
   if (!digest.empty() && digest != weights_digest(model))
-    throw UserError(file.string() + ": its weights do not match the checksum recorded with them (the file is "
+    throw UserError(file.string() +
+                    ": its weights do not match the checksum recorded with them (the file is "
                     "damaged); continue from another checkpoint (--from), or remove it to start the run afresh");
   RunState s;
   s.epoch = j.at("epoch").get<std::int64_t>();

@@ -16,7 +16,7 @@ namespace loci::torch_trainer {
 struct RunState {
   std::int64_t epoch = 0;  // epochs finished
   std::int64_t step = 0;
-  double seconds = 0;      // training time so far, across resumptions
+  double seconds = 0;  // training time so far, across resumptions
   double best_loss = 1e300;
   std::int64_t evals_without_improvement = 0;
   double best_checkpoint_loss = 1e300;  // train.checkpoint.best: the loss of the evaluation kept in best.pt

@@ -11,14 +11,22 @@ namespace {
 
 torch::ScalarType scalar_type(datasets::DType t, const std::string& name) {
   switch (t) {
-    case datasets::DType::u8: return torch::kUInt8;
-    case datasets::DType::i8: return torch::kInt8;
-    case datasets::DType::i16: return torch::kInt16;
-    case datasets::DType::i32: return torch::kInt32;
-    case datasets::DType::i64: return torch::kInt64;
-    case datasets::DType::f32: return torch::kFloat32;
-    case datasets::DType::f64: return torch::kFloat64;
-    default: throw UserError("array '" + name + "' is " + datasets::dtype_name(t) + ", which the trainer cannot read");
+    case datasets::DType::u8:
+      return torch::kUInt8;
+    case datasets::DType::i8:
+      return torch::kInt8;
+    case datasets::DType::i16:
+      return torch::kInt16;
+    case datasets::DType::i32:
+      return torch::kInt32;
+    case datasets::DType::i64:
+      return torch::kInt64;
+    case datasets::DType::f32:
+      return torch::kFloat32;
+    case datasets::DType::f64:
+      return torch::kFloat64;
+    default:
+      throw UserError("array '" + name + "' is " + datasets::dtype_name(t) + ", which the trainer cannot read");
   }
 }
 
@@ -63,23 +71,27 @@ FeedPlan plan_feed(const datasets::Dataset& ds, const TrainOptions& opt) {
   };
   const std::string where = ds.path().string() + ": ";
   FeedPlan p;
-  if (opt.task == "classification") p.task = Task::classification;
-  else if (opt.task == "masked_regression") p.task = Task::masked_regression;
-  else p.task = has(opt.label) ? Task::classification : Task::masked_regression;
+  if (opt.task == "classification")
+    p.task = Task::classification;
+  else if (opt.task == "masked_regression")
+    p.task = Task::masked_regression;
+  else
+    p.task = has(opt.label) ? Task::classification : Task::masked_regression;
 
   if (p.task != Task::classification && opt.objective != "readout")
     throw UserError(where + "task.objective " + opt.objective + " supervises classes per token; this dataset trains " +
                     "masked_regression (no '" + opt.label + "'), where every masked token is a target already");
   p.train_split = opt.train_split;
   if (opt.data_fraction < 1)
-    p.train_samples = std::max<std::int64_t>(
-        1, std::llround(opt.data_fraction * static_cast<double>(ds.samples(opt.train_split))));
+    p.train_samples =
+        std::max<std::int64_t>(1, std::llround(opt.data_fraction * static_cast<double>(ds.samples(opt.train_split))));
   p.input = opt.input;
   if (p.input == "auto") p.input = has("tokens") ? "tokens" : "activity";
   if (!has(p.input)) throw UserError(where + "no per-sample array '" + p.input + "' to use as input (task.input)");
   const auto& in = ds.array(p.input);
   if (in.shape.size() != 2)
-    throw UserError(where + "input '" + p.input + "' is " + datasets::describe_type(in) + "; the trainer needs [token, channel]");
+    throw UserError(where + "input '" + p.input + "' is " + datasets::describe_type(in) +
+                    "; the trainer needs [token, channel]");
   p.tokens = in.shape[0];
   p.channels = in.shape[1];
 
@@ -142,13 +154,15 @@ void check_range(const torch::Tensor& values, std::int64_t limit, const std::str
   if (bad.numel() == 0) return;
   const auto k = static_cast<std::size_t>(bad[0][0].item<std::int64_t>());
   throw UserError(stream.dataset_path().string() + ": sample " + std::to_string(batch.sample_ids[k]) + " of split '" +
-                  stream.split() + "' has " + what + " " + std::to_string(values[static_cast<std::int64_t>(k)].item<std::int64_t>()) +
-                  ", outside 0.." + std::to_string(limit - 1));
+                  stream.split() + "' has " + what + " " +
+                  std::to_string(values[static_cast<std::int64_t>(k)].item<std::int64_t>()) + ", outside 0.." +
+                  std::to_string(limit - 1));
 }
 
 }  // namespace
 
-void check_ranges(const Feed& f, const FeedPlan& plan, const datasets::Batch& batch, const datasets::BatchStream& stream) {
+void check_ranges(const Feed& f, const FeedPlan& plan, const datasets::Batch& batch,
+                  const datasets::BatchStream& stream) {
   check_range(f.label, plan.classes, "label", batch, stream);
   check_range(f.target, plan.tokens, "target token", batch, stream);
   check_range(f.condition, static_cast<std::int64_t>(plan.condition_names.size()), "condition", batch, stream);

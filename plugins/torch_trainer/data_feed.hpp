@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <torch/torch.h>
+#include <nlohmann/json.hpp>
 
 #include "datasets/batch_stream.hpp"
 #include "datasets/reader.hpp"
@@ -16,12 +16,12 @@ namespace loci::torch_trainer {
 // What the trainer reads from a dataset for its task, decided once from the dataset's arrays.
 struct FeedPlan {
   Task task = Task::classification;
-  std::string input;                 // [token, channel]
-  std::string label;                 // classification only
-  std::string target_token;          // "" unless pooling is target or the objective dense
-  std::string dense_label;           // the per-token class array of a dense objective ("" for readout)
-  bool dense_blank = false;          // the dense loss counts only tokens whose symbol channels are all zero
-  std::string condition;             // "" when the dataset has no `condition` (accuracy per condition then absent)
+  std::string input;         // [token, channel]
+  std::string label;         // classification only
+  std::string target_token;  // "" unless pooling is target or the objective dense
+  std::string dense_label;   // the per-token class array of a dense objective ("" for readout)
+  bool dense_blank = false;  // the dense loss counts only tokens whose symbol channels are all zero
+  std::string condition;     // "" when the dataset has no `condition` (accuracy per condition then absent)
   std::vector<std::string> condition_names;
   std::int64_t tokens = 0, channels = 0, classes = 0;
   std::string train_split;
@@ -51,6 +51,7 @@ struct Feed {
   static Feed from(const datasets::Batch& batch, const FeedPlan& plan, const datasets::BatchStream& stream);
 };
 
-void check_ranges(const Feed& f, const FeedPlan& plan, const datasets::Batch& batch, const datasets::BatchStream& stream);
+void check_ranges(const Feed& f, const FeedPlan& plan, const datasets::Batch& batch,
+                  const datasets::BatchStream& stream);
 
 }  // namespace loci::torch_trainer

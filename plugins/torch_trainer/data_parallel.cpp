@@ -82,7 +82,8 @@ std::unique_ptr<DataParallel> DataParallel::join(const LaunchRank& launch, std::
   if ((!addr || !*addr) && !launch.rendezvous_host.empty()) addr = launch.rendezvous_host.c_str();
   if (!port_text && launch.rendezvous_port > 0) port_text = slurm_port.c_str();
   if (!addr || !*addr || !port_text)
-    throw UserError(me + " (" + launch.source + "): set MASTER_ADDR and MASTER_PORT to rank 0's host and a free port, "
+    throw UserError(me + " (" + launch.source +
+                    "): set MASTER_ADDR and MASTER_PORT to rank 0's host and a free port, "
                     "as torchrun does");
   char* end = nullptr;
   const long port = std::strtol(port_text, &end, 10);
@@ -110,9 +111,10 @@ std::unique_ptr<DataParallel> DataParallel::join(const LaunchRank& launch, std::
                                                             group->store);
     }
   } catch (const std::exception& e) {
-    throw UserError(me + (launch.rank == 0 && !agent_store ? ": cannot serve the rendezvous at " + where + " (is the port free?): "
-                                                           : ": no rendezvous at " + where + " within " +
-                                                                 std::to_string(timeout.count()) + " s: ") +
+    throw UserError(me +
+                    (launch.rank == 0 && !agent_store
+                         ? ": cannot serve the rendezvous at " + where + " (is the port free?): "
+                         : ": no rendezvous at " + where + " within " + std::to_string(timeout.count()) + " s: ") +
                     first_line(e));
   }
   try {
@@ -133,7 +135,8 @@ std::unique_ptr<DataParallel> DataParallel::join(const LaunchRank& launch, std::
   return std::unique_ptr<DataParallel>(new DataParallel(launch.rank, launch.world_size, std::move(group)));
 }
 
-void DataParallel::all_reduce_gradients(const std::vector<torch::Tensor>& parameters, double weight, std::int64_t step) {
+void DataParallel::all_reduce_gradients(const std::vector<torch::Tensor>& parameters, double weight,
+                                        std::int64_t step) {
   torch::NoGradGuard no_grad;
   std::vector<torch::Tensor> grads;
   for (const auto& p : parameters) {
@@ -191,8 +194,8 @@ std::int64_t DataParallel::broadcast(std::int64_t value, const std::string& what
       return std::stoll(std::string(bytes.begin(), bytes.end()));
     } catch (const std::exception& e) {
       throw UserError(who(rank_, world_) + ": " + what + " at step " + std::to_string(step) + " did not come within " +
-                      std::to_string(wait.count()) + " s; rank 0 stopped, was killed or hangs (see its output): " +
-                      first_line(e));
+                      std::to_string(wait.count()) +
+                      " s; rank 0 stopped, was killed or hangs (see its output): " + first_line(e));
     }
   }
   std::vector<torch::Tensor> one{torch::tensor({value}, torch::kInt64)};
@@ -209,16 +212,18 @@ void DataParallel::agree(const config::Identity& identity) {
     for (int r = 0; r < world_; ++r)
       if (r != rank_) theirs[static_cast<std::size_t>(r)] = decode(group_->store->get(key(r)));
   } catch (const std::exception& e) {
-    throw UserError(me + ": the ranks could not compare their settings; another rank stopped, was killed or hangs "
-                         "(see its output): " + first_line(e));
+    throw UserError(me +
+                    ": the ranks could not compare their settings; another rank stopped, was killed or hangs "
+                    "(see its output): " +
+                    first_line(e));
   }
   theirs[static_cast<std::size_t>(rank_)] = identity.keys;
   for (int r = 0; r < world_; ++r) {
     if (r == rank_) continue;
     // Told the same way on every rank: the lower rank's value first.
     const int lo = std::min(r, rank_), hi = std::max(r, rank_);
-    const std::string diff = config::describe_difference(theirs[static_cast<std::size_t>(lo)],
-                                                         theirs[static_cast<std::size_t>(hi)]);
+    const std::string diff =
+        config::describe_difference(theirs[static_cast<std::size_t>(lo)], theirs[static_cast<std::size_t>(hi)]);
     if (!diff.empty())
       throw UserError(me + ": ranks " + std::to_string(lo) + " and " + std::to_string(hi) +
                       " were started with other settings: " + diff + " (rank " + std::to_string(lo) + "'s -> rank " +

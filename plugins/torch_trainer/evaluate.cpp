@@ -71,7 +71,8 @@ std::vector<torch::Tensor> forward_parts(const EvalPass& e, const Feed& f, const
                                          std::uint64_t index, EvalTally& tally) {
   const int parts = e.micro.options().parts();
   auto stream_of = [&](const std::string& purpose, int p) {
-    return sim::Rng::stream(e.seed, purpose, index * static_cast<std::uint64_t>(parts) + static_cast<std::uint64_t>(p))();
+    return sim::Rng::stream(e.seed, purpose,
+                            index * static_cast<std::uint64_t>(parts) + static_cast<std::uint64_t>(p))();
   };
   e.micro.reseed([&](int p) { return stream_of("eval-dropout:" + e.split, p); });
   std::vector<torch::Tensor> outputs(static_cast<std::size_t>(parts));
@@ -109,7 +110,8 @@ SplitMetrics metrics_of(const EvalTally& t, const EvalPass& e, double mask_ratio
     m.accuracy = static_cast<double>(t.correct) / n;
     if (!e.plan.condition.empty())
       for (std::size_t c = 0; c < t.seen.size(); ++c)
-        m.accuracy_by_condition.push_back(t.seen[c] ? static_cast<double>(t.right[c]) / static_cast<double>(t.seen[c]) : -1);
+        m.accuracy_by_condition.push_back(t.seen[c] ? static_cast<double>(t.right[c]) / static_cast<double>(t.seen[c])
+                                                    : -1);
     return m;
   }
   m.mse = m.loss;
@@ -177,8 +179,8 @@ std::vector<torch::Tensor> mean_attention(models::Model& model, const datasets::
   const models::SingleThreadScope one;
   const bool was_training = model->is_training();
   model->eval();
-  at::Generator dropout_gen = models::make_generator(
-      sim::Rng::stream(seed, "attention-dropout:" + split, static_cast<std::uint64_t>(epoch))());
+  at::Generator dropout_gen =
+      models::make_generator(sim::Rng::stream(seed, "attention-dropout:" + split, static_cast<std::uint64_t>(epoch))());
   const models::DropoutGeneratorScope dropout_scope(&dropout_gen);
   at::Generator mask_gen = models::make_generator(sim::Rng::stream(seed, "eval-mask:" + split, 0)());
 

@@ -22,7 +22,8 @@ struct SplitMetrics {
   // mean, and by each token's own mean over the training split, and the model's R^2 against each (1 - mse /
   // baseline). A model that learned nothing about the other tokens scores R^2 <= 0 against the token means.
   double mse_global_mean = -1, mse_token_mean = -1;
-  double r2_global_mean = std::numeric_limits<double>::quiet_NaN(), r2_token_mean = std::numeric_limits<double>::quiet_NaN();
+  double r2_global_mean = std::numeric_limits<double>::quiet_NaN(),
+         r2_token_mean = std::numeric_limits<double>::quiet_NaN();
   double mask_ratio = -1;  // masked regression: the share of tokens masked in this evaluation
 };
 

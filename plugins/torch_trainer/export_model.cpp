@@ -2,8 +2,8 @@
 
 #include <iostream>
 
-#include <nlohmann/json.hpp>
 #include <torch/serialize.h>
+#include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
 #include "datasets/atomic_file.hpp"
@@ -41,11 +41,12 @@ nlohmann::ordered_json model_config(const Session& s) {
           {"classes", m.classification().classes()},
           {"pooling", m.classification().pooling()},
           {"mask_ratio_eval", m.masked_regression().mask_ratio_eval()},
-          {"pe", {{"type", pe.type()},
-                  {"placement", pe.placement()},
-                  {"variant", pe.variant()},
-                  {"sinusoidal_dropout", pe.sinusoidal_dropout()},
-                  {"dropout_at_eval", pe.dropout_at_eval()}}}};
+          {"pe",
+           {{"type", pe.type()},
+            {"placement", pe.placement()},
+            {"variant", pe.variant()},
+            {"sinusoidal_dropout", pe.sinusoidal_dropout()},
+            {"dropout_at_eval", pe.dropout_at_eval()}}}};
 }
 
 // The first samples of the first split the run evaluates beside its training split, and what loci's model makes
@@ -59,7 +60,9 @@ c10::impl::GenericDict reference_batch(Session& s) {
     }
   datasets::BatchStream stream(*s.ds, s.plan.stream_options(split, kReferenceSamples).shuffle(false));
   datasets::Batch batch;
-  if (!stream.next(batch)) throw UserError(s.ds->path().string() + ": split '" + split + "' holds no samples to export a reference batch from");
+  if (!stream.next(batch))
+    throw UserError(s.ds->path().string() + ": split '" + split +
+                    "' holds no samples to export a reference batch from");
   const Feed f = Feed::from(batch, s.plan, stream);
   models::ModelInput input;
   input.x = f.x;

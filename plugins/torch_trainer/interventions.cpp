@@ -34,8 +34,8 @@ struct Scorer {
   std::map<std::string, double> operator()() const {
     std::map<std::string, double> out;
     for (const auto& split : splits)
-      out[split] = score(evaluate(s.model, *s.ds, split, s.plan, s.opt.eval_batch_size, s.opt.seed, *s.micro, -1,
-                                  s.means));
+      out[split] =
+          score(evaluate(s.model, *s.ds, split, s.plan, s.opt.eval_batch_size, s.opt.seed, *s.micro, -1, s.means));
     return out;
   }
 };
@@ -93,9 +93,11 @@ std::vector<torch::Tensor> oracle_matrices(const Session& s, const std::vector<t
   context.placements = static_cast<int64_t>(trained.size());
   context.positions = s.positions;
   context.generator = models::make_generator(0);
-  const auto oracle = models::PERegistry::create(
-      models::PEOptions("sinusoidal_nd").placement(pe.placement()).base(pe.base()).coordinate_scale(pe.coordinate_scale()),
-      context);
+  const auto oracle = models::PERegistry::create(models::PEOptions("sinusoidal_nd")
+                                                     .placement(pe.placement())
+                                                     .base(pe.base())
+                                                     .coordinate_scale(pe.coordinate_scale()),
+                                                 context);
   std::vector<torch::Tensor> out;
   for (int64_t p = 0; p < context.placements; ++p) out.push_back(oracle->matrix(p).detach().clone());
   return out;
@@ -154,8 +156,8 @@ void write_interventions(Session& s, const plugins::InterveneRequest& request) {
                     const std::map<std::string, double>& scores) {
     for (const auto& [split, value] : scores) {
       const double change = value - baseline.at(split);
-      ordered_json row{{"intervention", name}, {"variant", v.name}, {"scope", scope}, {"split", split},
-                       {"value", value}, {"change", change}};
+      ordered_json row{{"intervention", name}, {"variant", v.name}, {"scope", scope},
+                       {"split", split},       {"value", value},    {"change", change}};
       row["distortion"] = std::isfinite(v.distortion) ? ordered_json(v.distortion) : ordered_json(nullptr);
       results.push_back(row);
       csv << name << "," << v.name << "," << scope << "," << split << "," << metric << "," << number_text(value) << ","
@@ -172,12 +174,13 @@ void write_interventions(Session& s, const plugins::InterveneRequest& request) {
       continue;
     }
     auto variants = iv->make(state);
-    evaluations += static_cast<std::int64_t>(variants.size()) * (1 + (request.per_block && placements > 1 ? placements : 0));
+    evaluations +=
+        static_cast<std::int64_t>(variants.size()) * (1 + (request.per_block && placements > 1 ? placements : 0));
     planned.emplace_back(iv, std::move(variants));
   }
   if (request.per_position) evaluations += s.plan.tokens;
-  datasets::Progress progress(datasets::ProgressOptions("interventions", evaluations).unit("evaluations")
-                                  .enabled(request.progress));
+  datasets::Progress progress(
+      datasets::ProgressOptions("interventions", evaluations).unit("evaluations").enabled(request.progress));
   for (const auto& [iv, variants] : planned)
     for (const auto& v : variants) {
       s.model->set_pe_matrices(v.tables);

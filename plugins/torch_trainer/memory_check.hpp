@@ -6,8 +6,8 @@
 
 #include <cstdint>
 
-#include "data_feed.hpp"
 #include "core/config/node.hpp"
+#include "data_feed.hpp"
 #include "train_options.hpp"
 
 namespace loci::torch_trainer {

@@ -1,9 +1,9 @@
 #include "numerics_summary.hpp"
 
+#include "cpu/blas_kernel.hpp"
 #include "models/blas_info.hpp"
 #include "models/kernels/jit_gemm.hpp"
 #include "onednn_state.hpp"
-#include "cpu/blas_kernel.hpp"
 
 namespace loci::torch_trainer {
 
@@ -16,11 +16,12 @@ nlohmann::ordered_json numerics_summary(const std::string& precision, bool fused
   if (precision == "bf16")
     j["onednn"] = {{"isa", dnn.isa}, {"isa_cap", dnn.isa_cap}, {"bf16_products", dnn.bf16_products}, {"why", dnn.why}};
   else  // what a bf16 run here would use, said as such: this run has no bf16 products
-    j["onednn"] = {{"isa", dnn.isa},
-                   {"isa_cap", dnn.isa_cap},
-                   {"bf16_products", "none (" + precision + " run)"},
-                   {"why", "this " + precision + " run has no bf16 products; train.precision=bf16 here would run them on " +
-                               dnn.bf16_products}};
+    j["onednn"] = {
+        {"isa", dnn.isa},
+        {"isa_cap", dnn.isa_cap},
+        {"bf16_products", "none (" + precision + " run)"},
+        {"why", "this " + precision + " run has no bf16 products; train.precision=bf16 here would run them on " +
+                    dnn.bf16_products}};
   j["chunk_products"] = models::rows::jit_gemm_description();
   return j;
 }

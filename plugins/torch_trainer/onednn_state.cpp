@@ -1,8 +1,8 @@
 #include "onednn_state.hpp"
 
-#include "models/kernels/bf16_products.hpp"
 #include "cpu/blas_kernel.hpp"
 #include "cpu/onednn.hpp"
+#include "models/kernels/bf16_products.hpp"
 
 #include <ATen/Context.h>
 
@@ -25,8 +25,8 @@ OneDnnState onednn_state(bool fused_products) {
   if (s.isa_cap.empty()) s.isa_cap = env("DNNL_MAX_CPU_ISA");
   const cpu::Features& here = cpu::features();
   const bool has = at::hasMKLDNN() && !s.isa.empty();
-  const bool onednn = at::globalContext().userEnabledMkldnn() &&
-                      cpu::bf16_products(has, s.isa, here) == cpu::Bf16Products::onednn;
+  const bool onednn =
+      at::globalContext().userEnabledMkldnn() && cpu::bf16_products(has, s.isa, here) == cpu::Bf16Products::onednn;
   const std::string fused = fused_products ? models::bf16_products_engine() : "";
   s.bf16_products = !fused.empty() ? "the fused layers on " + fused : onednn ? "oneDNN" : "LibTorch's reference loops";
   const std::string cap = s.isa_cap.empty() ? "" : " (capped by ONEDNN_MAX_CPU_ISA=" + s.isa_cap + ")";
@@ -37,9 +37,9 @@ OneDnnState onednn_state(bool fused_products) {
     s.why = "bf16 products run on oneDNN, instruction set " + s.isa + (cap.empty() ? " (its own choice)" : cap);
   else
     s.why = "bf16 products run on LibTorch's reference loops (" +
-            std::string(!has                                                  ? "oneDNN is not loaded"
+            std::string(!has                                             ? "oneDNN is not loaded"
                         : !cpu::libtorch_sends_bf16_to_onednn(has, here) ? "the CPU lacks AVX-512 F/BW/VL/DQ"
-                                                                          : "oneDNN runs " + s.isa + cap) +
+                                                                         : "oneDNN runs " + s.isa + cap) +
             "): expect bf16 to be slower than fp32 here";
   return s;
 }

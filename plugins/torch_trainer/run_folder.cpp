@@ -6,13 +6,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "datasets/atomic_file.hpp"
-#include "datasets/checksum.hpp"
-#include "numerics_summary.hpp"
 #include "core/config/options.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
 #include "core/provenance.hpp"
+#include "datasets/atomic_file.hpp"
+#include "datasets/checksum.hpp"
+#include "numerics_summary.hpp"
 #include "run_outputs.hpp"
 
 namespace loci::torch_trainer {
@@ -82,7 +82,8 @@ ResumePlan check_identity(Session& s, const config::Node& resolved, const plugin
   if (s.opt.on_other_settings == "new_folder" && made_otherwise(s.run, identity)) {
     // Asked for: these settings get a folder of their own beside the other run, found again on a rerun.
     s.opt.out = s.run.string() + "@" + identity.hash.substr(0, 8);
-    if (s.lead) std::cerr << "loci: " << s.run.string() << " holds a run made otherwise; training into " << s.opt.out << "\n";
+    if (s.lead)
+      std::cerr << "loci: " << s.run.string() << " holds a run made otherwise; training into " << s.opt.out << "\n";
     claim_run_folder(s);
     s.recorded = recorded_config(resolved, s.opt);
     const ResumePlan plan = plan_resume(s.run, identity, s.opt, true);
@@ -111,8 +112,8 @@ void write_robustness(Session& s) {
   csv << "split,noise_std,samples,loss,accuracy,mse\n";
   for (const auto& split : s.eval_splits)
     for (const double sd : s.opt.robustness_noise) {
-      const SplitMetrics m = evaluate(s.model, *s.ds, split, s.plan, s.opt.eval_batch_size, s.opt.seed, *s.micro, -1,
-                                      s.means, sd);
+      const SplitMetrics m =
+          evaluate(s.model, *s.ds, split, s.plan, s.opt.eval_batch_size, s.opt.seed, *s.micro, -1, s.means, sd);
       auto cell = [](double v) { return v < 0 ? std::string() : config::default_text(v); };
       csv << split << "," << config::default_text(sd) << "," << m.samples << "," << cell(m.loss) << ","
           << cell(m.accuracy) << "," << cell(m.mse) << "\n";

@@ -9,13 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
-#include "datasets/atomic_file.hpp"
-#include "datasets/bounded_read.hpp"
-#include "datasets/checksum.hpp"
 #include "core/common_options.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
 #include "core/version.hpp"
+#include "datasets/atomic_file.hpp"
+#include "datasets/bounded_read.hpp"
+#include "datasets/checksum.hpp"
 
 namespace loci::torch_trainer {
 
@@ -40,7 +40,7 @@ const std::vector<std::string>& not_identity() {
 const std::map<std::string, std::string>& keys_added_later() {
   static const std::map<std::string, std::string> added{
       {"train.bf16_products", "autocast"}, {"train.pe.weight_decay", "null"}, {"train.pe.lr_scale", "1.0"},
-      {"task.objective", "readout"},       {"train.adam_eps", "1e-08"},      {"train.label_smoothing", "0.0"},
+      {"task.objective", "readout"},       {"train.adam_eps", "1e-08"},       {"train.label_smoothing", "0.0"},
       {"train.data_fraction", "1.0"}};
   return added;
 }
@@ -220,12 +220,14 @@ ResumePlan plan_resume(const fs::path& run, const config::Identity& identity, co
                     "; choose another `out`, or train.on_other_settings=new_folder (or delete the run to remake it)");
   if (!resume) {
     if (!plan.finished)
-      throw UserError(run.string() + ": holds this run, interrupted; pass --resume to continue it, or choose another `out`");
+      throw UserError(run.string() +
+                      ": holds this run, interrupted; pass --resume to continue it, or choose another `out`");
     // The very run asked for, finished: nothing to do, as a sweep keeps it. Extending it needs --resume.
     const ResumePlan kept = plan_resume(run, identity, o, true);
     if (!kept.extend) return kept;
     throw UserError(run.string() + ": holds this run finished at epoch " + std::to_string(kept.done_epochs) +
-                    "; pass --resume to continue it to epoch " + std::to_string(o.epochs) + ", or choose another `out`");
+                    "; pass --resume to continue it to epoch " + std::to_string(o.epochs) +
+                    ", or choose another `out`");
   }
   if (!plan.finished) return plan;
   const auto summary = read_json(run / "summary.json");

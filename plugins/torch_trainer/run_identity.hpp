@@ -9,8 +9,8 @@
 #include <optional>
 #include <string>
 
-#include "datasets/reader.hpp"
 #include "core/config/identity.hpp"
+#include "datasets/reader.hpp"
 #include "train_options.hpp"
 
 namespace loci::torch_trainer {
@@ -46,9 +46,9 @@ bool made_otherwise(const std::filesystem::path& run, const config::Identity& id
 
 // What an existing run folder means for this request.
 struct ResumePlan {
-  bool fresh = true;          // nothing there yet
-  bool finished = false;      // summary.json: finished (or early-stopped)
-  bool extend = false;        // finished, and train.epochs asks for more
+  bool fresh = true;      // nothing there yet
+  bool finished = false;  // summary.json: finished (or early-stopped)
+  bool extend = false;    // finished, and train.epochs asks for more
   std::int64_t done_epochs = 0;
 };
 

@@ -37,10 +37,11 @@ std::string number(double v) {
   return s.str();
 }
 
-template <class T> datasets::Array array_of(const std::string& name, std::vector<std::string> dims,
-                                        std::vector<std::int64_t> shape, const std::vector<T>& v,
-                                        const std::string& doc) {
-  return datasets::Array::of(datasets::ArraySpec{name, datasets::dtype_of<T>(), std::move(dims), std::move(shape), doc}, v);
+template <class T>
+datasets::Array array_of(const std::string& name, std::vector<std::string> dims, std::vector<std::int64_t> shape,
+                         const std::vector<T>& v, const std::string& doc) {
+  return datasets::Array::of(datasets::ArraySpec{name, datasets::dtype_of<T>(), std::move(dims), std::move(shape), doc},
+                             v);
 }
 
 }  // namespace
@@ -214,13 +215,13 @@ void write_pe_file(const std::filesystem::path& run, const std::vector<PeSnapsho
                             "true position of each token (from the dataset)"));
   const std::size_t placements = history.empty() ? 0 : history.front().matrices.size();
   datasets::Attributes attrs{{"pe_type", pe.type},
-                         {"init_std", pe.init_std},
-                         {"placement", pe.placement},
-                         {"placements", static_cast<std::int64_t>(placements)},
-                         {"drawn_from_init", static_cast<std::int64_t>(pe.drawn ? 1 : 0)},
-                         {"init_name", pe.init_name},
-                         {"init_scale_key", pe.init_scale_key},
-                         {"init_scale", pe.init_scale}};
+                             {"init_std", pe.init_std},
+                             {"placement", pe.placement},
+                             {"placements", static_cast<std::int64_t>(placements)},
+                             {"drawn_from_init", static_cast<std::int64_t>(pe.drawn ? 1 : 0)},
+                             {"init_name", pe.init_name},
+                             {"init_scale_key", pe.init_scale_key},
+                             {"init_scale", pe.init_scale}};
   datasets::write_array_file(run / "pe.h5", arrays, attrs);
 }
 

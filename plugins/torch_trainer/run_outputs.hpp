@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
 #include <torch/torch.h>
+#include <nlohmann/json.hpp>
 
 #include "evaluate.hpp"
 #include "models/model.hpp"
@@ -33,8 +33,8 @@ void write_metrics(const std::filesystem::path& run, const std::vector<MetricsRo
 
 struct PeSnapshot {
   std::int64_t epoch = 0, step = 0;
-  std::vector<torch::Tensor> matrices;  // one per placement; empty tensors for PEs without a table
-  std::vector<torch::Tensor> attention; // train.save_attention: one [heads, N, N] mean map per block, else empty
+  std::vector<torch::Tensor> matrices;   // one per placement; empty tensors for PEs without a table
+  std::vector<torch::Tensor> attention;  // train.save_attention: one [heads, N, N] mean map per block, else empty
   // Model::position_logits(): one [heads, T, T] per block (numel 0 for a block without a [T, d] PE); empty in the
   // snapshots of checkpoints written before loci recorded it.
   std::vector<torch::Tensor> position_logits;
@@ -47,7 +47,7 @@ struct PeDescription {
   // The init's name, the key of its scale (model.pe.init.std, ..., from its registration; "" for none) and value.
   std::string init_name, init_scale_key;
   double init_scale = 0;
-  bool drawn = false;   // its [T, d] tables are drawn from an initialiser (learned, random_fixed, ...): sigma matters
+  bool drawn = false;  // its [T, d] tables are drawn from an initialiser (learned, random_fixed, ...): sigma matters
 };
 
 // The PE of a run as pe.h5 describes it. It is drawn from its init when it has an initialiser and adds [T, d]

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "checkpoint_state.hpp"
+#include "core/config/identity.hpp"
+#include "core/config/node.hpp"
 #include "data_feed.hpp"
 #include "data_parallel.hpp"
 #include "datasets/folder_lock.hpp"
@@ -16,15 +18,13 @@
 #include "evaluate.hpp"
 #include "models/micro_batches.hpp"
 #include "models/model.hpp"
-#include "core/config/identity.hpp"
-#include "core/config/node.hpp"
 #include "train_options.hpp"
 
 namespace loci::torch_trainer {
 
 struct Session {
   TrainOptions opt;
-  config::Node recorded;  // config.yaml: resolved, with the effective init and absolute paths
+  config::Node recorded;      // config.yaml: resolved, with the effective init and absolute paths
   config::Identity identity;  // identity.json's
   torch::Device device = torch::kCPU;
   std::unique_ptr<DataParallel> dp;

@@ -38,10 +38,13 @@ torch::Tensor positions_of(const datasets::Dataset& ds) {
   const auto a = ds.read_dataset_array("positions");
   if (a.spec.shape.size() != 2) throw UserError(ds.path().string() + ": /positions must be [token, axis]");
   std::vector<float> v(static_cast<std::size_t>(a.spec.elements()));
-  if (a.spec.dtype == datasets::DType::f32) std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
+  if (a.spec.dtype == datasets::DType::f32)
+    std::memcpy(v.data(), a.bytes.data(), a.bytes.size());
   else if (a.spec.dtype == datasets::DType::f64)
-    for (std::size_t i = 0; i < v.size(); ++i) v[i] = static_cast<float>(reinterpret_cast<const double*>(a.bytes.data())[i]);
-  else throw UserError(ds.path().string() + ": /positions must be float32 or float64");
+    for (std::size_t i = 0; i < v.size(); ++i)
+      v[i] = static_cast<float>(reinterpret_cast<const double*>(a.bytes.data())[i]);
+  else
+    throw UserError(ds.path().string() + ": /positions must be float32 or float64");
   for (std::size_t i = 0; i < v.size(); ++i)
     if (!std::isfinite(v[i]))
       throw UserError(ds.path().string() + ": /positions holds " + std::to_string(v[i]) + " at token " +
@@ -52,8 +55,8 @@ torch::Tensor positions_of(const datasets::Dataset& ds) {
 
 // The split whose samples the saved attention maps average: the configured one (an unknown name is an error), else
 // the human puzzles, else test, else the first evaluated split. `where` is the key's position in the config.
-std::string attention_split_of(const TrainOptions& opt, const datasets::Dataset& ds, const std::vector<std::string>& eval_splits,
-                               const std::string& where) {
+std::string attention_split_of(const TrainOptions& opt, const datasets::Dataset& ds,
+                               const std::vector<std::string>& eval_splits, const std::string& where) {
   const auto splits = ds.splits();
   if (!opt.attention_split.empty()) {
     if (std::find(splits.begin(), splits.end(), opt.attention_split) == splits.end())
@@ -93,7 +96,8 @@ class TorchTrainer final : public plugins::Trainer {
     open_data(s);
     const ResumePlan resume = check_identity(s, resolved, request);
     s.started_at = utc_now();
-    if (!request.from.empty()) use_checkpoint(s, request.from);
+    if (!request.from.empty())
+      use_checkpoint(s, request.from);
     else if (resume.finished && !resume.extend) {
       std::cerr << "loci: " << s.run.string() << " has finished already (summary.json); nothing to do\n";
       return;
@@ -133,7 +137,7 @@ class TorchTrainer final : public plugins::Trainer {
   // checkpoint records another run), its evaluated splits known; the run folder stays claimed while the returned
   // lock lives, so no training writes it meanwhile.
   static std::unique_ptr<datasets::FolderLock> load_trained(Session& s, const config::Node& resolved,
-                                                           const std::filesystem::path& run, int threads) {
+                                                            const std::filesystem::path& run, int threads) {
     s.opt = read_options(resolved);
     s.opt.out = run.string();
     if (threads > 0) s.opt.threads = threads;
@@ -208,7 +212,8 @@ class TorchTrainer final : public plugins::Trainer {
     s.model->to(s.device);
     s.optimizer = make_optimizer(s.opt, s.model);
     // Each batch's gradient as the sum of train.micro_batches parts, the parts side by side on the threads, one each.
-    s.micro = std::make_unique<models::MicroBatches>(models::MicroBatchOptions(s.opt.micro_batches, at::get_num_threads()));
+    s.micro =
+        std::make_unique<models::MicroBatches>(models::MicroBatchOptions(s.opt.micro_batches, at::get_num_threads()));
   }
 
   static void restore(Session& s, const ResumePlan& resume, bool from_file) {
@@ -246,7 +251,8 @@ class TorchTrainer final : public plugins::Trainer {
 
   static void plan_epochs(Session& s, const config::Node& resolved, const plugins::TrainRequest& request) {
     s.eval_splits = s.opt.eval_splits.empty() ? s.ds->splits() : s.opt.eval_splits;
-    for (const auto& split : s.eval_splits) s.ds->samples(split);  // an unknown split is an error now, not at the first eval
+    for (const auto& split : s.eval_splits)
+      s.ds->samples(split);  // an unknown split is an error now, not at the first eval
     if (!s.opt.checkpoint_best.empty() &&
         std::find(s.eval_splits.begin(), s.eval_splits.end(), s.opt.checkpoint_best) == s.eval_splits.end())
       config::fail_at(
@@ -255,8 +261,7 @@ class TorchTrainer final : public plugins::Trainer {
     s.attention_split = s.opt.save_attention ? attention_split_of(s.opt, *s.ds, s.eval_splits,
                                                                   resolved.at("train.attention_split").mark().str())
                                              : "";
-    s.per_epoch = datasets::BatchStream(*s.ds, s.plan.stream_options(s.opt.train_split, s.opt.batch_size))
-                      .batches();
+    s.per_epoch = datasets::BatchStream(*s.ds, s.plan.stream_options(s.opt.train_split, s.opt.batch_size)).batches();
     if (s.per_epoch == 0)
       config::fail_at(resolved.at("task.train_split").mark(), "task.train_split '" + s.opt.train_split + "' of " +
                                                                   s.ds->path().string() +
@@ -273,6 +278,7 @@ class TorchTrainer final : public plugins::Trainer {
 
 }  // namespace loci::torch_trainer
 
-LOCI_PLUGIN(LOCI_PLUGIN_TRAINER, "torch_trainer", "0.1.0",
-            "LibTorch trainer: the paper's transformer with any positional encoding, LST classification or masked regression",
-            loci::torch_trainer::schema_text(), loci::torch_trainer::TorchTrainer)
+LOCI_PLUGIN(
+    LOCI_PLUGIN_TRAINER, "torch_trainer", "0.1.0",
+    "LibTorch trainer: the paper's transformer with any positional encoding, LST classification or masked regression",
+    loci::torch_trainer::schema_text(), loci::torch_trainer::TorchTrainer)

@@ -6,11 +6,11 @@
 #include <functional>
 #include <map>
 
+#include "core/common_options.hpp"
+#include "core/config/options.hpp"
 #include "models/choices.hpp"
 #include "models/init/init_registry.hpp"
 #include "models/pe/positional_encoding.hpp"
-#include "core/common_options.hpp"
-#include "core/config/options.hpp"
 
 namespace loci::torch_trainer {
 
@@ -28,24 +28,30 @@ void declare_task(Table& t) {
   t.add("task.type", [](O& o) -> std::string& { return o.task; })
       .choices({"auto", "classification", "masked_regression"})
       .doc("auto: classification when the dataset has `label`, masked-token regression otherwise");
-  t.add("task.input", [](O& o) -> std::string& { return o.input; })
-      .doc("per-sample array of token features [token, channel]; auto: tokens, else activity");
-  t.add("task.label", [](O& o) -> std::string& { return o.label; }).doc("per-sample class label array (classification)");
-  t.add("task.target_token", [](O& o) -> std::string& { return o.target_token; })
-      .doc("per-sample array giving the target token (pooling: target)");
+  t.add("task.input", [](O& o) -> std::string& {
+     return o.input;
+   }).doc("per-sample array of token features [token, channel]; auto: tokens, else activity");
+  t.add("task.label", [](O& o) -> std::string& {
+     return o.label;
+   }).doc("per-sample class label array (classification)");
+  t.add("task.target_token", [](O& o) -> std::string& {
+     return o.target_token;
+   }).doc("per-sample array giving the target token (pooling: target)");
   t.add("task.objective", [](O& o) -> std::string& { return o.objective; })
       .choices({"readout", "dense", "dense_blank"})
-      .doc("what classification supervises: readout = one label per sample read from one token (the paper: the "
-           "last); dense = every token's own class from the per-sample array `solution` [token] (the LST: every "
-           "cell's symbol), each read from its own token; dense_blank = only the tokens whose symbol channels are "
-           "all zero (the LST's blank cells and its target). Accuracy stays the target cell's (task.target_token), "
-           "read from its own token under dense objectives");
+      .doc(
+          "what classification supervises: readout = one label per sample read from one token (the paper: the "
+          "last); dense = every token's own class from the per-sample array `solution` [token] (the LST: every "
+          "cell's symbol), each read from its own token; dense_blank = only the tokens whose symbol channels are "
+          "all zero (the LST's blank cells and its target). Accuracy stays the target cell's (task.target_token), "
+          "read from its own token under dense objectives");
   t.add("task.classes", [](O& o) -> std::int64_t& { return o.classes; })
       .min(0)
       .doc("number of classes; 0 = from the dataset (N of the LST grid, or max label + 1)");
   t.add("task.train_split", [](O& o) -> std::string& { return o.train_split; }).doc("split to train on");
-  t.add("task.eval_splits", [](O& o) -> std::vector<std::string>& { return o.eval_splits; })
-      .doc("splits to evaluate; [] = every split");
+  t.add("task.eval_splits", [](O& o) -> std::vector<std::string>& {
+     return o.eval_splits;
+   }).doc("splits to evaluate; [] = every split");
 }
 
 void declare_model(Table& t) {
@@ -60,13 +66,15 @@ void declare_model(Table& t) {
   t.add("model.activation", [](O& o) -> std::string& { return o.model.encoder().activation(); })
       .choices(models::activations())
       .doc("MLP activation");
-  t.add("model.activation_after_both", [](O& o) -> bool& { return o.model.encoder().activation_after_both(); })
-      .doc("activation after both MLP linears (the paper) or only the first");
+  t.add("model.activation_after_both", [](O& o) -> bool& {
+     return o.model.encoder().activation_after_both();
+   }).doc("activation after both MLP linears (the paper) or only the first");
   t.add("model.norm", [](O& o) -> std::string& { return o.model.encoder().norm(); })
       .choices(models::norm_placements())
       .doc("LayerNorm placement (the paper: post)");
-  t.add("model.final_norm", [](O& o) -> bool& { return o.model.encoder().final_norm(); })
-      .doc("a LayerNorm after the last block");
+  t.add("model.final_norm", [](O& o) -> bool& {
+     return o.model.encoder().final_norm();
+   }).doc("a LayerNorm after the last block");
   t.add("model.dropout", [](O& o) -> double& { return o.model.encoder().dropout(); })
       .within(0, 1)
       .doc("dropout in attention and MLP");
@@ -81,8 +89,7 @@ void declare_model(Table& t) {
       .within(0, 1)
       .doc("masked regression: share masked at evaluation");
   t.check(
-      "model.heads",
-      [](const O& o) { return o.model.encoder().d_model() % o.model.encoder().heads() == 0; },
+      "model.heads", [](const O& o) { return o.model.encoder().d_model() % o.model.encoder().heads() == 0; },
       [](const O& o) {
         return "must divide model.d_model (" + std::to_string(o.model.encoder().heads()) + " heads, d_model " +
                std::to_string(o.model.encoder().d_model()) + ")";
@@ -96,8 +103,9 @@ void declare_pe(Table& t) {
       .doc("positional encoding (models/pe/, one file each)");
   t.add("model.pe.placement", [pe](O& o) -> std::string& { return pe(o).placement(); })
       .choices(models::pe_placements())
-      .doc("per_block: each block adds its own PE (the paper); shared: one PE added at every block; input_only: one "
-           "PE at the first block only");
+      .doc(
+          "per_block: each block adds its own PE (the paper); shared: one PE added at every block; input_only: one "
+          "PE at the first block only");
   t.add("model.pe.base", [pe](O& o) -> double& { return pe(o).base(); }).min(1).doc("sinusoid / rotary base");
   t.add("model.pe.coordinate_scale", [pe](O& o) -> double& { return pe(o).coordinate_scale(); })
       .min(0)
@@ -105,23 +113,27 @@ void declare_pe(Table& t) {
   t.add("model.pe.sinusoidal_dropout", [pe](O& o) -> double& { return pe(o).sinusoidal_dropout(); })
       .within(0, 1)
       .doc("dropout on fixed sinusoidal PEs (the authors' code: 0.1)");
-  t.add("model.pe.dropout_at_eval", [pe](O& o) -> bool& { return pe(o).dropout_at_eval(); })
-      .doc("keep that dropout on at evaluation (the authors' code: true)");
+  t.add("model.pe.dropout_at_eval", [pe](O& o) -> bool& {
+     return pe(o).dropout_at_eval();
+   }).doc("keep that dropout on at evaluation (the authors' code: true)");
   t.add("model.pe.variant", [pe](O& o) -> std::string& { return pe(o).variant(); })
       .choices(models::relative_variants())
-      .doc("relative PE: learned attention bias, or the authors' Music-Transformer relative attention with a causal "
-           "mask");
+      .doc(
+          "relative PE: learned attention bias, or the authors' Music-Transformer relative attention with a causal "
+          "mask");
   t.add("model.pe.offsets", [pe](O& o) -> std::string& { return pe(o).offsets(); })
       .choices(models::pe_offsets())
-      .doc("relative and alibi PEs: offsets of the token index, or of the true coordinates (grid offset vectors for "
-           "relative bias, euclidean distance for alibi)");
+      .doc(
+          "relative and alibi PEs: offsets of the token index, or of the true coordinates (grid offset vectors for "
+          "relative bias, euclidean distance for alibi)");
   t.add("model.pe.max_distance", [pe](O& o) -> std::int64_t& { return pe(o).max_distance(); })
       .min(0)
       .doc("relative PE: clip offsets (0 = no clipping)");
   t.add("model.pe.draw", [](O& o) -> std::string& { return o.pe_draw; })
-      .doc("where a drawn PE's random tables come from: seed (the run's seed, so the cells of a sweep that share a "
-           "seed share one draw, rescaled by sigma: paired), run (the run's settings and seed: every cell draws its "
-           "own, independent), or a whole number N (the draw a run of seed N makes: shared on purpose)");
+      .doc(
+          "where a drawn PE's random tables come from: seed (the run's seed, so the cells of a sweep that share a "
+          "seed share one draw, rescaled by sigma: paired), run (the run's settings and seed: every cell draws its "
+          "own, independent), or a whole number N (the draw a run of seed N makes: shared on purpose)");
   t.check(
       "model.pe.draw", [](const O& o) { return is_pe_draw(o.pe_draw); },
       [](const O& o) { return "must be seed, run or a whole number, not '" + o.pe_draw + "'"; });
@@ -147,8 +159,9 @@ std::function<bool(const config::FlatConfig&)> read_by_init(const std::string& k
 }
 
 void declare_init(Table& t) {
-  const std::string absent = " (absent: the PE's own default initialiser, e.g. learned normal(0.2), random_fixed "
-                             "normal(1.0), relative bias zeros, relative music_causal normal(1.0))";
+  const std::string absent =
+      " (absent: the PE's own default initialiser, e.g. learned normal(0.2), random_fixed "
+      "normal(1.0), relative bias zeros, relative music_causal normal(1.0))";
   t.add("model.pe.init.name", [](O& o) -> std::optional<std::string>& { return o.init.name; })
       .choices(models::InitRegistry::names())
       .doc("initialisation of learned and random PE tables (models/init/)" + absent);
@@ -186,26 +199,31 @@ void declare_optimizer(Table& t) {
   t.add("train.weight_decay", [](O& o) -> double& { return o.weight_decay; }).min(0).doc("weight decay");
   t.add("train.pe.weight_decay", [](O& o) -> std::optional<double>& { return o.pe_weight_decay; })
       .min(0)
-      .doc("weight decay of the PE's own parameters alone (absent: train.weight_decay, as every other parameter); "
-           "0 exempts the PE from decay (as timm exempts pos_embed), a value with train.weight_decay 0 decays the PE "
-           "alone; no effect on a PE without parameters (the fixed ones)");
+      .doc(
+          "weight decay of the PE's own parameters alone (absent: train.weight_decay, as every other parameter); "
+          "0 exempts the PE from decay (as timm exempts pos_embed), a value with train.weight_decay 0 decays the PE "
+          "alone; no effect on a PE without parameters (the fixed ones)");
   t.add("train.pe.lr_scale", [](O& o) -> double& { return o.pe_lr_scale; })
       .min(0)
-      .doc("the PE's learning rate as a multiple of train.lr (and of its schedule); 0 freezes the PE at its init; no "
-           "effect on a PE without parameters");
+      .doc(
+          "the PE's learning rate as a multiple of train.lr (and of its schedule); 0 freezes the PE at its init; no "
+          "effect on a PE without parameters");
   t.add("train.adam_eps", [](O& o) -> double& { return o.adam_eps; })
       .min(1e-30)
-      .doc("AdamW's epsilon, added to the root of the second moment: larger values shrink the steps of parameters "
-           "whose gradients have become small (a way to keep them moving after the task is fitted)")
+      .doc(
+          "AdamW's epsilon, added to the root of the second moment: larger values shrink the steps of parameters "
+          "whose gradients have become small (a way to keep them moving after the task is fitted)")
       .applies_when("train.optimizer", {"adamw"});
   t.add("train.label_smoothing", [](O& o) -> double& { return o.label_smoothing; })
       .within(0, 1)
-      .doc("classification targets smoothed towards uniform by this share, so the loss never reaches zero and the "
-           "gradient does not vanish once every training sample is right");
+      .doc(
+          "classification targets smoothed towards uniform by this share, so the loss never reaches zero and the "
+          "gradient does not vanish once every training sample is right");
   t.add("train.data_fraction", [](O& o) -> double& { return o.data_fraction; })
       .within(1e-9, 1)
-      .doc("train on this share of the training split: its first samples in stored order (at least one), the same "
-           "ones every epoch; the train split's evaluation scores the same share");
+      .doc(
+          "train on this share of the training split: its first samples in stored order (at least one), the same "
+          "ones every epoch; the train split's evaluation scores the same share");
   t.add("train.momentum", [](O& o) -> double& { return o.momentum; })
       .min(0)
       .doc("SGD momentum")
@@ -229,8 +247,9 @@ void declare_optimizer(Table& t) {
 void declare_length_and_threads(Table& t) {
   t.add("train.epochs", [](O& o) -> std::int64_t& { return o.epochs; })
       .min(1)
-      .doc("epochs (the paper: 4000); may grow on a finished run with --resume, which then continues as if asked "
-           "for that many from the start")
+      .doc(
+          "epochs (the paper: 4000); may grow on a finished run with --resume, which then continues as if asked "
+          "for that many from the start")
       .outside_identity();
   t.add("train.steps", [](O& o) -> std::int64_t& { return o.steps; })
       .min(0)
@@ -239,14 +258,16 @@ void declare_length_and_threads(Table& t) {
   t.add("train.threads", [](O& o) -> int& { return o.threads; })
       .min(0)
       .max(4096)
-      .doc("threads (training: one per micro-batch; evaluation: all); 0 = all cores, and more than the cores are "
-           "used as the cores. The results do not depend on it")
+      .doc(
+          "threads (training: one per micro-batch; evaluation: all); 0 = all cores, and more than the cores are "
+          "used as the cores. The results do not depend on it")
       .outside_identity();
   t.add("train.micro_batches", [](O& o) -> int& { return o.micro_batches; })
       .min(1)
-      .doc("each batch's gradient as the sum of this many equal parts' gradients, the parts computed side by side, "
-           "one thread each (training uses min(micro_batches, threads) cores); the results depend on it, never on "
-           "threads; at most train.batch_size");
+      .doc(
+          "each batch's gradient as the sum of this many equal parts' gradients, the parts computed side by side, "
+          "one thread each (training uses min(micro_batches, threads) cores); the results depend on it, never on "
+          "threads; at most train.batch_size");
   // More parts than samples leaves parts empty and made an epoch hundreds of times slower, for nothing.
   t.check(
       "train.micro_batches", [](const O& o) { return o.micro_batches <= o.batch_size; },
@@ -256,13 +277,15 @@ void declare_length_and_threads(Table& t) {
       });
   t.add("train.dist_timeout", [](O& o) -> std::int64_t& { return o.dist_timeout; })
       .min(1)
-      .doc("data-parallel runs (torchrun-style launch): seconds a rank waits for the others before it stops with an "
-           "error")
+      .doc(
+          "data-parallel runs (torchrun-style launch): seconds a rank waits for the others before it stops with an "
+          "error")
       .outside_identity();
   t.add("train.dist_eval_timeout", [](O& o) -> std::int64_t& { return o.dist_eval_timeout; })
       .min(1)
-      .doc("data-parallel runs: seconds the other ranks wait while rank 0 evaluates and saves, apart from "
-           "train.dist_timeout so that a long evaluation does not end a healthy run")
+      .doc(
+          "data-parallel runs: seconds the other ranks wait while rank 0 evaluates and saves, apart from "
+          "train.dist_timeout so that a long evaluation does not end a healthy run")
       .outside_identity();
 }
 
@@ -270,7 +293,9 @@ void declare_evaluation(Table& t) {
   t.add("train.eval_every", [](O& o) -> std::int64_t& { return o.eval_every; })
       .min(1)
       .doc("evaluate every this many epochs (and at the end)");
-  t.add("train.eval_batch_size", [](O& o) -> std::int64_t& { return o.eval_batch_size; }).min(1).doc("batch size of evaluation");
+  t.add("train.eval_batch_size", [](O& o) -> std::int64_t& { return o.eval_batch_size; })
+      .min(1)
+      .doc("batch size of evaluation");
   t.add("train.early_stop_patience", [](O& o) -> std::int64_t& { return o.early_stop_patience; })
       .min(0)
       .doc("stop after this many evaluations without improvement (0 = off)");
@@ -289,50 +314,60 @@ void declare_numerics(Table& t) {
       .doc("cpu, or cuda when LibTorch was built with CUDA");
   t.add("train.precision", [](O& o) -> std::string& { return o.precision; })
       .choices({"fp32", "bf16"})
-      .doc("bf16: the training step in bfloat16 as train.bf16_products says (parameters, optimizer and evaluation "
-           "stay fp32; not the paper's numerics)");
+      .doc(
+          "bf16: the training step in bfloat16 as train.bf16_products says (parameters, optimizer and evaluation "
+          "stay fp32; not the paper's numerics)");
   t.add("train.bf16_products", [](O& o) -> std::string& { return o.bf16_products; })
       .choices({"autocast", "fused"})
-      .doc("with train.precision bf16 on a CPU: autocast (LibTorch's bfloat16 autocast over the forward pass, the "
-           "attention's own products in fp32) or fused (the fused layers keep float32 activations and round only "
-           "their products' operands to bfloat16, on oneDNN's gemm_bf16bf16f32; needs AVX512_BF16 or AMX)")
+      .doc(
+          "with train.precision bf16 on a CPU: autocast (LibTorch's bfloat16 autocast over the forward pass, the "
+          "attention's own products in fp32) or fused (the fused layers keep float32 activations and round only "
+          "their products' operands to bfloat16, on oneDNN's gemm_bf16bf16f32; needs AVX512_BF16 or AMX)")
       .applies_when("train.precision", {"bf16"});
   t.add("train.eval_mask_ratios", [](O& o) -> std::vector<double>& { return o.eval_mask_ratios; })
       .within(0, 1)
-      .doc("masked regression: more shares of tokens to mask at each evaluation besides model.mask_ratio_eval (the "
-           "paper tests at 50% and 90%); their metrics rows are named <split>@<ratio>, e.g. test@0.5");
+      .doc(
+          "masked regression: more shares of tokens to mask at each evaluation besides model.mask_ratio_eval (the "
+          "paper tests at 50% and 90%); their metrics rows are named <split>@<ratio>, e.g. test@0.5");
   t.add("train.robustness_noise", [](O& o) -> std::vector<double>& { return o.robustness_noise; })
       .min(0)
-      .doc("the paper's robustness test: when training ends, every evaluated split again with Gaussian noise of each "
-           "of these sds added to the token embeddings; robustness.csv (split, noise_std, accuracy or mse). [] = off");
+      .doc(
+          "the paper's robustness test: when training ends, every evaluated split again with Gaussian noise of each "
+          "of these sds added to the token embeddings; robustness.csv (split, noise_std, accuracy or mse). [] = off");
 }
 
 void declare_run_folder(Table& t) {
   t.add("train.on_other_settings", [](O& o) -> std::string& { return o.on_other_settings; })
       .choices({"refuse", "new_folder"})
-      .doc("when `out` holds a run made with other settings: refuse, naming the keys that differ, or train into "
-           "<out>@<first 8 hex of this run's identity hash> instead (resumed there when it exists)")
+      .doc(
+          "when `out` holds a run made with other settings: refuse, naming the keys that differ, or train into "
+          "<out>@<first 8 hex of this run's identity hash> instead (resumed there when it exists)")
       .outside_identity();
   t.add("train.blas_kernel", [](O& o) -> std::string& { return o.blas_kernel; })
-      .doc("OpenBLAS kernel: auto (loci replaces OpenBLAS's choice when it is a fallback older than the CPU, e.g. "
-           "Prescott on an AVX-512 CPU, after checking the new one), openblas (OpenBLAS's own choice), or a kernel "
-           "name (SkylakeX, Cooperlake, Haswell, ...); a user's OPENBLAS_CORETYPE always wins. Speed only: results "
-           "differ in the last bits between kernels");
+      .doc(
+          "OpenBLAS kernel: auto (loci replaces OpenBLAS's choice when it is a fallback older than the CPU, e.g. "
+          "Prescott on an AVX-512 CPU, after checking the new one), openblas (OpenBLAS's own choice), or a kernel "
+          "name (SkylakeX, Cooperlake, Haswell, ...); a user's OPENBLAS_CORETYPE always wins. Speed only: results "
+          "differ in the last bits between kernels");
   t.add("train.checkpoint.every", [](O& o) -> std::int64_t& { return o.checkpoint_every; })
       .min(0)
-      .doc("besides checkpoints/last.pt, keep checkpoints/epoch_<E>.pt at each evaluation whose epoch is a multiple "
-           "of this (0 = none); `loci train CONFIG --from FILE` continues from any of them")
+      .doc(
+          "besides checkpoints/last.pt, keep checkpoints/epoch_<E>.pt at each evaluation whose epoch is a multiple "
+          "of this (0 = none); `loci train CONFIG --from FILE` continues from any of them")
       .outside_identity();
   t.add("train.checkpoint.best", [](O& o) -> std::string& { return o.checkpoint_best; })
-      .doc("keep checkpoints/best.pt, the model at the evaluation with the lowest loss on this split so far "
-           "('' = none)")
+      .doc(
+          "keep checkpoints/best.pt, the model at the evaluation with the lowest loss on this split so far "
+          "('' = none)")
       .outside_identity();
   t.add("train.save_attention", [](O& o) -> bool& { return o.save_attention; })
-      .doc("write attention.h5: each block's attention maps averaged over the samples of attention_split, at every "
-           "evaluation");
+      .doc(
+          "write attention.h5: each block's attention maps averaged over the samples of attention_split, at every "
+          "evaluation");
   t.add("train.attention_split", [](O& o) -> std::string& { return o.attention_split; })
-      .doc("split whose samples the saved attention maps average; '' = human if the dataset has it, else test, else "
-           "the first evaluated split");
+      .doc(
+          "split whose samples the saved attention maps average; '' = human if the dataset has it, else test, else "
+          "the first evaluated split");
   t.add("train.progress", [](O& o) -> bool& { return o.progress; })
       .doc("progress bar on a terminal, plain lines in logs")
       .outside_identity();
@@ -392,8 +427,8 @@ void refuse_unread_init_keys(const config::Node& r, const InitKeys& k, const c10
     std::string takes;
     for (const auto& x : reads) takes += (takes.empty() ? "" : ", ") + std::string("model.pe.init.") + x;
     throw UserError(where + "'" + path + "' is not read by the " + init->name() + " initialiser" +
-                    (takes.empty() ? std::string(", which reads no key") : " (it reads " + takes + ")") +
-                    "; set " + (takes.empty() ? std::string("none") : "those") + " instead, or leave it out");
+                    (takes.empty() ? std::string(", which reads no key") : " (it reads " + takes + ")") + "; set " +
+                    (takes.empty() ? std::string("none") : "those") + " instead, or leave it out");
   }
 }
 
@@ -426,7 +461,7 @@ config::Node own_keys_node(const std::vector<sim::ParamSpec>& keys, const std::m
     const auto it = values.find(key.name);
     if (it == values.end()) continue;
     n.set(key.name, config::Node::scalar(key.kind == sim::ParamSpec::Kind::flag ? (it->second != 0 ? "true" : "false")
-                                                                               : config::default_text(it->second)));
+                                                                                : config::default_text(it->second)));
   }
   return n;
 }

@@ -3,14 +3,14 @@
 #pragma once
 
 #include <cstdint>
-#include <optional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
-#include "models/model.hpp"
 #include "core/config/node.hpp"
 #include "core/config/options.hpp"
+#include "models/model.hpp"
 
 namespace loci::torch_trainer {
 
@@ -39,9 +39,9 @@ struct TrainOptions {
 
   std::string optimizer = "adamw";
   double lr = 1e-4, weight_decay = 0, momentum = 0.9;
-  double adam_eps = 1e-8;         // train.adam_eps
-  double label_smoothing = 0;     // train.label_smoothing (classification)
-  double data_fraction = 1;       // train.data_fraction: train on the split's first share of samples
+  double adam_eps = 1e-8;      // train.adam_eps
+  double label_smoothing = 0;  // train.label_smoothing (classification)
+  double data_fraction = 1;    // train.data_fraction: train on the split's first share of samples
   // train.pe.*: the PE's own optimizer settings (its parameters then form a group of their own, optimizer.hpp).
   std::optional<double> pe_weight_decay;  // absent: train.weight_decay
   double pe_lr_scale = 1.0;               // the PE's learning rate = this x the schedule's
@@ -50,7 +50,7 @@ struct TrainOptions {
   double min_lr = 0, clip_grad_norm = 0;
   std::int64_t epochs = 4000, steps = 0, batch_size = 128, eval_batch_size = 512, eval_every = 200;
   int threads = 0;
-  int micro_batches = 2;  // parts of each batch whose gradients are summed (models/micro_batches.hpp)
+  int micro_batches = 2;                  // parts of each batch whose gradients are summed (models/micro_batches.hpp)
   std::int64_t dist_timeout = 600;        // seconds; data-parallel runs only
   std::int64_t dist_eval_timeout = 7200;  // seconds the other ranks wait out rank 0's evaluation
   std::int64_t early_stop_patience = 0;
@@ -58,13 +58,15 @@ struct TrainOptions {
   double early_stop_min_delta = 0;
   std::string device = "cpu";
   std::vector<double> eval_mask_ratios{0.5};
-  std::vector<double> robustness_noise;  // sds of embedding noise evaluated once training ends (robustness.csv)  // masked regression: extra evaluations, rows named <split>@<ratio>
+  std::vector<double> robustness_noise;  // sds of embedding noise evaluated once training ends (robustness.csv)  //
+                                         // masked regression: extra evaluations, rows named <split>@<ratio>
   std::string blas_kernel = "auto";
-  std::string on_other_settings = "refuse";  // or new_folder: <out>@<identity hash> (run_identity.hpp)  // cpu/blas_kernel.hpp; settled by the `loci` process before training
-  std::string precision = "fp32";  // or bf16 (models/precision_scope.hpp)
-  std::string bf16_products = "autocast";  // or fused: how a CPU bf16 step runs its products
+  std::string on_other_settings = "refuse";  // or new_folder: <out>@<identity hash> (run_identity.hpp)  //
+                                             // cpu/blas_kernel.hpp; settled by the `loci` process before training
+  std::string precision = "fp32";            // or bf16 (models/precision_scope.hpp)
+  std::string bf16_products = "autocast";    // or fused: how a CPU bf16 step runs its products
   bool save_attention = false, progress = true;
-  std::string attention_split;  // "" = human, else test, else the first evaluated split
+  std::string attention_split;        // "" = human, else test, else the first evaluated split
   std::int64_t checkpoint_every = 0;  // also keep checkpoints/epoch_<E>.pt every this many epochs (0 = off)
   std::string checkpoint_best;        // split whose loss picks checkpoints/best.pt ("" = off)
   std::int64_t jobs = 1;              // sweeps (apps/sweep/sweep.cpp): processes at a time

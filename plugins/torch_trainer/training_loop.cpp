@@ -6,6 +6,8 @@
 #include <fstream>
 #include <iostream>
 
+#include "core/config/options.hpp"
+#include "core/error.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/checked_file.hpp"
 #include "datasets/progress.hpp"
@@ -14,8 +16,6 @@
 #include "optimizer.hpp"
 #include "pause_signal.hpp"
 #include "run_identity.hpp"
-#include "core/config/options.hpp"
-#include "core/error.hpp"
 #include "run_outputs.hpp"
 #include "sim/random/stream.hpp"
 
@@ -39,8 +39,10 @@ double pe_norm(const models::Model& model) {
 
 std::string describe(const SplitMetrics& m) {
   char buf[128];
-  if (m.accuracy >= 0) std::snprintf(buf, sizeof buf, "%s acc %.3f loss %.4f", m.split.c_str(), m.accuracy, m.loss);
-  else std::snprintf(buf, sizeof buf, "%s mse %.5f", m.split.c_str(), m.mse);
+  if (m.accuracy >= 0)
+    std::snprintf(buf, sizeof buf, "%s acc %.3f loss %.4f", m.split.c_str(), m.accuracy, m.loss);
+  else
+    std::snprintf(buf, sizeof buf, "%s mse %.5f", m.split.c_str(), m.mse);
   return buf;
 }
 
@@ -62,7 +64,7 @@ struct EpochTally {
 
 // Every PE table (and, when saved, each block's mean attention) as it is now.
 PeSnapshot snapshot(models::Model& model, const datasets::Dataset& ds, const FeedPlan& plan, const TrainOptions& opt,
-                           const std::string& attention_split, const RunState& state) {
+                    const std::string& attention_split, const RunState& state) {
   PeSnapshot snap{state.epoch, state.step, {}, {}, {}};
   for (const auto& m : model->pe_matrices()) snap.matrices.push_back(m.defined() ? m.to(torch::kCPU).clone() : m);
   for (const auto& l : model->position_logits()) snap.position_logits.push_back(l.to(torch::kCPU).clone());
@@ -82,7 +84,12 @@ bool evaluate_all(models::Model& model, const datasets::Dataset& ds, const FeedP
                                   opt.steps > 0 ? opt.steps : state.step);
   bool stop = false;
   for (const auto& split : splits) {
-    MetricsRow row{state.epoch, state.step, state.seconds, lr, norm, embedding,
+    MetricsRow row{state.epoch,
+                   state.step,
+                   state.seconds,
+                   lr,
+                   norm,
+                   embedding,
                    evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed, micro, -1, means)};
     line += " | " + describe(row.metrics);
     if (opt.early_stop_patience > 0 && split == opt.early_stop_split) {
@@ -99,9 +106,14 @@ bool evaluate_all(models::Model& model, const datasets::Dataset& ds, const FeedP
     for (const double ratio : opt.eval_mask_ratios) {
       // The default ratio again draws the same masks: the same numbers, so they are copied, not recomputed.
       const bool same = ratio == model->masked_regression->options().mask_ratio_eval();
-      MetricsRow extra{state.epoch, state.step, state.seconds, lr, norm, embedding,
-                       same ? at_default
-                            : evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed, micro, ratio, means)};
+      MetricsRow extra{
+          state.epoch,
+          state.step,
+          state.seconds,
+          lr,
+          norm,
+          embedding,
+          same ? at_default : evaluate(model, ds, split, plan, opt.eval_batch_size, opt.seed, micro, ratio, means)};
       extra.metrics.split = split + "@" + config::default_text(ratio);
       state.rows.push_back(std::move(extra));
     }
@@ -142,7 +154,9 @@ void train_step(Session& s, const datasets::BatchStream& stream, const datasets:
       const models::ModelOutput out = s.model->forward(in);
       outputs[static_cast<std::size_t>(p)] = out.output.detach();
       const double share = static_cast<double>(end - begin) / static_cast<double>(batch.size);
-      const torch::Tensor target = s.plan.task != Task::classification ? in.x : dense.defined() ? part(dense) : part(label);
+      const torch::Tensor target = s.plan.task != Task::classification ? in.x
+                                   : dense.defined()                   ? part(dense)
+                                                                       : part(label);
       return s.model->loss(out, in, target, opt.label_smoothing).to(torch::kFloat) * share;
     });
     double value = 0;
@@ -180,16 +194,17 @@ EpochTally run_epoch(Session& s, bool& stop) {
   torch::manual_seed(sim::Rng::stream(s.opt.seed, "epoch", epoch)());
   const std::uint64_t dropout_seed = sim::Rng::stream(s.opt.seed, "dropout", epoch)();
   s.micro->reseed([&](int p) {
-    return sim::Rng::stream(dropout_seed, "part", static_cast<std::uint64_t>(s.rank * s.micro->options().parts() + p))();
+    return sim::Rng::stream(dropout_seed, "part",
+                            static_cast<std::uint64_t>(s.rank * s.micro->options().parts() + p))();
   });
   at::Generator mask_gen = models::make_generator(sim::Rng::stream(s.opt.seed, "mask", epoch)());
   s.model->train();
   // With several ranks, each reads its own part of every global batch of this epoch's order.
   datasets::BatchStream stream(*s.ds, s.plan.stream_options(s.opt.train_split, s.opt.batch_size)
-                                      .seed(s.opt.seed)
-                                      .epoch(s.state.epoch)
-                                      .rank(s.rank)
-                                      .ranks(s.ranks));
+                                          .seed(s.opt.seed)
+                                          .epoch(s.state.epoch)
+                                          .rank(s.rank)
+                                          .ranks(s.ranks));
   datasets::Batch batch;
   EpochTally tally;
   while (stream.next(batch)) {
@@ -207,7 +222,8 @@ EpochTally run_epoch(Session& s, bool& stop) {
 bool improves_best(Session& s) {
   if (s.opt.checkpoint_best.empty()) return false;
   for (const auto& row : s.state.rows)
-    if (row.epoch == s.state.epoch && row.metrics.split == s.opt.checkpoint_best && row.metrics.loss < s.state.best_checkpoint_loss) {
+    if (row.epoch == s.state.epoch && row.metrics.split == s.opt.checkpoint_best &&
+        row.metrics.loss < s.state.best_checkpoint_loss) {
       s.state.best_checkpoint_loss = row.metrics.loss;
       return true;
     }
@@ -260,7 +276,8 @@ void record_initial_pe(Session& s) {
 }
 
 std::string run_epochs(Session& s, const plugins::TrainRequest& request) {
-  datasets::Progress progress(datasets::ProgressOptions("training", s.total_epochs).unit("epochs").enabled(s.progress_shown));
+  datasets::Progress progress(
+      datasets::ProgressOptions("training", s.total_epochs).unit("epochs").enabled(s.progress_shown));
   progress.advance(s.state.epoch);
   bool stop = s.state.step >= s.total_steps;
   std::string status = "finished";
@@ -291,7 +308,8 @@ std::string run_epochs(Session& s, const plugins::TrainRequest& request) {
     // Asked to stop (SIGUSR1, a scheduler's warning): the epoch is done and checkpointed, --resume goes on.
     // A data-parallel run keeps going: its ranks would have to agree on the epoch first.
     if (!stop && !s.dp && !last_epoch && PauseSignal::requested()) {
-      if (s.say) std::cerr << "loci: paused at epoch " << s.state.epoch << " on SIGUSR1, checkpointed; --resume continues\n";
+      if (s.say)
+        std::cerr << "loci: paused at epoch " << s.state.epoch << " on SIGUSR1, checkpointed; --resume continues\n";
       status = "paused";
       break;
     }

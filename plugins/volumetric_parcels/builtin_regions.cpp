@@ -6,7 +6,9 @@
 namespace loci::volumetric_parcels {
 
 std::optional<std::string> builtin_region_table(const std::string& name) {
-  if (name == "builtin:nitime_aal") return std::string(R"csv(# nitime's resting-state regions (python3-nitime: nitime/data/fmri_timeseries.csv) placed at AAL regions
+  if (name == "builtin:nitime_aal")
+    return std::string(
+        R"csv(# nitime's resting-state regions (python3-nitime: nitime/data/fmri_timeseries.csv) placed at AAL regions
 # (mricron-data: /usr/share/mricron/templates/aal.nii.gz, names from aal.nii.txt), for
 # `import.regions: builtin:nitime_aal` (configs/fmri_nitime.yaml). Only regions with a one-to-one AAL
 # counterpart are kept:

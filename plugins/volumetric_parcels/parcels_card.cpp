@@ -22,26 +22,32 @@ void describe_volume(std::ostringstream& s, const ParcelsOptions& o, const CardF
     s << "The brain is the NIfTI label volume " << datasets::card_code(o.nifti) << " (";
     if (o.resample_mm > 0) s << "resampled to " << o.resample_mm << " mm by nearest voxel: ";
     s << f.grid << ", its sform or qform as affine)";
-    if (f.atlas_parcels) s << ": its " << f.parcels << " labels, in ascending order, are the parcels.\n\n";
+    if (f.atlas_parcels)
+      s << ": its " << f.parcels << " labels, in ascending order, are the parcels.\n\n";
     else
       s << ": the union of its labels is the mask"
         << (o.atlas_labels == "hemispheres" ? ", split at x = 0 into two hemispheres that no parcel crosses" : "")
         << ".\n\n";
   }
   if (!f.atlas_parcels) {
-    s << f.parcels << " parcels: farthest-point seeds in each region of the mask (a connected piece of one mask label), "
+    s << f.parcels
+      << " parcels: farthest-point seeds in each region of the mask (a connected piece of one mask label), "
       << "then " << o.parcellation.lloyd_steps() << " Lloyd steps";
     if (o.parcellation.size_spread() > 0)
-      s << " with power-diagram weights that balance sizes (every parcel within +-" << o.parcellation.size_spread() * 100
-        << "% of its region's mean size)";
+      s << " with power-diagram weights that balance sizes (every parcel within +-"
+        << o.parcellation.size_spread() * 100 << "% of its region's mean size)";
     s << "; every parcel is one face-connected piece (" << f.moved << " voxels moved to make it so)";
     if (o.parcellation.mirror())
       s << "; the left half (x < 0) was parcellated and mirrored, so parcel p + " << f.parcels / 2
         << " is the mirror image of parcel p";
-    s << ". " << f.mask_voxels << " voxels are in parcels" << (f.dropped ? ", " + std::to_string(f.dropped) + " mask voxels in none (on x = 0 or in pieces too small for a parcel)" : "")
+    s << ". " << f.mask_voxels << " voxels are in parcels"
+      << (f.dropped
+              ? ", " + std::to_string(f.dropped) + " mask voxels in none (on x = 0 or in pieces too small for a parcel)"
+              : "")
       << "; parcel volumes range over " << f.min_volume_mm3 << " .. " << f.max_volume_mm3 << " mm^3.";
     if (o.jitter_mm > 0)
-      s << " Each subject has its own parcellation: the seeds moved by N(0, " << o.jitter_mm << "^2) mm per axis and the "
+      s << " Each subject has its own parcellation: the seeds moved by N(0, " << o.jitter_mm
+        << "^2) mm per axis and the "
         << "voxels reassigned (parcel p stays parcel p; `/subject_positions` holds each subject's centroids).";
     s << "\n\n";
   }
@@ -59,9 +65,9 @@ void describe_activity(std::ostringstream& s, const ParcelsOptions& o) {
   if (a.network_weight != 0)
     s << "the `" << a.network.model << "` model of sim/dynamics on the parcels (weight " << a.network_weight
       << "), coupled by W_ij = exp(-d_ij / " << a.network.coupling_mm
-      << " mm) between centroids with each column normalised, integrated by `" << a.network.integrator << "` with dt = "
-      << a.network.simulation.dt() << ", " << a.network.simulation.subsample() << " steps per point after "
-      << a.network.simulation.burn_in() << " burn-in steps";
+      << " mm) between centroids with each column normalised, integrated by `" << a.network.integrator
+      << "` with dt = " << a.network.simulation.dt() << ", " << a.network.simulation.subsample()
+      << " steps per point after " << a.network.simulation.burn_in() << " burn-in steps";
   if (a.network_weight != 0 && a.network.velocity_m_s > 0)
     s << ", with conduction delays d_ij / " << a.network.velocity_m_s << " m/s rounded to whole steps of "
       << a.tr_s * 1e3 / static_cast<double>(a.network.simulation.subsample()) << " ms";
@@ -90,8 +96,9 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
       << "starting every " << o.stride << " points:\n\n";
   } else if (o.imported) {
     s << "Imported from the user's files: the atlas " << datasets::card_code(o.atlas) << " ("
-      << (f.has_volume ? "a NIfTI label volume; its " + std::to_string(f.parcels) + " labels in ascending order are the columns"
-                       : "a table of " + std::to_string(f.parcels) + " centroids in mm; no label volume, volumes or adjacency")
+      << (f.has_volume
+              ? "a NIfTI label volume; its " + std::to_string(f.parcels) + " labels in ascending order are the columns"
+              : "a table of " + std::to_string(f.parcels) + " centroids in mm; no label volume, volumes or adjacency")
       << ") and one time series per subject (time x parcels). A sample is a window of w = " << o.window
       << " points; a split holds every window of its subjects, subject after subject, windows starting every "
       << o.stride << " points:\n\n";
@@ -122,7 +129,8 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
     describe_activity(s, o);
     s << "A sample is a window of w = " << o.window << " points of one subject. Subjects are independent simulations "
       << "(their own field, network and noise streams, named by (seed, subject)); a split's windows come from its own "
-      << "subjects, so test subjects are held out. Sample i of a split is window i div S of the split's subject i mod S "
+      << "subjects, so test subjects are held out. Sample i of a split is window i div S of the split's subject i mod "
+         "S "
       << "(S subjects), starting at point (i div S) * " << o.stride << ":\n\n";
     for (const auto& p : o.splits) {
       if (p.windows.samples == 0) continue;
@@ -132,12 +140,14 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
     }
     s << "\n";
   }
-  s << "Per-sample arrays: `activity` (token x time, float32), `subject` (the subject's index) and `start` (the window's "
+  s << "Per-sample arrays: `activity` (token x time, float32), `subject` (the subject's index) and `start` (the "
+       "window's "
        "first point). Dataset arrays: `/positions` (token x axis, centroids in mm), `/distance` (between centroids, "
        "mm), `/hemisphere` (0 = left, centroid x < 0)";
   if (f.has_volume)
     s << ", `/adjacency` (1 where two parcels share a voxel face; " << f.edges << " pairs), `/volumes` (mm^3), "
-      << "`/labels` (the label volume, indexed [x, y, z] like nibabel's array) with `/affine` (voxel (i, j, k, 1) to mm)";
+      << "`/labels` (the label volume, indexed [x, y, z] like nibabel's array) with `/affine` (voxel (i, j, k, 1) to "
+         "mm)";
   if (!f.token_labels.empty()) {
     s << ", `/atlas_label` (the atlas's own label of each parcel) and `/token_label` (its region name, from "
       << datasets::card_code(o.label_file) << ": ";
@@ -146,7 +156,8 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
     s << (f.token_labels.size() > 4 ? ", ...)" : ")");
   }
   if (o.imported)
-    s << ".\n\nThe licence of imported data is its owner's: the card says `unknown` unless the config's `license` names "
+    s << ".\n\nThe licence of imported data is its owner's: the card says `unknown` unless the config's `license` "
+         "names "
          "it";
   s << ".\n\nTask: masked-region regression as in the paper: mask a share of the parcels (50% in training, 90% at test "
        "on held-out subjects), predict their values from the others, score MSE; compare the learned positional "

@@ -13,14 +13,14 @@ namespace loci::volumetric_parcels {
 // Facts found while configuring that the prose reports.
 struct CardFacts {
   std::int64_t parcels = 0;
-  std::int64_t mask_voxels = 0;   // voxels in parcels
-  std::int64_t dropped = 0;       // mask voxels in no parcel
-  std::int64_t moved = 0;         // voxels the connectivity repair moved
+  std::int64_t mask_voxels = 0;  // voxels in parcels
+  std::int64_t dropped = 0;      // mask voxels in no parcel
+  std::int64_t moved = 0;        // voxels the connectivity repair moved
   double min_volume_mm3 = 0, max_volume_mm3 = 0;
-  std::int64_t edges = 0;         // parcel pairs sharing a face
-  bool atlas_parcels = false;     // the labels of a NIfTI atlas are the parcels
-  bool has_volume = true;         // import with a centroid table: no label volume
-  std::string grid;               // "nx x ny x nz voxels of a x b x c mm"
+  std::int64_t edges = 0;                 // parcel pairs sharing a face
+  bool atlas_parcels = false;             // the labels of a NIfTI atlas are the parcels
+  bool has_volume = true;                 // import with a centroid table: no label volume
+  std::string grid;                       // "nx x ny x nz voxels of a x b x c mm"
   std::vector<std::string> token_labels;  // region names from the atlas's label file, by token; empty = none
   std::vector<std::string> left_out;      // import.regions: series columns not kept
 };

@@ -5,10 +5,10 @@
 #include <cmath>
 #include <map>
 
-#include "datasets/error.hpp"
-#include "datasets/matrix_file.hpp"
 #include "core/error.hpp"
 #include "core/printable.hpp"
+#include "datasets/error.hpp"
+#include "datasets/matrix_file.hpp"
 #include "sim/volume/label_names.hpp"
 #include "sim/volume/nifti.hpp"
 
@@ -22,14 +22,16 @@ std::array<std::int64_t, 3> xyz_columns(const datasets::Matrix& m, const std::st
     std::array<std::int64_t, 3> at{-1, -1, -1};
     for (std::size_t c = 0; c < m.header.size(); ++c) {
       std::string h = m.header[c];
-      std::transform(h.begin(), h.end(), h.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+      std::transform(h.begin(), h.end(), h.begin(),
+                     [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
       if (h == "x" || h == "y" || h == "z") at[static_cast<std::size_t>(h[0] - 'x')] = static_cast<std::int64_t>(c);
     }
     if (at[0] >= 0 && at[1] >= 0 && at[2] >= 0) return at;
   }
   if (m.cols != 3)
-    throw datasets::DataError(file, std::to_string(m.cols) + " columns; a centroid table has three (x, y, z in mm) or a "
-                                "header naming x, y and z");
+    throw datasets::DataError(file, std::to_string(m.cols) +
+                                        " columns; a centroid table has three (x, y, z in mm) or a "
+                                        "header naming x, y and z");
   return {0, 1, 2};
 }
 
@@ -43,14 +45,14 @@ std::string unquoted(std::string name) {
 // With import.regions: the series' columns the table names, in its order; the others are left out.
 datasets::Matrix mapped_columns(const datasets::Matrix& m, const ParcelsOptions& o, const std::string& file) {
   if (o.region_map.empty()) return m;
-  if (m.header.empty())
-    throw datasets::DataError(file, "has no header, and import.regions picks its columns by name");
+  if (m.header.empty()) throw datasets::DataError(file, "has no header, and import.regions picks its columns by name");
   std::vector<std::int64_t> at;
   for (const auto& [column, region] : o.region_map) {
     std::int64_t found = -1;
     for (std::size_t c = 0; c < m.header.size(); ++c)
       if (unquoted(m.header[c]) == column) found = static_cast<std::int64_t>(c);
-    if (found < 0) throw datasets::DataError(file, "has no column '" + column + "' (named in " + o.import_regions + ")");
+    if (found < 0)
+      throw datasets::DataError(file, "has no column '" + column + "' (named in " + o.import_regions + ")");
     at.push_back(found);
   }
   datasets::Matrix out;
@@ -141,8 +143,8 @@ Atlas voxel_blocks(const sim::volume::SeriesVolume& series, std::int64_t b, cons
   }
   a.original = sim::volume::relabel_consecutive(a.labels);
   if (a.original.empty())
-    throw datasets::DataError(file, "has no voxel whose series varies over its " + std::to_string(series.points) +
-                                        " volumes");
+    throw datasets::DataError(
+        file, "has no voxel whose series varies over its " + std::to_string(series.points) + " volumes");
   a.facts = sim::volume::describe_parcels(a.labels, static_cast<std::int64_t>(a.original.size()));
   a.centroids = a.facts.centroids;
   a.has_volume = true;
@@ -169,7 +171,8 @@ datasets::Matrix block_means(const std::string& file, const Atlas& atlas) {
   }
   for (std::int64_t t = 0; t < m.rows; ++t)
     for (std::int64_t p = 0; p < m.cols; ++p)
-      m.values[static_cast<std::size_t>(t * m.cols + p)] /= static_cast<double>(atlas.facts.voxels[static_cast<std::size_t>(p)]);
+      m.values[static_cast<std::size_t>(t * m.cols + p)] /=
+          static_cast<double>(atlas.facts.voxels[static_cast<std::size_t>(p)]);
   return m;
 }
 
@@ -186,7 +189,6 @@ std::vector<std::string> left_out_columns(const ParcelsOptions& o, const std::st
   }
   return out;
 }
-
 
 Atlas read_atlas(const ParcelsOptions& o) {
   Atlas a;
@@ -236,17 +238,17 @@ std::vector<ImportedSplitData> read_subjects(const ParcelsOptions& o, const Atla
     for (std::size_t k = 0; k < split.files.size(); ++k) {
       const std::string& file = split.files[k];
       try {
-        const datasets::Matrix m =
-            time_range(standardized(o.voxel_series ? block_means(file, atlas)
-                                                   : mapped_columns(datasets::read_matrix(file, o.import_dataset), o, file),
-                                    o.standardize),
-                       split, file);
+        const datasets::Matrix m = time_range(
+            standardized(o.voxel_series ? block_means(file, atlas)
+                                        : mapped_columns(datasets::read_matrix(file, o.import_dataset), o, file),
+                         o.standardize),
+            split, file);
         if (m.cols != parcels)
           throw datasets::DataError(file, std::to_string(m.cols) + " columns (parcels) but the atlas has " +
-                                          std::to_string(parcels) + " parcels (a file holds time x parcels)");
+                                              std::to_string(parcels) + " parcels (a file holds time x parcels)");
         if (m.rows < o.window)
-          throw datasets::DataError(file, std::to_string(m.rows) + " time points, fewer than windows.length = " +
-                                          std::to_string(o.window));
+          throw datasets::DataError(
+              file, std::to_string(m.rows) + " time points, fewer than windows.length = " + std::to_string(o.window));
         ImportedSubject sub;
         sub.file = file;
         sub.points = m.rows;

@@ -29,12 +29,12 @@ struct ImportedSplitData {
 };
 
 struct Atlas {
-  Eigen::MatrixXd centroids;            // P x 3, mm
-  bool has_volume = false;              // a NIfTI atlas: the rest is known too
-  sim::volume::LabelVolume labels;      // relabelled 1..P
-  std::vector<std::int32_t> original;   // the file's label of each parcel
+  Eigen::MatrixXd centroids;           // P x 3, mm
+  bool has_volume = false;             // a NIfTI atlas: the rest is known too
+  sim::volume::LabelVolume labels;     // relabelled 1..P
+  std::vector<std::int32_t> original;  // the file's label of each parcel
   sim::volume::ParcelFacts facts;
-  std::int64_t constant_voxels = 0;     // 4-D NIfTI subjects: voxels left out, their series constant
+  std::int64_t constant_voxels = 0;  // 4-D NIfTI subjects: voxels left out, their series constant
 };
 
 // Throws UserError naming the config key and the file for every problem.

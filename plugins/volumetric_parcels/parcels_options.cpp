@@ -3,10 +3,10 @@
 #include "core/config/fail_at.hpp"
 
 #include <algorithm>
-#include <set>
-#include <fstream>
 #include <cctype>
 #include <filesystem>
+#include <fstream>
+#include <set>
 #include <sstream>
 
 #include "core/common_options.hpp"
@@ -39,8 +39,9 @@ void declare_data(config::OptionTable<K>& t) {
       .doc("simulate volumes, parcels and activity; or import a user's parcellated time series and atlas (import.*)");
   t.add("splits", [](K& k) -> config::Entries<std::int64_t>& { return k.split_sizes; })
       .min(1)
-      .doc("split name -> samples (windows of w points); with source: import the splits come from import.subjects: "
-           "set {}");
+      .doc(
+          "split name -> samples (windows of w points); with source: import the splits come from import.subjects: "
+          "set {}");
   t.add("subjects", [](K& k) -> config::Entries<std::int64_t>& { return k.subjects_per_split; })
       .min(1)
       .doc("split -> subjects simulated for it; a split's windows come from its own subjects (held out by subject)");
@@ -53,20 +54,26 @@ void declare_volume(config::OptionTable<K>& t) {
   t.add("volume.semi_axes_mm", [](K& k) -> std::vector<double>& { return k.semi_axes_mm; })
       .min(0)
       .doc("ellipsoid: semi-axes along x (left-right), y, z");
-  t.add("volume.voxel_mm", [](K& k) -> double& { return k.ellipsoid.voxel_mm(); }).min(0).doc("ellipsoid: voxel size (> 0)");
-  t.add("volume.hemispheres", [](K& k) -> bool& { return k.ellipsoid.hemispheres(); })
-      .doc("ellipsoid: two hemispheres split at x = 0, which no parcel crosses");
-  t.add("volume.nifti", [](K& k) -> std::string& { return k.nifti; })
-      .doc("mask: nifti: a NIfTI label volume, e.g. Debian mricron-data's /usr/share/mricron/templates/aal.nii.gz");
+  t.add("volume.voxel_mm", [](K& k) -> double& { return k.ellipsoid.voxel_mm(); })
+      .min(0)
+      .doc("ellipsoid: voxel size (> 0)");
+  t.add("volume.hemispheres", [](K& k) -> bool& {
+     return k.ellipsoid.hemispheres();
+   }).doc("ellipsoid: two hemispheres split at x = 0, which no parcel crosses");
+  t.add("volume.nifti", [](K& k) -> std::string& {
+     return k.nifti;
+   }).doc("mask: nifti: a NIfTI label volume, e.g. Debian mricron-data's /usr/share/mricron/templates/aal.nii.gz");
   t.add("volume.resample_mm", [](K& k) -> double& { return k.resample_mm; })
       .min(0)
       .doc("nifti: resample the volume to this isotropic voxel size first (nearest voxel); 0 = its own grid");
   t.add("volume.atlas_labels", [](K& k) -> std::string& { return k.atlas_labels; })
       .choices({"parcels", "mask", "hemispheres"})
-      .doc("nifti: its labels are the parcels; or their union is parcellated (mask), or their union split at x = 0 "
-           "(hemispheres)");
-  t.add("volume.label_file", [](K& k) -> std::string& { return k.volume_label_file; })
-      .doc(std::string("nifti with atlas_labels: parcels: ") + kLabelFileDoc);
+      .doc(
+          "nifti: its labels are the parcels; or their union is parcellated (mask), or their union split at x = 0 "
+          "(hemispheres)");
+  t.add("volume.label_file", [](K& k) -> std::string& {
+     return k.volume_label_file;
+   }).doc(std::string("nifti with atlas_labels: parcels: ") + kLabelFileDoc);
   t.add("parcels.count", [](K& k) -> std::int64_t& { return k.parcellation.parcels(); })
       .within(1, 20000)
       .doc("parcels P (tokens); even when mirrored; unused when the atlas labels are the parcels");
@@ -75,34 +82,41 @@ void declare_volume(config::OptionTable<K>& t) {
       .doc("Lloyd steps from the farthest-point seeds");
   t.add("parcels.size_spread", [](K& k) -> double& { return k.parcellation.size_spread(); })
       .min(0)
-      .doc("every parcel within +-spread of its region's mean size (weights balance sizes at each Lloyd step); 0 = "
-           "plain Lloyd");
-  t.add("parcels.mirror", [](K& k) -> bool& { return k.parcellation.mirror(); })
-      .doc("parcellate the left half and mirror it: parcel p + P/2 is the image of parcel p");
+      .doc(
+          "every parcel within +-spread of its region's mean size (weights balance sizes at each Lloyd step); 0 = "
+          "plain Lloyd");
+  t.add("parcels.mirror", [](K& k) -> bool& {
+     return k.parcellation.mirror();
+   }).doc("parcellate the left half and mirror it: parcel p + P/2 is the image of parcel p");
   t.add("parcels.jitter_mm", [](K& k) -> double& { return k.jitter_mm; })
       .min(0)
-      .doc("sd of each subject's seed displacement (its own parcellation, same parcel order); 0 = one parcellation "
-           "for all");
+      .doc(
+          "sd of each subject's seed displacement (its own parcellation, same parcel order); 0 = one parcellation "
+          "for all");
 }
 
 void declare_activity(config::OptionTable<K>& t) {
-  t.add("activity.tr_s", [](K& k) -> double& { return k.activity.tr_s; }).min(0).doc("seconds per time point (> 0): the balloon model's clock");
+  t.add("activity.tr_s", [](K& k) -> double& { return k.activity.tr_s; })
+      .min(0)
+      .doc("seconds per time point (> 0): the balloon model's clock");
   t.add("activity.burn_in", [](K& k) -> std::int64_t& { return k.activity.burn_in; })
       .min(0)
       .doc("points made and dropped at the start of each subject");
   t.add("activity.observation_noise", [](K& k) -> double& { return k.activity.observation_noise; })
       .min(0)
       .doc("sd of white noise added to the standardised signal");
-  t.add("activity.field.weight", [](K& k) -> double& { return k.activity.field_weight; })
-      .doc("weight of the smooth random field's parcel means (0 = off)");
+  t.add("activity.field.weight", [](K& k) -> double& {
+     return k.activity.field_weight;
+   }).doc("weight of the smooth random field's parcel means (0 = off)");
   t.add("activity.field.fwhm_mm", [](K& k) -> double& { return k.activity.field.fwhm_mm(); })
       .min(0)
       .doc("FWHM of the Gaussian that smooths each step's noise (parcels about its size apart correlate)");
   t.add("activity.field.rho", [](K& k) -> double& { return k.activity.field.rho(); })
       .within(0, 0.999999)
       .doc("AR(1) coefficient of the field from one point to the next");
-  t.add("activity.network.weight", [](K& k) -> double& { return k.activity.network_weight; })
-      .doc("weight of network dynamics on the parcels (0 = off)");
+  t.add("activity.network.weight", [](K& k) -> double& {
+     return k.activity.network_weight;
+   }).doc("weight of network dynamics on the parcels (0 = off)");
   t.add("activity.network.model", [](K& k) -> std::string& { return k.activity.network.model; })
       .choices(sim::dynamics::model_names())
       .doc("a model of sim/dynamics (see `loci config schema network_dynamics`)");
@@ -110,31 +124,48 @@ void declare_activity(config::OptionTable<K>& t) {
       .choices(sim::dynamics::integrator_names())
       .doc("stochastic integrator");
   t.add("activity.network.params", [](K& k) -> config::Entries<double>& { return k.network_params; })
-      .doc("model parameters that differ from their defaults, e.g. {g: 2} (names as dynamics.<model>.* of "
-           "network_dynamics)");
+      .doc(
+          "model parameters that differ from their defaults, e.g. {g: 2} (names as dynamics.<model>.* of "
+          "network_dynamics)");
   t.add("activity.network.coupling_mm", [](K& k) -> double& { return k.activity.network.coupling_mm; })
       .min(0)
       .doc("W_ij = exp(-d_ij / coupling_mm) between parcel centroids, columns normalised (> 0)");
-  t.add("activity.network.dt", [](K& k) -> double& { return k.activity.network.simulation.dt(); }).min(0).doc("integration step (model time units; > 0)");
+  t.add("activity.network.dt", [](K& k) -> double& { return k.activity.network.simulation.dt(); })
+      .min(0)
+      .doc("integration step (model time units; > 0)");
   t.add("activity.network.burn_in", [](K& k) -> std::int64_t& { return k.activity.network.simulation.burn_in(); })
       .min(0)
       .doc("steps integrated and discarded before the first point");
-  t.add("activity.network.steps_per_point", [](K& k) -> std::int64_t& { return k.activity.network.simulation.subsample(); })
+  t.add("activity.network.steps_per_point",
+        [](K& k) -> std::int64_t& { return k.activity.network.simulation.subsample(); })
       .min(1)
       .doc("integration steps per time point (a step lasts tr_s / steps_per_point seconds)");
   t.add("activity.network.velocity_m_s", [](K& k) -> double& { return k.activity.network.velocity_m_s; })
       .min(0)
-      .doc("conduction velocity: parcel j reaches parcel i d_ij / velocity later, rounded to whole steps (0 = no "
-           "delays)");
+      .doc(
+          "conduction velocity: parcel j reaches parcel i d_ij / velocity later, rounded to whole steps (0 = no "
+          "delays)");
   t.add("activity.hemodynamics", [](K& k) -> std::string& { return k.hemodynamics; })
       .choices({"none", "balloon"})
       .doc("balloon: the activity drives the balloon model and the BOLD signal is kept");
-  t.add("activity.balloon.kappa", [](K& k) -> double& { return k.activity.hemodynamics.kappa(); }).min(0).doc("decay of the vasodilatory signal, 1/s");
-  t.add("activity.balloon.gamma", [](K& k) -> double& { return k.activity.hemodynamics.gamma(); }).min(0).doc("autoregulation, 1/s");
-  t.add("activity.balloon.tau", [](K& k) -> double& { return k.activity.hemodynamics.tau(); }).min(0).doc("transit time, s");
-  t.add("activity.balloon.alpha", [](K& k) -> double& { return k.activity.hemodynamics.alpha(); }).min(0).doc("Grubb's exponent");
-  t.add("activity.balloon.e0", [](K& k) -> double& { return k.activity.hemodynamics.e0(); }).within(0, 1).doc("resting oxygen extraction fraction");
-  t.add("activity.balloon.v0", [](K& k) -> double& { return k.activity.hemodynamics.v0(); }).min(0).doc("resting venous blood volume fraction");
+  t.add("activity.balloon.kappa", [](K& k) -> double& { return k.activity.hemodynamics.kappa(); })
+      .min(0)
+      .doc("decay of the vasodilatory signal, 1/s");
+  t.add("activity.balloon.gamma", [](K& k) -> double& { return k.activity.hemodynamics.gamma(); })
+      .min(0)
+      .doc("autoregulation, 1/s");
+  t.add("activity.balloon.tau", [](K& k) -> double& { return k.activity.hemodynamics.tau(); })
+      .min(0)
+      .doc("transit time, s");
+  t.add("activity.balloon.alpha", [](K& k) -> double& { return k.activity.hemodynamics.alpha(); })
+      .min(0)
+      .doc("Grubb's exponent");
+  t.add("activity.balloon.e0", [](K& k) -> double& { return k.activity.hemodynamics.e0(); })
+      .within(0, 1)
+      .doc("resting oxygen extraction fraction");
+  t.add("activity.balloon.v0", [](K& k) -> double& { return k.activity.hemodynamics.v0(); })
+      .min(0)
+      .doc("resting venous blood volume fraction");
   t.add("activity.balloon.gain", [](K& k) -> double& { return k.activity.hemodynamics.gain(); })
       .min(0)
       .doc("neural efficacy: the input is gain x (standardised activity)");
@@ -148,35 +179,43 @@ void declare_windows_and_import(config::OptionTable<K>& t) {
       .min(0)
       .doc("points between the starts of a subject's consecutive windows; 0 = length");
   t.add("import.subjects", [](K& k) -> config::Node& { return k.import_subjects; })
-      .doc("source: import: split -> list of files, one per subject: time x parcels, HDF5 (.h5) or text (.csv, .tsv); "
-           "or 4-D NIfTI runs (.nii, .nii.gz), whose voxels are the tokens (import.voxel_block), all on one grid");
-  t.add("import.dataset", [](K& k) -> std::string& { return k.import_dataset; })
-      .doc("HDF5 files: the dataset holding the series; \"\" = the file's only 2-D dataset");
+      .doc(
+          "source: import: split -> list of files, one per subject: time x parcels, HDF5 (.h5) or text (.csv, .tsv); "
+          "or 4-D NIfTI runs (.nii, .nii.gz), whose voxels are the tokens (import.voxel_block), all on one grid");
+  t.add("import.dataset", [](K& k) -> std::string& {
+     return k.import_dataset;
+   }).doc("HDF5 files: the dataset holding the series; \"\" = the file's only 2-D dataset");
   t.add("import.atlas", [](K& k) -> std::string& { return k.atlas; })
-      .doc("the parcels of the columns: a NIfTI label volume (ascending labels) or a table of centroids in mm (one row "
-           "per parcel: columns x, y, z named in a header, or the only three); \"\" with 4-D NIfTI subjects, whose "
-           "voxels place the tokens");
+      .doc(
+          "the parcels of the columns: a NIfTI label volume (ascending labels) or a table of centroids in mm (one row "
+          "per parcel: columns x, y, z named in a header, or the only three); \"\" with 4-D NIfTI subjects, whose "
+          "voxels place the tokens");
   t.add("import.standardize", [](K& k) -> bool& { return k.standardize; })
-      .doc("z-score each token's series over all of its subject file's time points (before import.points cuts "
-           "it), as the simulated signal is standardised per parcel; a constant series becomes zeros. false = the "
-           "values as the files hold them (raw scanner intensities, for a NIfTI run)");
+      .doc(
+          "z-score each token's series over all of its subject file's time points (before import.points cuts "
+          "it), as the simulated signal is standardised per parcel; a constant series becomes zeros. false = the "
+          "values as the files hold them (raw scanner intensities, for a NIfTI run)");
   t.add("import.voxel_block", [](K& k) -> std::int64_t& { return k.voxel_block; })
       .min(1)
-      .doc("4-D NIfTI subjects: one token per block of b x b x b voxels (smaller at the grid's far edges), its series "
-           "the mean of the block's voxels, its position their mean in mm (the file's sform, else qform); voxels "
-           "whose series is constant in the first subject (outside the brain) are left out; 1 = every voxel a token");
-  t.add("import.label_file", [](K& k) -> std::string& { return k.import_label_file; })
-      .doc(std::string("a NIfTI import.atlas: ") + kLabelFileDoc);
+      .doc(
+          "4-D NIfTI subjects: one token per block of b x b x b voxels (smaller at the grid's far edges), its series "
+          "the mean of the block's voxels, its position their mean in mm (the file's sform, else qform); voxels "
+          "whose series is constant in the first subject (outside the brain) are left out; 1 = every voxel a token");
+  t.add("import.label_file", [](K& k) -> std::string& {
+     return k.import_label_file;
+   }).doc(std::string("a NIfTI import.atlas: ") + kLabelFileDoc);
   t.add("import.points", [](K& k) -> config::Node& { return k.import_points; })
-      .doc("split -> [first, end): only those time points of each of the split's files (end -1: to the file's end), so "
-           "one subject's series can give a training and a held-out split in time; {} = every point");
+      .doc(
+          "split -> [first, end): only those time points of each of the split's files (end -1: to the file's end), so "
+          "one subject's series can give a training and a held-out split in time; {} = every point");
   t.add("import.regions", [](K& k) -> std::string& { return k.import_regions; })
-      .doc("a table of the series columns to keep and the atlas region each is placed at (a file, or builtin:nitime_aal "
-           "for nitime's resting-state regions at AAL's): lines 'column,region' "
-           "(a header line 'column,region' first; '#' comments), region names as the atlas's label file spells them; "
-           "the tokens follow the table's order, the series' other columns are left out (named in the card). Needs a "
-           "NIfTI import.atlas with a label file and series files with a header. \"\" = every column, in the "
-           "atlas's label order");
+      .doc(
+          "a table of the series columns to keep and the atlas region each is placed at (a file, or builtin:nitime_aal "
+          "for nitime's resting-state regions at AAL's): lines 'column,region' "
+          "(a header line 'column,region' first; '#' comments), region names as the atlas's label file spells them; "
+          "the tokens follow the table's order, the series' other columns are left out (named in the card). Needs a "
+          "NIfTI import.atlas with a label file and series files with a header. \"\" = every column, in the "
+          "atlas's label order");
 }
 
 const config::OptionTable<K>& table() {
@@ -194,8 +233,8 @@ const config::OptionTable<K>& table() {
 // A bound the schema cannot state (> 0), reported at the value's own position.
 // The label file a key names: auto finds the one beside the atlas, if any; "" = none. A file named outright must be
 // one, and only where the atlas's labels are the tokens.
-std::string label_file(const config::Node& r, const std::string& key, const std::string& value, const std::string& nifti,
-                       bool applies, const std::string& why_not) {
+std::string label_file(const config::Node& r, const std::string& key, const std::string& value,
+                       const std::string& nifti, bool applies, const std::string& why_not) {
   if (value == "none" || (value == "auto" && !applies)) return "";
   if (value == "auto") return sim::volume::label_file_beside(nifti);
   if (!applies) fail_at(r.at(key), "'" + key + "' names regions of an atlas's own labels: " + why_not);
@@ -226,9 +265,9 @@ void read_volume(const config::Node& r, ParcelsOptions& o) {
   o.resample_mark = r.at("volume.resample_mm").mark();
   if (o.mask == "nifti" && o.nifti.empty())
     fail_at(r.at("volume.nifti"), "mask: nifti needs 'volume.nifti', a label volume");
-  o.label_file = label_file(r, "volume.label_file", o.volume_label_file, o.nifti,
-                            o.mask == "nifti" && o.atlas_labels == "parcels",
-                            "it needs volume.mask: nifti with volume.atlas_labels: parcels");
+  o.label_file =
+      label_file(r, "volume.label_file", o.volume_label_file, o.nifti, o.mask == "nifti" && o.atlas_labels == "parcels",
+                 "it needs volume.mask: nifti with volume.atlas_labels: parcels");
   o.label_file_mark = r.at("volume.label_file").mark();
   o.parcellation.threads(o.threads);
   o.parcellation_mark = r.at("parcels").mark();
@@ -255,8 +294,10 @@ void read_activity(const config::Node& r, ParcelsOptions& o) {
   a.balloon = o.hemodynamics == "balloon";
   const auto& b = a.hemodynamics;
   for (const auto& [key, value] : {std::pair<const char*, double>{"activity.balloon.kappa", b.kappa()},
-                                   {"activity.balloon.gamma", b.gamma()}, {"activity.balloon.tau", b.tau()},
-                                   {"activity.balloon.alpha", b.alpha()}, {"activity.balloon.e0", b.e0()},
+                                   {"activity.balloon.gamma", b.gamma()},
+                                   {"activity.balloon.tau", b.tau()},
+                                   {"activity.balloon.alpha", b.alpha()},
+                                   {"activity.balloon.e0", b.e0()},
                                    {"activity.balloon.v0", b.v0()}})
     positive(r, key, value);
   if (!(b.e0() < 1)) fail_at(r.at("activity.balloon.e0"), "'activity.balloon.e0' must be < 1");
@@ -276,8 +317,8 @@ void read_subjects(const config::Node& r, ParcelsOptions& o) {
       p.first_subject = o.subjects;
       o.subjects += p.windows.used();
     }
-    recorded_bytes += 4.0 * static_cast<double>(p.windows.used()) *
-                      static_cast<double>(p.windows.points() + o.activity.burn_in);
+    recorded_bytes +=
+        4.0 * static_cast<double>(p.windows.used()) * static_cast<double>(p.windows.points() + o.activity.burn_in);
     o.splits.push_back(p);
   }
   // Parcels are not known yet (an atlas may set them); the bound uses the configured count.
@@ -295,7 +336,8 @@ std::vector<std::pair<std::string, std::string>> read_region_map(const std::stri
     text = *builtin;
   } else {
     if (file.rfind("builtin:", 0) == 0)
-      throw UserError(mark.str() + ": import.regions: no built-in table '" + printable(file) + "' (builtin:nitime_aal)");
+      throw UserError(mark.str() + ": import.regions: no built-in table '" + printable(file) +
+                      "' (builtin:nitime_aal)");
     std::ifstream f(file);
     if (!f) throw UserError(mark.str() + ": import.regions: cannot read " + file);
     std::ostringstream all;
@@ -328,7 +370,8 @@ std::vector<std::pair<std::string, std::string>> read_region_map(const std::stri
     if (column.empty() || region.empty()) throw UserError(where + "a column and a region are both needed");
     if (!columns.insert(column).second) throw UserError(where + "column '" + printable(column) + "' is mapped twice");
     if (!regions.insert(region).second)
-      throw UserError(where + "region '" + printable(region) + "' is given to two columns (two tokens at one centroid)");
+      throw UserError(where + "region '" + printable(region) +
+                      "' is given to two columns (two tokens at one centroid)");
     out.emplace_back(column, region);
   }
   if (out.empty()) throw UserError(mark.str() + ": import.regions: " + file + " maps no column");
@@ -413,7 +456,8 @@ void read_import(const config::Node& r, ParcelsOptions& o) {
 }  // namespace
 
 bool is_nifti_name(std::string name) {
-  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(name.begin(), name.end(), name.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   for (const std::string e : {".nii", ".nii.gz", ".hdr", ".hdr.gz", ".img", ".img.gz"})
     if (name.size() > e.size() && name.compare(name.size() - e.size(), std::string::npos, e) == 0) return true;
   return false;

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "datasets/windows.hpp"
 #include "core/config/node.hpp"
+#include "datasets/windows.hpp"
 #include "sim/volume/activity.hpp"
 #include "sim/volume/mask.hpp"
 #include "sim/volume/parcellate.hpp"
@@ -27,7 +27,7 @@ struct SubjectPlan {
 struct SubjectFiles {
   std::string name;
   std::vector<std::string> files;
-  std::vector<config::Mark> marks;  // where each file is named, for errors
+  std::vector<config::Mark> marks;               // where each file is named, for errors
   std::int64_t first_point = 0, end_point = -1;  // import.points: the time points [first, end) taken (-1: to the end)
   config::Mark points_mark;
 };
@@ -61,7 +61,7 @@ struct ParcelsOptions {
   std::vector<std::pair<std::string, double>> network_params;  // as written; read into activity.network.params
   std::int64_t window = 50;
   std::int64_t stride = 0;  // 0 as written means `window`; read_options resolves it
-  std::vector<std::pair<std::string, std::int64_t>> split_sizes{{"train", 800}, {"test", 100}};  // as written
+  std::vector<std::pair<std::string, std::int64_t>> split_sizes{{"train", 800}, {"test", 100}};     // as written
   std::vector<std::pair<std::string, std::int64_t>> subjects_per_split{{"train", 8}, {"test", 2}};  // as written
   std::vector<SubjectPlan> splits;
   std::int64_t subjects = 0;  // simulated, all splits
@@ -79,7 +79,7 @@ struct ParcelsOptions {
   // the table's order: the tokens); the file's other columns are left out. Empty: every column, the atlas's labels.
   std::string import_regions;
   config::Mark import_regions_mark;
-  config::Node import_points;  // as written: split -> [first, end)
+  config::Node import_points;                                   // as written: split -> [first, end)
   std::vector<std::pair<std::string, std::string>> region_map;  // (series column, atlas region name)
   config::Mark atlas_mark;
   // The subjects are 4-D NIfTI runs: a token is a block of voxel_block^3 voxels at its voxels' mean position.

@@ -15,14 +15,14 @@
 #include <thread>
 #include <vector>
 
+#include "core/error.hpp"
+#include "cpu/memory_available.hpp"
 #include "parcels_card.hpp"
 #include "parcels_import.hpp"
 #include "parcels_options.hpp"
-#include "core/error.hpp"
 #include "plugins/api/param_attributes.hpp"
 #include "plugins/api/plugin.hpp"
 #include "sim/dynamics/model.hpp"
-#include "cpu/memory_available.hpp"
 #include "sim/volume/activity.hpp"
 #include "sim/volume/label_names.hpp"
 #include "sim/volume/mask.hpp"
@@ -46,15 +46,20 @@ std::vector<std::int32_t> xyz_order(const vol::LabelVolume& v) {
   for (std::int64_t k = 0; k < d[2]; ++k)
     for (std::int64_t j = 0; j < d[1]; ++j)
       for (std::int64_t i = 0; i < d[0]; ++i)
-        out[static_cast<std::size_t>((i * d[1] + j) * d[2] + k)] = v.labels[static_cast<std::size_t>(v.grid.index(i, j, k))];
+        out[static_cast<std::size_t>((i * d[1] + j) * d[2] + k)] =
+            v.labels[static_cast<std::size_t>(v.grid.index(i, j, k))];
   return out;
 }
 
-template <class T, class U> std::vector<T> cast(const std::vector<U>& in) { return std::vector<T>(in.begin(), in.end()); }
+template <class T, class U>
+std::vector<T> cast(const std::vector<U>& in) {
+  return std::vector<T>(in.begin(), in.end());
+}
 
 // The driver calls fill() from inside its OpenMP team, where a nested parallel region gets one thread; work run on
 // a thread of its own gets the whole team for its OpenMP regions (the smooth field's, the parcellation's).
-template <class F> void outside_team(F&& work) {
+template <class F>
+void outside_team(F&& work) {
   std::exception_ptr error;
   std::thread worker([&] {
     try {
@@ -72,8 +77,10 @@ class VolumetricParcels final : public plugins::Generator {
   void configure(const config::Node& resolved) override {
     *this = VolumetricParcels();  // nothing of an earlier configuration survives
     opt_ = read_options(resolved);
-    if (opt_.imported) configure_import();
-    else configure_simulation();
+    if (opt_.imported)
+      configure_import();
+    else
+      configure_simulation();
     build_layout();
   }
 
@@ -89,9 +96,11 @@ class VolumetricParcels final : public plugins::Generator {
     float* activity = out.get<float>(kActivity);
     const auto tokens = static_cast<std::size_t>(centroids_.rows());
     if (opt_.imported) {
-      const auto& split = *std::find_if(imported_.begin(), imported_.end(), [&](const auto& s) { return s.name == key.split; });
-      const auto k = static_cast<std::size_t>(
-          std::upper_bound(split.first_sample.begin(), split.first_sample.end(), key.index) - split.first_sample.begin() - 1);
+      const auto& split =
+          *std::find_if(imported_.begin(), imported_.end(), [&](const auto& s) { return s.name == key.split; });
+      const auto k =
+          static_cast<std::size_t>(std::upper_bound(split.first_sample.begin(), split.first_sample.end(), key.index) -
+                                   split.first_sample.begin() - 1);
       const auto& subject = split.subjects[k];
       const std::int64_t start = (key.index - split.first_sample[k]) * opt_.stride;
       datasets::copy_window(subject.series.data(), tokens, subject.points, start, opt_.window, activity);
@@ -105,7 +114,7 @@ class VolumetricParcels final : public plugins::Generator {
     std::call_once(split.simulated, [&] { simulate(split); });
     const auto cut = split.plan.windows.cut(key.index);
     datasets::copy_window(split.recordings[static_cast<std::size_t>(cut.recording)].data(), tokens,
-                      split.plan.windows.points(), cut.start, opt_.window, activity);
+                          split.plan.windows.points(), cut.start, opt_.window, activity);
     *out.get<std::int64_t>(kSubject) = split.plan.first_subject + cut.recording;
     *out.get<std::int64_t>(kStart) = cut.start;
   }
@@ -132,11 +141,13 @@ class VolumetricParcels final : public plugins::Generator {
 
   // A simulation keeps import.* (empty) in its recorded config, so that datasets made before this existed keep
   // their bytes; an import drops the simulation's keys, which would only mislead a reader of its card. The import
-  // keys added later (points, regions, voxel_block, standardize) are left out wherever they hold their defaults, for the same reason.
+  // keys added later (points, regions, voxel_block, standardize) are left out wherever they hold their defaults, for
+  // the same reason.
   std::vector<std::string> unused_keys(const config::Node& resolved) const override {
     std::vector<std::string> unused;
     const config::Node& points = resolved.at("import.points");
-    if (points.is_null() || (points.is_map() && points.entries().empty()) || (points.is_scalar() && points.text().empty()))
+    if (points.is_null() || (points.is_map() && points.entries().empty()) ||
+        (points.is_scalar() && points.text().empty()))
       unused.push_back("import.points");
     if (resolved.at("import.regions").text().empty()) unused.push_back("import.regions");
     if (resolved.at("import.voxel_block").as_int() == 1) unused.push_back("import.voxel_block");
@@ -165,7 +176,8 @@ class VolumetricParcels final : public plugins::Generator {
     } catch (const std::exception& e) {
       throw UserError(opt_.nifti_mark.str() + ": " + e.what());
     }
-    if (v.count_nonzero() == 0) throw UserError(opt_.nifti_mark.str() + ": " + opt_.nifti + ": holds no labelled voxel");
+    if (v.count_nonzero() == 0)
+      throw UserError(opt_.nifti_mark.str() + ": " + opt_.nifti + ": holds no labelled voxel");
     if (opt_.resample_mm > 0) {
       try {
         v = vol::resample(v, opt_.resample_mm);
@@ -203,14 +215,16 @@ class VolumetricParcels final : public plugins::Generator {
     try {
       if (atlas_parcels_) {
         if (opt_.jitter_mm > 0)
-          throw std::invalid_argument("parcels.jitter_mm needs a parcellation made here (volume.atlas_labels: mask or "
-                                      "hemispheres), not an atlas's own parcels");
+          throw std::invalid_argument(
+              "parcels.jitter_mm needs a parcellation made here (volume.atlas_labels: mask or "
+              "hemispheres), not an atlas's own parcels");
         parcels_.labels = std::move(mask);
       } else {
         auto& p = opt_.parcellation;
         outside_team([&] { parcels_ = vol::parcellate(mask, p, opt_.seed); });
       }
-      const auto count = atlas_parcels_ ? static_cast<std::int64_t>(original_labels_.size()) : opt_.parcellation.parcels();
+      const auto count =
+          atlas_parcels_ ? static_cast<std::int64_t>(original_labels_.size()) : opt_.parcellation.parcels();
       check_token_memory(count);
       if (atlas_parcels_) name_tokens(opt_.nifti);
       parcel_facts_ = vol::describe_parcels(parcels_.labels, count);
@@ -218,7 +232,8 @@ class VolumetricParcels final : public plugins::Generator {
       if (opt_.jitter_mm > 0) {
         outside_team([&] {
           for (std::int64_t s = 0; s < opt_.subjects; ++s) {
-            vol::Parcellation own = vol::jitter(parcels_, opt_.jitter_mm, opt_.seed, static_cast<std::uint64_t>(s), opt_.threads);
+            vol::Parcellation own =
+                vol::jitter(parcels_, opt_.jitter_mm, opt_.seed, static_cast<std::uint64_t>(s), opt_.threads);
             subject_centroids_.push_back(vol::describe_parcels(own.labels, count).centroids);
             subject_labels_.push_back(std::move(own.labels));
           }
@@ -228,7 +243,8 @@ class VolumetricParcels final : public plugins::Generator {
       throw;
     } catch (const std::bad_alloc&) {
       throw UserError(opt_.parcellation_mark.str() + ": ran out of memory building the parcels (" +
-                      cpu::gib_text(static_cast<double>(cpu::memory_available())) + " available); use fewer parcels or a "
+                      cpu::gib_text(static_cast<double>(cpu::memory_available())) +
+                      " available); use fewer parcels or a "
                       "coarser volume (volume.resample_mm)");
     } catch (const std::exception& e) {
       throw UserError(opt_.parcellation_mark.str() + ": " + e.what());
@@ -308,7 +324,8 @@ class VolumetricParcels final : public plugins::Generator {
     std::vector<std::string> errors(subjects);
     outside_team([&] {
       const int threads = opt_.threads > 0 ? opt_.threads : omp_get_max_threads();
-      const std::size_t workers = std::max<std::size_t>(1, std::min<std::size_t>(subjects, static_cast<std::size_t>(threads)));
+      const std::size_t workers =
+          std::max<std::size_t>(1, std::min<std::size_t>(subjects, static_cast<std::size_t>(threads)));
       vol::ActivityOptions activity = opt_.activity;
       activity.field.threads(std::max(1, threads / static_cast<int>(workers)));
       std::atomic<std::size_t> next{0};
@@ -317,9 +334,9 @@ class VolumetricParcels final : public plugins::Generator {
           const auto subject = static_cast<std::size_t>(p.first_subject) + s;
           const bool own = !subject_labels_.empty();
           try {
-            split.recordings[s] = vol::simulate_activity(
-                own ? subject_labels_[subject] : parcels_.labels, own ? subject_centroids_[subject] : centroids_,
-                activity, opt_.seed, subject, p.windows.points());
+            split.recordings[s] = vol::simulate_activity(own ? subject_labels_[subject] : parcels_.labels,
+                                                         own ? subject_centroids_[subject] : centroids_, activity,
+                                                         opt_.seed, subject, p.windows.points());
           } catch (const std::exception& e) {
             errors[s] = e.what();
           }
@@ -338,7 +355,11 @@ class VolumetricParcels final : public plugins::Generator {
     const auto n = static_cast<std::int64_t>(centroids_.rows());
     layout_ = {};
     layout_.sample_arrays = {
-        {"activity", DType::f32, {"token", "time"}, {n, opt_.window}, "one token per parcel: its activity over the window's w points"},
+        {"activity",
+         DType::f32,
+         {"token", "time"},
+         {n, opt_.window},
+         "one token per parcel: its activity over the window's w points"},
         {"subject", DType::i64, {}, {}, "index of the subject the window comes from (subjects numbered across splits)"},
         {"start", DType::i64, {}, {}, "the window's first point within the subject's series"},
     };
@@ -354,11 +375,15 @@ class VolumetricParcels final : public plugins::Generator {
     for (std::int64_t i = 0; i < n; ++i)
       for (int a = 0; a < 3; ++a) positions.push_back(static_cast<float>(centroids_(i, a)));
     auto& d = layout_.dataset_arrays;
-    d.push_back(datasets::Array::of({"positions", DType::f32, {"token", "axis"}, {n, 3}, "centroid of each parcel, mm (x left-right, y, z)"}, positions));
-    d.push_back(datasets::Array::of({"distance", DType::f32, {"token", "peer"}, {n, n}, "euclidean distance between centroids, mm"},
-                                vol::distance_matrix(centroids_)));
-    d.push_back(datasets::Array::of({"hemisphere", DType::u8, {"token"}, {n}, "0 = left (centroid x < 0 mm), 1 = right"},
-                                vol::hemispheres(centroids_)));
+    d.push_back(datasets::Array::of(
+        {"positions", DType::f32, {"token", "axis"}, {n, 3}, "centroid of each parcel, mm (x left-right, y, z)"},
+        positions));
+    d.push_back(datasets::Array::of(
+        {"distance", DType::f32, {"token", "peer"}, {n, n}, "euclidean distance between centroids, mm"},
+        vol::distance_matrix(centroids_)));
+    d.push_back(
+        datasets::Array::of({"hemisphere", DType::u8, {"token"}, {n}, "0 = left (centroid x < 0 mm), 1 = right"},
+                            vol::hemispheres(centroids_)));
   }
 
   // The parcels as voxels and labels, where the template has them.
@@ -366,22 +391,30 @@ class VolumetricParcels final : public plugins::Generator {
     auto& d = layout_.dataset_arrays;
     if (!parcels_.labels.labels.empty()) {
       const auto& g = parcels_.labels.grid;
-      d.push_back(datasets::Array::of({"adjacency", DType::u8, {"token", "peer"}, {n, n}, "1 where two parcels share a voxel face"},
-                                  parcel_facts_.adjacency));
+      d.push_back(datasets::Array::of(
+          {"adjacency", DType::u8, {"token", "peer"}, {n, n}, "1 where two parcels share a voxel face"},
+          parcel_facts_.adjacency));
       d.push_back(datasets::Array::of({"volumes", DType::f32, {"token"}, {n}, "volume of each parcel, mm^3"},
-                                  cast<float>(parcel_facts_.volumes_mm3)));
-      d.push_back(datasets::Array::of({"labels", DType::i32, {"x", "y", "z"}, {g.dims[0], g.dims[1], g.dims[2]},
-                                   "parcel (token + 1) of each voxel, 0 outside; indexed [x, y, z]"},
-                                  xyz_order(parcels_.labels)));
+                                      cast<float>(parcel_facts_.volumes_mm3)));
+      d.push_back(datasets::Array::of({"labels",
+                                       DType::i32,
+                                       {"x", "y", "z"},
+                                       {g.dims[0], g.dims[1], g.dims[2]},
+                                       "parcel (token + 1) of each voxel, 0 outside; indexed [x, y, z]"},
+                                      xyz_order(parcels_.labels)));
       std::vector<double> affine(16);
       for (int r = 0; r < 4; ++r)
         for (int c = 0; c < 4; ++c) affine[static_cast<std::size_t>(r * 4 + c)] = g.affine(r, c);
-      d.push_back(datasets::Array::of({"affine", DType::f64, {"affine_row", "affine_column"}, {4, 4},
-                                   "voxel (i, j, k, 1) of /labels to (x, y, z, 1) in mm"}, affine));
+      d.push_back(datasets::Array::of({"affine",
+                                       DType::f64,
+                                       {"affine_row", "affine_column"},
+                                       {4, 4},
+                                       "voxel (i, j, k, 1) of /labels to (x, y, z, 1) in mm"},
+                                      affine));
     }
     if (!original_labels_.empty())
-      d.push_back(datasets::Array::of({"atlas_label", DType::i32, {"token"}, {n}, "the atlas's own label of each parcel"},
-                                  original_labels_));
+      d.push_back(datasets::Array::of(
+          {"atlas_label", DType::i32, {"token"}, {n}, "the atlas's own label of each parcel"}, original_labels_));
     if (!facts_.token_labels.empty())
       layout_.text_arrays.push_back({"token_label", "token", facts_.token_labels,
                                      "region name of each parcel, from the atlas's label file " + opt_.label_file});
@@ -393,10 +426,13 @@ class VolumetricParcels final : public plugins::Generator {
     for (const auto& c : subject_centroids_)
       for (std::int64_t i = 0; i < n; ++i)
         for (int a = 0; a < 3; ++a) own.push_back(static_cast<float>(c(i, a)));
-    layout_.dataset_arrays.push_back(datasets::Array::of({"subject_positions", DType::f32, {"subjects", "token", "axis"},
-                                                      {static_cast<std::int64_t>(subject_centroids_.size()), n, 3},
-                                                      "each subject's own parcel centroids, mm (jittered parcellations)"},
-                                                     own));
+    layout_.dataset_arrays.push_back(
+        datasets::Array::of({"subject_positions",
+                             DType::f32,
+                             {"subjects", "token", "axis"},
+                             {static_cast<std::int64_t>(subject_centroids_.size()), n, 3},
+                             "each subject's own parcel centroids, mm (jittered parcellations)"},
+                            own));
   }
 
   void add_attributes(std::int64_t n) {
@@ -420,7 +456,8 @@ class VolumetricParcels final : public plugins::Generator {
   void add_simulation_attributes() {
     auto& a = layout_.attributes;
     a["mask"] = opt_.mask;
-    if (opt_.mask == "nifti") a["nifti"] = opt_.nifti, a["atlas_labels"] = opt_.atlas_labels, a["resample_mm"] = opt_.resample_mm;
+    if (opt_.mask == "nifti")
+      a["nifti"] = opt_.nifti, a["atlas_labels"] = opt_.atlas_labels, a["resample_mm"] = opt_.resample_mm;
     else {
       a["voxel_mm"] = opt_.ellipsoid.voxel_mm();
       for (int i = 0; i < 3; ++i) a[std::string("semi_axis_mm.") + "xyz"[i]] = opt_.ellipsoid.semi_axes_mm()[i];
@@ -444,7 +481,8 @@ class VolumetricParcels final : public plugins::Generator {
     a["network.weight"] = act.network_weight;
     if (act.network_weight != 0) {
       a["network.model"] = act.network.model;
-      plugins::add_param_attributes(a, "network.", sim::dynamics::model_info(act.network.model).params, act.network.params);
+      plugins::add_param_attributes(a, "network.", sim::dynamics::model_info(act.network.model).params,
+                                    act.network.params);
       a["network.integrator"] = act.network.integrator;
       a["network.coupling_mm"] = act.network.coupling_mm;
       a["network.dt"] = act.network.simulation.dt();
@@ -460,7 +498,7 @@ class VolumetricParcels final : public plugins::Generator {
 
   ParcelsOptions opt_;
   bool atlas_parcels_ = false;
-  vol::Parcellation parcels_;            // the template (labels only for an atlas's own parcels or an import)
+  vol::Parcellation parcels_;  // the template (labels only for an atlas's own parcels or an import)
   vol::ParcelFacts parcel_facts_;
   Eigen::MatrixXd centroids_;
   std::vector<std::int32_t> original_labels_;

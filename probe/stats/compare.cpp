@@ -53,7 +53,9 @@ struct Tally {
   }
 };
 
-Tally tally_for(double observed) { return Tally{observed, std::abs(observed) * 100 * std::numeric_limits<double>::epsilon()}; }
+Tally tally_for(double observed) {
+  return Tally{observed, std::abs(observed) * 100 * std::numeric_limits<double>::epsilon()};
+}
 
 Comparison undefined(bool paired, std::size_t n_a, std::size_t n_b) {
   Comparison c;

@@ -18,19 +18,19 @@ namespace loci::probe {
 struct Comparison {
   bool paired = false;
   std::size_t n_a = 0, n_b = 0;  // finite values used (paired: both n are the number of complete pairs)
-  double difference = 0;          // mean(b) - mean(a); paired: the mean of the differences b_i - a_i
-  Interval ci{0, 0};              // 95% Student t interval of `difference` (Welch's when independent)
-  double effect_size = 0;         // paired: d_z = mean / sd of the differences; independent: Cohen's d (pooled sd)
-  double p_value = 1;             // two-sided permutation p
-  bool exact = true;              // every rearrangement counted (false: Monte Carlo)
+  double difference = 0;         // mean(b) - mean(a); paired: the mean of the differences b_i - a_i
+  Interval ci{0, 0};             // 95% Student t interval of `difference` (Welch's when independent)
+  double effect_size = 0;        // paired: d_z = mean / sd of the differences; independent: Cohen's d (pooled sd)
+  double p_value = 1;            // two-sided permutation p
+  bool exact = true;             // every rearrangement counted (false: Monte Carlo)
   std::int64_t rearrangements = 0;
-  std::string test() const;       // "exact sign-flip", "Monte Carlo label permutation (20000)", ...
+  std::string test() const;  // "exact sign-flip", "Monte Carlo label permutation (20000)", ...
 };
 
 // a[i] and b[i] are one pair (same draw or dataset); pairs with a NaN are left out. Fewer than 2 pairs give NaN
 // everywhere but n. Throws std::invalid_argument when the lengths differ.
-Comparison compare_paired(const std::vector<double>& a, const std::vector<double>& b,
-                          std::int64_t monte_carlo = 20000, std::uint64_t seed = 0);
+Comparison compare_paired(const std::vector<double>& a, const std::vector<double>& b, std::int64_t monte_carlo = 20000,
+                          std::uint64_t seed = 0);
 
 // NaN entries are dropped; fewer than 2 values on either side give NaN everywhere but n.
 Comparison compare_independent(const std::vector<double>& a, const std::vector<double>& b,

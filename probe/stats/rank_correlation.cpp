@@ -4,10 +4,10 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <stdexcept>
-#include <string>
 #include <numeric>
 #include <random>
+#include <stdexcept>
+#include <string>
 
 #include "probe/correlation.hpp"
 
@@ -219,8 +219,8 @@ RankCorrelation spearman_test(const std::vector<double>& x_in, const std::vector
   }
   std::sort(rhos.begin(), rhos.end());
   auto at = [&](double q) {
-    const double k = std::clamp(std::ceil(q * static_cast<double>(rhos.size())) - 1.0, 0.0,
-                                static_cast<double>(rhos.size() - 1));
+    const double k =
+        std::clamp(std::ceil(q * static_cast<double>(rhos.size())) - 1.0, 0.0, static_cast<double>(rhos.size() - 1));
     return rhos[static_cast<std::size_t>(k)];
   };
   r.ci = {at(0.025), at(0.975)};

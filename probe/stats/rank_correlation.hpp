@@ -14,11 +14,11 @@
 namespace loci::probe {
 
 struct RankCorrelation {
-  double rho = 0;       // Spearman; with strata, the size-weighted mean of the within-stratum rhos
-  std::size_t n = 0;    // runs where both are finite
-  double p_value = 1;   // two-sided, permuting y against x (scipy.stats.permutation_test, permutation_type pairings)
+  double rho = 0;      // Spearman; with strata, the size-weighted mean of the within-stratum rhos
+  std::size_t n = 0;   // runs where both are finite
+  double p_value = 1;  // two-sided, permuting y against x (scipy.stats.permutation_test, permutation_type pairings)
   bool exact = true;
-  Interval ci{0, 0};    // 95% percentile bootstrap over runs (over strata where there are strata)
+  Interval ci{0, 0};       // 95% percentile bootstrap over runs (over strata where there are strata)
   std::size_t strata = 0;  // 0: every run exchangeable; else how many strata (those with one x or y carry none)
 };
 

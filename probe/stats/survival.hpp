@@ -15,8 +15,8 @@ struct SurvivalTime {
 struct KaplanMeierStep {
   double time = 0;
   std::int64_t at_risk = 0, events = 0, censored = 0;
-  double survival = 1;                 // S(t): the estimated fraction still without an onset just after t
-  double ci_low = 1, ci_high = 1;      // 95% interval of S(t) (Greenwood's variance on the log(-log S) scale)
+  double survival = 1;             // S(t): the estimated fraction still without an onset just after t
+  double ci_low = 1, ci_high = 1;  // 95% interval of S(t) (Greenwood's variance on the log(-log S) scale)
 };
 
 // One step at each distinct time with an event or a censoring, in time order. Censorings at an event's time are

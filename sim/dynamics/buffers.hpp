@@ -23,21 +23,30 @@
 
 namespace loci::sim::dynamics {
 
-template <class T> struct CacheLineAllocator {
+template <class T>
+struct CacheLineAllocator {
   using value_type = T;
   static constexpr std::align_val_t alignment{64};
 
   CacheLineAllocator() = default;
-  template <class U> CacheLineAllocator(const CacheLineAllocator<U>&) {}
+  template <class U>
+  CacheLineAllocator(const CacheLineAllocator<U>&) {}
 
   T* allocate(std::size_t n) { return static_cast<T*>(::operator new(n * sizeof(T), alignment)); }
   void deallocate(T* p, std::size_t) { ::operator delete(p, alignment); }
 
-  template <class U> bool operator==(const CacheLineAllocator<U>&) const { return true; }
-  template <class U> bool operator!=(const CacheLineAllocator<U>&) const { return false; }
+  template <class U>
+  bool operator==(const CacheLineAllocator<U>&) const {
+    return true;
+  }
+  template <class U>
+  bool operator!=(const CacheLineAllocator<U>&) const {
+    return false;
+  }
 };
 
-template <class T> using AlignedVector = std::vector<T, CacheLineAllocator<T>>;
+template <class T>
+using AlignedVector = std::vector<T, CacheLineAllocator<T>>;
 
 // `bytes` (rounded up to whole 2 MiB pages), advised for transparent huge pages on Linux before the first touch;
 // where the system has none it is an ordinary page-aligned mapping. Not thread-safe: carve before sharing.
@@ -54,14 +63,16 @@ class HugePageArena : boost::noncopyable {
   std::size_t size_ = 0, used_ = 0;
 };
 
-template <class T> struct ArenaAllocator {
+template <class T>
+struct ArenaAllocator {
   using value_type = T;
   using propagate_on_container_move_assignment = std::true_type;
   using propagate_on_container_swap = std::true_type;
 
   ArenaAllocator() = default;  // no arena: the heap
   explicit ArenaAllocator(std::shared_ptr<HugePageArena> a) : arena(std::move(a)) {}
-  template <class U> ArenaAllocator(const ArenaAllocator<U>& other) : arena(other.arena) {}
+  template <class U>
+  ArenaAllocator(const ArenaAllocator<U>& other) : arena(other.arena) {}
   ArenaAllocator select_on_container_copy_construction() const { return {}; }
 
   T* allocate(std::size_t n) {
@@ -76,13 +87,23 @@ template <class T> struct ArenaAllocator {
   // resize() leaves elements default-initialised (for float: unwritten) instead of zeroing them: simulate() writes
   // every value anyway, and the first write then maps each page in the worker thread that owns the run, not in
   // a serial pass over all recordings beforehand.
-  template <class U> void construct(U* p) noexcept { ::new (static_cast<void*>(p)) U; }
-  template <class U, class... Args> void construct(U* p, Args&&... args) {
+  template <class U>
+  void construct(U* p) noexcept {
+    ::new (static_cast<void*>(p)) U;
+  }
+  template <class U, class... Args>
+  void construct(U* p, Args&&... args) {
     ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
   }
 
-  template <class U> bool operator==(const ArenaAllocator<U>& o) const { return arena == o.arena; }
-  template <class U> bool operator!=(const ArenaAllocator<U>& o) const { return arena != o.arena; }
+  template <class U>
+  bool operator==(const ArenaAllocator<U>& o) const {
+    return arena == o.arena;
+  }
+  template <class U>
+  bool operator!=(const ArenaAllocator<U>& o) const {
+    return arena != o.arena;
+  }
 
   std::shared_ptr<HugePageArena> arena;
 };

@@ -1,5 +1,5 @@
-#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "sim/dynamics/coupling.hpp"
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include <algorithm>
 #include <cmath>
@@ -92,9 +92,12 @@ Coupling Coupling::from_edges(std::size_t nodes, const std::vector<std::pair<std
   // Entry (i, j) is the weight with which node j drives node i.
   auto weight = [&](std::size_t i, std::size_t j) {
     switch (normalisation) {
-      case Normalisation::in_degree: return 1.0 / degree[j];
-      case Normalisation::row: return 1.0 / degree[i];
-      case Normalisation::none: break;
+      case Normalisation::in_degree:
+        return 1.0 / degree[j];
+      case Normalisation::row:
+        return 1.0 / degree[i];
+      case Normalisation::none:
+        break;
     }
     return 1.0;
   };
@@ -130,8 +133,10 @@ void Coupling::delay_by(const std::function<std::int64_t(std::size_t i, std::siz
       longest = std::max(longest, static_cast<std::size_t>(d));
     }
   max_delay_ = longest;
-  if (longest > 0) delays_ = std::move(delays);
-  else delays_.clear();
+  if (longest > 0)
+    delays_ = std::move(delays);
+  else
+    delays_.clear();
 }
 
 std::int64_t Coupling::delay(std::size_t i, std::size_t j) const {
@@ -180,19 +185,29 @@ void Coupling::apply_delayed(const double* x, const StateHistory& history, std::
 void Coupling::apply(const double* x, double* y, std::size_t lanes) const {
   if (is_dense()) {
     switch (lanes) {
-      case 1: return dense_product<1>(dense_, x, y, lanes);  // one run, e.g. a parcel network's subject
-      case 4: return dense_product<4>(dense_, x, y, lanes);
-      case 8: return dense_product<8>(dense_, x, y, lanes);
-      case 16: return dense_product<16>(dense_, x, y, lanes);
-      default: return dense_product<0>(dense_, x, y, lanes);
+      case 1:
+        return dense_product<1>(dense_, x, y, lanes);  // one run, e.g. a parcel network's subject
+      case 4:
+        return dense_product<4>(dense_, x, y, lanes);
+      case 8:
+        return dense_product<8>(dense_, x, y, lanes);
+      case 16:
+        return dense_product<16>(dense_, x, y, lanes);
+      default:
+        return dense_product<0>(dense_, x, y, lanes);
     }
   }
   switch (lanes) {
-    case 1: return sparse_product<1>(sparse_, x, y, lanes);
-    case 4: return sparse_product<4>(sparse_, x, y, lanes);
-    case 8: return sparse_product<8>(sparse_, x, y, lanes);
-    case 16: return sparse_product<16>(sparse_, x, y, lanes);
-    default: return sparse_product<0>(sparse_, x, y, lanes);
+    case 1:
+      return sparse_product<1>(sparse_, x, y, lanes);
+    case 4:
+      return sparse_product<4>(sparse_, x, y, lanes);
+    case 8:
+      return sparse_product<8>(sparse_, x, y, lanes);
+    case 16:
+      return sparse_product<16>(sparse_, x, y, lanes);
+    default:
+      return sparse_product<0>(sparse_, x, y, lanes);
   }
 }
 

@@ -37,8 +37,7 @@ class EulerMaruyama final : public Integrator {
   }
 };
 
-LOCI_REGISTER(IntegratorInfo, {"euler_maruyama",
-                               "Euler-Maruyama: x + f dt + g dW (Ito; strong order 1/2, weak 1)",
+LOCI_REGISTER(IntegratorInfo, {"euler_maruyama", "Euler-Maruyama: x + f dt + g dW (Ito; strong order 1/2, weak 1)",
                                [] { return std::make_unique<EulerMaruyama>(); }});
 
 }  // namespace

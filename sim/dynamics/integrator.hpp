@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "sim/dynamics/model.hpp"
 #include "core/registry.hpp"
+#include "sim/dynamics/model.hpp"
 
 namespace loci::sim::dynamics {
 

@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "core/registry.hpp"
 #include "sim/dynamics/coupling.hpp"
 #include "sim/dynamics/history.hpp"
-#include "sim/registry/params.hpp"
 #include "sim/random/stream.hpp"
-#include "core/registry.hpp"
+#include "sim/registry/params.hpp"
 
 namespace loci::sim::dynamics {
 
@@ -27,9 +27,9 @@ struct Batch {
   std::size_t nodes = 0;
   std::size_t lanes = 1;
   const Coupling* coupling = nullptr;
-  double* scratch = nullptr;  // size() doubles the model may overwrite, e.g. with W x
+  double* scratch = nullptr;              // size() doubles the model may overwrite, e.g. with W x
   const StateHistory* history = nullptr;  // the accepted states, when the coupling has delays
-  std::size_t stage = 0;  // steps from history->at(0) to the time of the state a drift is evaluated at
+  std::size_t stage = 0;                  // steps from history->at(0) to the time of the state a drift is evaluated at
 
   std::size_t block() const { return nodes * lanes; }  // values of one variable
   // y = W x with each entry's delay: x is the block of variable `variable` in the state being evaluated. Models

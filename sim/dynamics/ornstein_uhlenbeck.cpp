@@ -45,12 +45,12 @@ class OrnsteinUhlenbeck final : public Model {
 };
 
 LOCI_REGISTER(ModelInfo,
-    {"ornstein_uhlenbeck",
-     "linear Ornstein-Uhlenbeck network: dx = (-x + g W x) / tau dt + sigma dW",
-     {ParamSpec::real("tau", 1.0, "time constant").positive(),
-      ParamSpec::real("g", 0.5, "global coupling (|g| < 1 keeps it stable with in-degree normalisation)"),
-      ParamSpec::real("sigma", 1.0, "noise amplitude").at_least(0)},
-     [](const Params& p) { return std::make_unique<OrnsteinUhlenbeck>(p); }});
+              {"ornstein_uhlenbeck",
+               "linear Ornstein-Uhlenbeck network: dx = (-x + g W x) / tau dt + sigma dW",
+               {ParamSpec::real("tau", 1.0, "time constant").positive(),
+                ParamSpec::real("g", 0.5, "global coupling (|g| < 1 keeps it stable with in-degree normalisation)"),
+                ParamSpec::real("sigma", 1.0, "noise amplitude").at_least(0)},
+               [](const Params& p) { return std::make_unique<OrnsteinUhlenbeck>(p); }});
 
 }  // namespace
 

@@ -50,7 +50,8 @@ class RateModel final : public Model {
   double tau_, g_, s_, theta_, noise_;
 };
 
-LOCI_REGISTER(ModelInfo,
+LOCI_REGISTER(
+    ModelInfo,
     {"rate",
      "paper's rate model: tau dx/dt = -x + 1/(1+exp(-(g W x + s x + noise xi - theta))), xi ~ N(0,1) per node and step",
      {ParamSpec::real("tau", 0.1, "time constant").positive(), ParamSpec::real("g", 4.0, "global coupling"),

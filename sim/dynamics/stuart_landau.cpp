@@ -49,7 +49,8 @@ class StuartLandau final : public Model {
   double a_, omega_, g_, sigma_;
 };
 
-LOCI_REGISTER(ModelInfo,
+LOCI_REGISTER(
+    ModelInfo,
     {"stuart_landau",
      "Stuart-Landau (Hopf) oscillators: dz = ((a + i omega) z - |z|^2 z + g (W z - z)) dt + sigma dW; records Re z",
      {ParamSpec::real("a", -0.05, "bifurcation parameter (< 0 damped, > 0 oscillating)"),

@@ -70,21 +70,21 @@ class WilsonCowan final : public Model {
 };
 
 LOCI_REGISTER(ModelInfo,
-    {"wilson_cowan",
-     "Wilson-Cowan E/I pairs coupled through E: tau_e dE = -E + S_e(w_ee E - w_ei I + g W E + p_e), "
-     "tau_i dI = -I + S_i(w_ie E - w_ii I + p_i), plus sigma dW; records E",
-     {ParamSpec::real("tau_e", 1.0, "excitatory time constant").positive(),
-      ParamSpec::real("tau_i", 1.0, "inhibitory time constant").positive(),
-      ParamSpec::real("w_ee", 16.0, "E -> E weight"), ParamSpec::real("w_ei", 12.0, "I -> E weight"),
-      ParamSpec::real("w_ie", 15.0, "E -> I weight"), ParamSpec::real("w_ii", 3.0, "I -> I weight"),
-      ParamSpec::real("a_e", 1.3, "gain of the excitatory sigmoid").at_least(0),
-      ParamSpec::real("theta_e", 4.0, "threshold of the excitatory sigmoid"),
-      ParamSpec::real("a_i", 2.0, "gain of the inhibitory sigmoid").at_least(0),
-      ParamSpec::real("theta_i", 3.7, "threshold of the inhibitory sigmoid"),
-      ParamSpec::real("p_e", 1.25, "external drive to E"), ParamSpec::real("p_i", 0.0, "external drive to I"),
-      ParamSpec::real("g", 1.0, "global coupling between excitatory populations"),
-      ParamSpec::real("sigma", 0.05, "noise amplitude on both variables").at_least(0)},
-     [](const Params& p) { return std::make_unique<WilsonCowan>(p); }});
+              {"wilson_cowan",
+               "Wilson-Cowan E/I pairs coupled through E: tau_e dE = -E + S_e(w_ee E - w_ei I + g W E + p_e), "
+               "tau_i dI = -I + S_i(w_ie E - w_ii I + p_i), plus sigma dW; records E",
+               {ParamSpec::real("tau_e", 1.0, "excitatory time constant").positive(),
+                ParamSpec::real("tau_i", 1.0, "inhibitory time constant").positive(),
+                ParamSpec::real("w_ee", 16.0, "E -> E weight"), ParamSpec::real("w_ei", 12.0, "I -> E weight"),
+                ParamSpec::real("w_ie", 15.0, "E -> I weight"), ParamSpec::real("w_ii", 3.0, "I -> I weight"),
+                ParamSpec::real("a_e", 1.3, "gain of the excitatory sigmoid").at_least(0),
+                ParamSpec::real("theta_e", 4.0, "threshold of the excitatory sigmoid"),
+                ParamSpec::real("a_i", 2.0, "gain of the inhibitory sigmoid").at_least(0),
+                ParamSpec::real("theta_i", 3.7, "threshold of the inhibitory sigmoid"),
+                ParamSpec::real("p_e", 1.25, "external drive to E"), ParamSpec::real("p_i", 0.0, "external drive to I"),
+                ParamSpec::real("g", 1.0, "global coupling between excitatory populations"),
+                ParamSpec::real("sigma", 0.05, "noise amplitude on both variables").at_least(0)},
+               [](const Params& p) { return std::make_unique<WilsonCowan>(p); }});
 
 }  // namespace
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
+#include "core/registry.hpp"
 #include "sim/graph/graph.hpp"
 #include "sim/option.hpp"
-#include "sim/registry/params.hpp"
 #include "sim/random/stream.hpp"
-#include "core/registry.hpp"
+#include "sim/registry/params.hpp"
 
 namespace loci::sim::graph {
 

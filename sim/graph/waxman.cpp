@@ -14,7 +14,8 @@ SpatialGraph waxman(const WaxmanOptions& o, Rng& rng) {
     for (std::size_t v = u + 1; v < g.nodes(); ++v) longest = std::max(longest, distance(g, u, v));
   const double scale = o.alpha() * longest;
   // One uniform per pair, in a fixed pair order, so the graph depends only on the stream.
-  join_pairs(g, [&](std::size_t u, std::size_t v) { return rng.uniform() < o.beta() * std::exp(-distance(g, u, v) / scale); });
+  join_pairs(
+      g, [&](std::size_t u, std::size_t v) { return rng.uniform() < o.beta() * std::exp(-distance(g, u, v) / scale); });
   return g;
 }
 

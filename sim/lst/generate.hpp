@@ -13,8 +13,8 @@
 #include "sim/lst/latin.hpp"
 #include "sim/lst/puzzle.hpp"
 #include "sim/lst/reference.hpp"
-#include "sim/option.hpp"
 #include "sim/lst/removal.hpp"
+#include "sim/option.hpp"
 #include "sim/random/stream.hpp"
 
 namespace loci::sim::lst {
@@ -40,7 +40,6 @@ class PuzzleOptions {
   // over the range; false blanks as many cells as the removal rule allows.
   LOCI_OPTION(bool, random_stop, true);
 };
-
 
 // Throws std::invalid_argument naming the first bad option.
 void check(const PuzzleOptions& opt);

@@ -12,8 +12,10 @@ inline void swap_symbols(Item& item, int a, int b) {
   if (a == b) return;
   auto swap_in = [&](Cells& cells) {
     for (auto& c : cells) {
-      if (c == a) c = static_cast<std::uint8_t>(b);
-      else if (c == b) c = static_cast<std::uint8_t>(a);
+      if (c == a)
+        c = static_cast<std::uint8_t>(b);
+      else if (c == b)
+        c = static_cast<std::uint8_t>(a);
     }
   };
   auto swap_value = [&](int& v) { v = v == a ? b : v == b ? a : v; };

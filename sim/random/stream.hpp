@@ -106,7 +106,8 @@ class Rng {
   bool bernoulli(double p) { return uniform() < p; }
 
   // Fisher-Yates, identical on every platform.
-  template <class It> void shuffle(It first, It last) {
+  template <class It>
+  void shuffle(It first, It last) {
     const auto n = static_cast<std::uint64_t>(last - first);
     for (std::uint64_t i = n; i > 1; --i) {
       const std::uint64_t j = below(i);

@@ -26,7 +26,8 @@ dynamics::Coupling distance_coupling(const Eigen::MatrixXd& centroids, double le
     for (Eigen::Index i = 0; i < n; ++i)
       if (w(i, j) >= 1e-6 * top) sum += w(i, j);
     for (Eigen::Index i = 0; i < n; ++i)
-      if (w(i, j) > 0 && w(i, j) >= 1e-6 * top) entries.emplace_back(static_cast<int>(i), static_cast<int>(j), w(i, j) / sum);
+      if (w(i, j) > 0 && w(i, j) >= 1e-6 * top)
+        entries.emplace_back(static_cast<int>(i), static_cast<int>(j), w(i, j) / sum);
   }
   dynamics::Coupling::Sparse m(n, n);
   m.setFromTriplets(entries.begin(), entries.end());
@@ -130,7 +131,8 @@ std::vector<float> simulate_activity(const LabelVolume& parcels, const Eigen::Ma
 
   std::vector<float> out(tokens * static_cast<std::size_t>(points));
   for (std::size_t i = 0; i < tokens; ++i)
-    std::copy_n(x.data() + i * n + static_cast<std::size_t>(o.burn_in), points, out.data() + i * static_cast<std::size_t>(points));
+    std::copy_n(x.data() + i * n + static_cast<std::size_t>(o.burn_in), points,
+                out.data() + i * static_cast<std::size_t>(points));
   standardise(out.data(), tokens, points);
   if (o.observation_noise > 0) {
     Rng rng = Rng::stream(seed, "observation", subject);

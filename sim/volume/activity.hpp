@@ -33,9 +33,9 @@ struct ActivityOptions {
   NetworkActivityOptions network;
   bool balloon = false;
   BalloonOptions hemodynamics;
-  double tr_s = 1.0;                  // seconds per time point (the balloon model's clock)
-  std::int64_t burn_in = 0;           // points made and dropped before the first one kept
-  double observation_noise = 0;       // sd of white noise added last (the signal has sd 1 per parcel)
+  double tr_s = 1.0;             // seconds per time point (the balloon model's clock)
+  std::int64_t burn_in = 0;      // points made and dropped before the first one kept
+  double observation_noise = 0;  // sd of white noise added last (the signal has sd 1 per parcel)
 };
 
 // W_ij = exp(-d_ij / length_mm) between distinct parcels i, j (d: centroid distance), each column divided by its sum

@@ -1,5 +1,5 @@
-#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "sim/volume/balloon.hpp"
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include <cmath>
 #include <stdexcept>

@@ -51,7 +51,8 @@ std::int64_t merge_fragments(const FaceGraph& graph, std::vector<std::int32_t>& 
   for (const auto& [who, p] : kept_of) kept[static_cast<std::size_t>(p)] = 1;
 
   std::vector<std::vector<std::int32_t>> members(sizes.size());
-  for (std::size_t v = 0; v < graph.size(); ++v) members[static_cast<std::size_t>(piece[v])].push_back(static_cast<std::int32_t>(v));
+  for (std::size_t v = 0; v < graph.size(); ++v)
+    members[static_cast<std::size_t>(piece[v])].push_back(static_cast<std::int32_t>(v));
   std::vector<std::size_t> orphans;
   for (std::size_t p = 0; p < sizes.size(); ++p)
     if (!kept[p]) orphans.push_back(p);

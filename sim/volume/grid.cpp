@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <stdexcept>
 #include <set>
+#include <stdexcept>
 
 namespace loci::sim::volume {
 
@@ -71,7 +71,9 @@ LabelVolume resample(const LabelVolume& volume, double voxel_mm) {
       ijk[a] = static_cast<std::int64_t>(std::lround(q[static_cast<Eigen::Index>(a)]));
       inside = inside && ijk[a] >= 0 && ijk[a] < g.dims[a];
     }
-    if (inside) out.labels[static_cast<std::size_t>(v)] = volume.labels[static_cast<std::size_t>(g.index(ijk[0], ijk[1], ijk[2]))];
+    if (inside)
+      out.labels[static_cast<std::size_t>(v)] =
+          volume.labels[static_cast<std::size_t>(g.index(ijk[0], ijk[1], ijk[2]))];
   }
   return out;
 }
@@ -80,8 +82,8 @@ std::array<std::int64_t, 6> face_neighbours(const Grid& grid, std::int64_t index
   const auto [i, j, k] = grid.ijk(index);
   const auto& d = grid.dims;
   const std::int64_t sy = d[0], sz = d[0] * d[1];
-  return {i > 0 ? index - 1 : -1,         i + 1 < d[0] ? index + 1 : -1,  j > 0 ? index - sy : -1,
-          j + 1 < d[1] ? index + sy : -1, k > 0 ? index - sz : -1,        k + 1 < d[2] ? index + sz : -1};
+  return {i > 0 ? index - 1 : -1,         i + 1 < d[0] ? index + 1 : -1, j > 0 ? index - sy : -1,
+          j + 1 < d[1] ? index + sy : -1, k > 0 ? index - sz : -1,       k + 1 < d[2] ? index + sz : -1};
 }
 
 }  // namespace loci::sim::volume

@@ -26,7 +26,8 @@ std::map<std::int32_t, std::string> read_label_names(const std::string& file) {
     if (*end != '\0' || errno != 0) continue;  // a header or a comment
     if (label < INT32_MIN || label > INT32_MAX)
       throw std::runtime_error(file + ":" + std::to_string(number) + ": label " + first + " is out of range");
-    if (!(words >> name)) throw std::runtime_error(file + ":" + std::to_string(number) + ": label " + first + " has no name");
+    if (!(words >> name))
+      throw std::runtime_error(file + ":" + std::to_string(number) + ": label " + first + " has no name");
     if (!names.emplace(static_cast<std::int32_t>(label), name).second)
       throw std::runtime_error(file + ":" + std::to_string(number) + ": label " + first + " is listed twice");
   }

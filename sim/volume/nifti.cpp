@@ -19,7 +19,9 @@ struct Free {
 };
 using Image = std::unique_ptr<nifti_image, Free>;
 
-[[noreturn]] void fail(const std::string& path, const std::string& what) { throw std::runtime_error(path + ": " + what); }
+[[noreturn]] void fail(const std::string& path, const std::string& what) {
+  throw std::runtime_error(path + ": " + what);
+}
 
 // The library prints its own diagnostics to stderr unless told not to; ours say the same in one line.
 void quiet() {
@@ -52,7 +54,8 @@ void check_claimed_size(const nifti_image& nim, const std::string& path) {
   const auto on_disk = std::filesystem::file_size(image, ec);
   if (ec) fail(path, "its image file " + image + " cannot be read");
   const double claimed = static_cast<double>(nim.nvox) * static_cast<double>(std::max(nim.nbyper, 1));
-  const double most = nifti_is_gzfile(image.c_str()) ? 1032.0 * static_cast<double>(on_disk) : static_cast<double>(on_disk);
+  const double most =
+      nifti_is_gzfile(image.c_str()) ? 1032.0 * static_cast<double>(on_disk) : static_cast<double>(on_disk);
   if (claimed > most)
     fail(path, "its header claims " + std::to_string(nim.nx) + " x " + std::to_string(nim.ny) + " x " +
                    std::to_string(nim.nz) + " voxels of " + std::to_string(nim.nbyper) + " bytes, more than " + image +
@@ -64,25 +67,46 @@ void check_claimed_size(const nifti_image& nim, const std::string& path) {
   const double available = static_cast<double>(cpu::memory_available());
   if (needed > available)
     fail(path, "its " + std::to_string(nim.nx) + " x " + std::to_string(nim.ny) + " x " + std::to_string(nim.nz) +
-                   " voxels need about " + cpu::gib_text(needed) + " to parcellate, more than the " + cpu::gib_text(available) +
-                   " this process may use; crop or downsample the volume first");
+                   " voxels need about " + cpu::gib_text(needed) + " to parcellate, more than the " +
+                   cpu::gib_text(available) + " this process may use; crop or downsample the volume first");
 }
 
 // Calls f(T{}) with the C++ type of a NIfTI datatype; false for one that holds no real number (complex, RGB).
 template <class F>
 bool with_element_type(int datatype, F&& f) {
   switch (datatype) {
-    case DT_UINT8: f(std::uint8_t{}); return true;
-    case DT_INT8: f(std::int8_t{}); return true;
-    case DT_UINT16: f(std::uint16_t{}); return true;
-    case DT_INT16: f(std::int16_t{}); return true;
-    case DT_UINT32: f(std::uint32_t{}); return true;
-    case DT_INT32: f(std::int32_t{}); return true;
-    case DT_UINT64: f(std::uint64_t{}); return true;
-    case DT_INT64: f(std::int64_t{}); return true;
-    case DT_FLOAT32: f(float{}); return true;
-    case DT_FLOAT64: f(double{}); return true;
-    default: return false;
+    case DT_UINT8:
+      f(std::uint8_t{});
+      return true;
+    case DT_INT8:
+      f(std::int8_t{});
+      return true;
+    case DT_UINT16:
+      f(std::uint16_t{});
+      return true;
+    case DT_INT16:
+      f(std::int16_t{});
+      return true;
+    case DT_UINT32:
+      f(std::uint32_t{});
+      return true;
+    case DT_INT32:
+      f(std::int32_t{});
+      return true;
+    case DT_UINT64:
+      f(std::uint64_t{});
+      return true;
+    case DT_INT64:
+      f(std::int64_t{});
+      return true;
+    case DT_FLOAT32:
+      f(float{});
+      return true;
+    case DT_FLOAT64:
+      f(double{});
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -157,14 +181,14 @@ LabelVolume read_nifti_labels(const std::string& path) {
   Image nim = read_header(path);
   if (nim->nvox != nim->nx * nim->ny * nim->nz)
     fail(path, "not a 3-D volume (dimensions " + std::to_string(nim->nx) + " x " + std::to_string(nim->ny) + " x " +
-                   std::to_string(nim->nz) + " x " + std::to_string(nim->nvox / std::max<int64_t>(1, nim->nx * nim->ny * nim->nz)) + ")");
+                   std::to_string(nim->nz) + " x " +
+                   std::to_string(nim->nvox / std::max<int64_t>(1, nim->nx * nim->ny * nim->nz)) + ")");
   load(*nim, path);
   LabelVolume out;
   out.grid = grid_of(*nim, path);
   out.labels.assign(static_cast<std::size_t>(nim->nvox), 0);
-  const bool known = with_element_type(nim->datatype, [&](auto element) {
-    convert<decltype(element)>(*nim, path, out.labels);
-  });
+  const bool known =
+      with_element_type(nim->datatype, [&](auto element) { convert<decltype(element)>(*nim, path, out.labels); });
   if (!known) fail(path, std::string("datatype ") + nifti_datatype_string(nim->datatype) + " cannot hold labels");
   return out;
 }
@@ -188,16 +212,15 @@ SeriesVolume read_nifti_series(const std::string& path) {
   Image nim = read_header(path);
   const std::int64_t voxels = nim->nx * nim->ny * nim->nz;
   if (nim->nvox != voxels * std::max<int64_t>(1, nim->nt))
-    fail(path, "not a 4-D series (dimensions beyond time: " + std::to_string(nim->nu) + " x " + std::to_string(nim->nv) +
-                   " x " + std::to_string(nim->nw) + ")");
+    fail(path, "not a 4-D series (dimensions beyond time: " + std::to_string(nim->nu) + " x " +
+                   std::to_string(nim->nv) + " x " + std::to_string(nim->nw) + ")");
   load(*nim, path);
   SeriesVolume out;
   out.grid = grid_of(*nim, path);
   out.points = nim->nvox / voxels;
   out.values.assign(static_cast<std::size_t>(nim->nvox), 0.f);
-  const bool known = with_element_type(nim->datatype, [&](auto element) {
-    to_float<decltype(element)>(*nim, path, out.values);
-  });
+  const bool known =
+      with_element_type(nim->datatype, [&](auto element) { to_float<decltype(element)>(*nim, path, out.values); });
   if (!known) fail(path, std::string("datatype ") + nifti_datatype_string(nim->datatype) + " is not a real number");
   return out;
 }
@@ -207,7 +230,8 @@ void write_nifti_series(const std::string& path, const SeriesVolume& series, dou
   const auto& g = series.grid;
   if (static_cast<std::int64_t>(series.values.size()) != g.voxels() * series.points)
     throw std::invalid_argument(path + ": " + std::to_string(series.values.size()) + " values for " +
-                                std::to_string(series.points) + " volumes of " + std::to_string(g.voxels()) + " voxels");
+                                std::to_string(series.points) + " volumes of " + std::to_string(g.voxels()) +
+                                " voxels");
   const int64_t dims[8] = {4, g.dims[0], g.dims[1], g.dims[2], series.points, 1, 1, 1};
   Image nim(nifti_make_new_nim(dims, DT_FLOAT32, 1));
   if (!nim) fail(path, "libnifti2 could not allocate the image");

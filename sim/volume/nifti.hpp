@@ -1,5 +1,5 @@
-// NIfTI label volumes and 4-D series through Debian's libnifti2 (NIfTI-1 and NIfTI-2, .nii, .nii.gz, .hdr/.img). The library's own
-// messages are silenced: a problem is one std::runtime_error that starts with the file's path.
+// NIfTI label volumes and 4-D series through Debian's libnifti2 (NIfTI-1 and NIfTI-2, .nii, .nii.gz, .hdr/.img). The
+// library's own messages are silenced: a problem is one std::runtime_error that starts with the file's path.
 #pragma once
 
 #include <cstdint>

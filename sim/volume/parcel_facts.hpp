@@ -11,9 +11,9 @@
 namespace loci::sim::volume {
 
 struct ParcelFacts {
-  Eigen::MatrixXd centroids;           // P x 3, mm: the mean of each parcel's voxel centres
-  std::vector<std::int64_t> voxels;    // P
-  std::vector<double> volumes_mm3;     // P
+  Eigen::MatrixXd centroids;             // P x 3, mm: the mean of each parcel's voxel centres
+  std::vector<std::int64_t> voxels;      // P
+  std::vector<double> volumes_mm3;       // P
   std::vector<std::uint8_t> hemisphere;  // P: 0 = left (centroid x < 0 mm), 1 = right
   std::vector<std::uint8_t> adjacency;   // P x P, row-major: 1 where two parcels share a voxel face
 

@@ -35,7 +35,9 @@ struct Region {
 struct Sites {
   std::vector<double> x, y, z, w;
   std::size_t size() const { return x.size(); }
-  void add(double px, double py, double pz, double pw) { x.push_back(px), y.push_back(py), z.push_back(pz), w.push_back(pw); }
+  void add(double px, double py, double pz, double pw) {
+    x.push_back(px), y.push_back(py), z.push_back(pz), w.push_back(pw);
+  }
 };
 
 int team(int threads) { return threads > 0 ? threads : omp_get_max_threads(); }
@@ -101,7 +103,8 @@ void allot(std::vector<Region>& regions, std::int64_t total) {
   std::vector<std::pair<double, std::size_t>> remainder;
   std::int64_t given = 0;
   for (std::size_t i = 0; i < regions.size(); ++i) {
-    const double quota = static_cast<double>(total) * static_cast<double>(regions[i].voxels.size()) / static_cast<double>(voxels);
+    const double quota =
+        static_cast<double>(total) * static_cast<double>(regions[i].voxels.size()) / static_cast<double>(voxels);
     regions[i].parcels = static_cast<std::int64_t>(std::floor(quota));
     given += regions[i].parcels;
     remainder.emplace_back(quota - std::floor(quota), i);
@@ -294,8 +297,10 @@ Parcellation parcellate(const LabelVolume& mask, const ParcellationOptions& o, s
   // A piece that gets no parcel is left out.
   std::vector<Region> kept;
   for (auto& r : regions) {
-    if (r.parcels > 0) kept.push_back(std::move(r));
-    else out.dropped += static_cast<std::int64_t>(r.voxels.size()) * (o.mirror() ? 2 : 1);
+    if (r.parcels > 0)
+      kept.push_back(std::move(r));
+    else
+      out.dropped += static_cast<std::int64_t>(r.voxels.size()) * (o.mirror() ? 2 : 1);
   }
   std::vector<std::vector<std::int32_t>> parts(kept.size());
   std::vector<Sites> sites(kept.size());
@@ -317,7 +322,8 @@ Parcellation jitter(const Parcellation& base, double jitter_mm, std::uint64_t se
   const auto total = base.seeds.rows();
   const std::int64_t own = base.mirrored ? total / 2 : total;  // parcels that are not mirror images
   std::size_t count = 0;
-  for (std::int64_t p = 0; p < own; ++p) count = std::max(count, static_cast<std::size_t>(base.region[static_cast<std::size_t>(p)]) + 1);
+  for (std::int64_t p = 0; p < own; ++p)
+    count = std::max(count, static_cast<std::size_t>(base.region[static_cast<std::size_t>(p)]) + 1);
   std::vector<std::int32_t> region_of(base.labels.labels.size(), -1);
   for (std::size_t v = 0; v < region_of.size(); ++v) {
     const auto l = base.labels.labels[v];
@@ -332,7 +338,8 @@ Parcellation jitter(const Parcellation& base, double jitter_mm, std::uint64_t se
     const auto r = static_cast<std::size_t>(base.region[static_cast<std::size_t>(p)]);
     if (first[r] < 0) first[r] = p;
     const double dx = rng.normal() * jitter_mm, dy = rng.normal() * jitter_mm, dz = rng.normal() * jitter_mm;
-    sites[r].add(base.seeds(p, 0) + dx, base.seeds(p, 1) + dy, base.seeds(p, 2) + dz, base.weights[static_cast<std::size_t>(p)]);
+    sites[r].add(base.seeds(p, 0) + dx, base.seeds(p, 1) + dy, base.seeds(p, 2) + dz,
+                 base.weights[static_cast<std::size_t>(p)]);
     ++regions[r].parcels;
   }
   std::vector<std::vector<std::int32_t>> parts(count);

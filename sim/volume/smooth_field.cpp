@@ -1,5 +1,5 @@
-#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 #include "sim/volume/smooth_field.hpp"
+#include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
 
 #include <omp.h>
 
@@ -138,7 +138,8 @@ ParcelAverager::ParcelAverager(const LabelVolume& parcels, std::int64_t count) {
   std::vector<std::int64_t> next(first_.begin(), first_.end() - 1);
   for (std::size_t v = 0; v < parcels.labels.size(); ++v) {
     const auto l = parcels.labels[v];
-    if (l > 0 && l <= count) members_[static_cast<std::size_t>(next[static_cast<std::size_t>(l - 1)]++)] = static_cast<std::int64_t>(v);
+    if (l > 0 && l <= count)
+      members_[static_cast<std::size_t>(next[static_cast<std::size_t>(l - 1)]++)] = static_cast<std::int64_t>(v);
   }
 }
 

@@ -3,11 +3,11 @@
 // speed it buys is measured in bench/ (bench/RESULTS.md).
 #include <catch2/catch.hpp>
 
-#include "tests/support/run_command.hpp"
-#include "tests/support/temp_files.hpp"
 #include <nlohmann/json.hpp>
 #include "cpu/blas_kernel.hpp"
 #include "tests/plugins/torch_trainer/trainer_fixture.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_files.hpp"
 
 using loci::cpu::better_kernel;
 using loci::cpu::features_from_flags;
@@ -30,7 +30,8 @@ TEST_CASE("an old fallback kernel is replaced by the best one the CPU runs, and 
   CHECK_FALSE(better_kernel("Zen", avx2));
   CHECK_FALSE(better_kernel("Prescott", features_from_flags("sse2 sse3")));
   // AVX-512 counts only with all four of F, BW, VL and DQ.
-  CHECK(better_kernel("Prescott", features_from_flags("avx avx2 fma avx512f avx512bw")) == std::optional<std::string>("Haswell"));
+  CHECK(better_kernel("Prescott", features_from_flags("avx avx2 fma avx512f avx512bw")) ==
+        std::optional<std::string>("Haswell"));
 }
 
 TEST_CASE("a user's older kernel is kept, and the reason says which kernel the CPU runs and how to get it") {
@@ -60,8 +61,9 @@ TEST_CASE("a user's OPENBLAS_CORETYPE is never overridden, and a refused kernel 
 
   loci::test::TempDir other;
   // Without a user's variable (some machines set one for every process): loci's own choice is what is refused.
-  r = loci::test::run_loci("train -q " + loci::test::train_config(other) + " train.epochs=1 train.blas_kernel=NoSuchKernel",
-                           "env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE");
+  r = loci::test::run_loci(
+      "train -q " + loci::test::train_config(other) + " train.epochs=1 train.blas_kernel=NoSuchKernel",
+      "env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   summary = loci::test::slurp(other.path() / "run/summary.json");
@@ -69,8 +71,8 @@ TEST_CASE("a user's OPENBLAS_CORETYPE is never overridden, and a refused kernel 
 }
 
 TEST_CASE("bf16 products go to oneDNN only where LibTorch sends them and oneDNN runs an AVX-512 instruction set") {
-  using loci::cpu::Bf16Products;
   using loci::cpu::bf16_products;
+  using loci::cpu::Bf16Products;
   const auto avx512 = features_from_flags("avx avx2 fma avx512f avx512dq avx512bw avx512vl avx512_bf16 amx_tile");
   CHECK(bf16_products(true, "avx512_core_amx", avx512) == Bf16Products::onednn);
   CHECK(bf16_products(true, "avx512_core", avx512) == Bf16Products::onednn);
@@ -85,8 +87,8 @@ TEST_CASE("bf16 products go to oneDNN only where LibTorch sends them and oneDNN 
 namespace {
 
 nlohmann::json train_bf16(const loci::test::TempDir& dir, const std::string& env, std::string& output) {
-  const auto r = loci::test::run_loci("train " + loci::test::train_config(dir) + " train.epochs=1 train.precision=bf16",
-                                      env);
+  const auto r =
+      loci::test::run_loci("train " + loci::test::train_config(dir) + " train.epochs=1 train.precision=bf16", env);
   output = r.output;
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
@@ -95,7 +97,8 @@ nlohmann::json train_bf16(const loci::test::TempDir& dir, const std::string& env
 
 }  // namespace
 
-TEST_CASE("a bf16 run records oneDNN's instruction set and where its products ran, and a cap below AVX-512 still trains") {
+TEST_CASE(
+    "a bf16 run records oneDNN's instruction set and where its products ran, and a cap below AVX-512 still trains") {
   const auto cpu = loci::cpu::features();
   loci::test::TempDir plain;
   std::string out;

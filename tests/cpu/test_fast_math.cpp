@@ -55,8 +55,7 @@ TEST_CASE("exp_nonpositive is expf_fast for the softmax's arguments and gives a 
   CHECK(exp_nonpositive(-1e30f) == at_minus_infinity);
 }
 
-TEST_CASE("log_positive is within 6 ulp of std::log on every binade of the normal numbers, exact at 1",
-          "[cpu]") {
+TEST_CASE("log_positive is within 6 ulp of std::log on every binade of the normal numbers, exact at 1", "[cpu]") {
   auto ulps = [](double x) {
     const double want = std::log(x);
     const double ulp = std::nextafter(std::abs(want), std::numeric_limits<double>::infinity()) - std::abs(want);
@@ -67,9 +66,9 @@ TEST_CASE("log_positive is within 6 ulp of std::log on every binade of the norma
     for (double m = 1.0; m < 2.0; m += 0.0173)
       if (e != 0 || m != 1.0) worst = std::max(worst, ulps(std::ldexp(m, e)));
   // around the mantissa's split at sqrt(2), the smallest and largest normal numbers, and next to 1
-  for (double x : {std::sqrt(2.0), std::nextafter(std::sqrt(2.0), 0.0), std::nextafter(std::sqrt(2.0), 2.0),
-                   std::sqrt(0.5), 1.0 + 1e-12, 1.0 - 1e-12, std::numeric_limits<double>::min(),
-                   std::numeric_limits<double>::max()})
+  for (double x :
+       {std::sqrt(2.0), std::nextafter(std::sqrt(2.0), 0.0), std::nextafter(std::sqrt(2.0), 2.0), std::sqrt(0.5),
+        1.0 + 1e-12, 1.0 - 1e-12, std::numeric_limits<double>::min(), std::numeric_limits<double>::max()})
     worst = std::max(worst, ulps(x));
   CHECK(worst <= 6.0);
   CHECK(log_positive(1.0) == 0.0);

@@ -35,21 +35,36 @@ int main(int argc, char** argv) {
       }
       return argv[++i];
     };
-    if (a == "--train") train = std::stoll(value());
-    else if (a == "--test") test = std::stoll(value());
-    else if (a == "--per-shard") o.samples_per_shard = std::stoll(value());
-    else if (a == "--chunk") o.chunk_samples = std::stoll(value());
-    else if (a == "--threads") o.threads = std::stoi(value());
-    else if (a == "--delay-us") so.delay_us = std::stoi(value());
-    else if (a == "--seed") o.seed = std::stoull(value());
-    else if (a == "--created") o.created = value();
-    else if (a == "--resume") o.resume = true;
-    else if (a == "--force") o.force = true;
-    else if (a == "--no-gzip") o.compression.gzip = false;
-    else if (a == "--label-i64") so.label_i64 = true;
-    else if (a == "--fsize-limit") fsize = std::stoll(value());
-    else if (a == "--as-nobody") nobody = true;
-    else if (a == "--progress") o.progress = true;
+    if (a == "--train")
+      train = std::stoll(value());
+    else if (a == "--test")
+      test = std::stoll(value());
+    else if (a == "--per-shard")
+      o.samples_per_shard = std::stoll(value());
+    else if (a == "--chunk")
+      o.chunk_samples = std::stoll(value());
+    else if (a == "--threads")
+      o.threads = std::stoi(value());
+    else if (a == "--delay-us")
+      so.delay_us = std::stoi(value());
+    else if (a == "--seed")
+      o.seed = std::stoull(value());
+    else if (a == "--created")
+      o.created = value();
+    else if (a == "--resume")
+      o.resume = true;
+    else if (a == "--force")
+      o.force = true;
+    else if (a == "--no-gzip")
+      o.compression.gzip = false;
+    else if (a == "--label-i64")
+      so.label_i64 = true;
+    else if (a == "--fsize-limit")
+      fsize = std::stoll(value());
+    else if (a == "--as-nobody")
+      nobody = true;
+    else if (a == "--progress")
+      o.progress = true;
     else {
       std::fprintf(stderr, "unknown option %s\n", a.c_str());
       return 64;

@@ -4,8 +4,8 @@
 #pragma once
 
 #include <chrono>
-#include <filesystem>
 #include <cstring>
+#include <filesystem>
 #include <thread>
 
 #include "datasets/generate.hpp"
@@ -46,8 +46,8 @@ class SyntheticSource : public datasets::SampleSource {
       pos.push_back(static_cast<float>(t % 3));
       pos.push_back(static_cast<float>(t / 3));
     }
-    layout_.dataset_arrays.push_back(
-        datasets::Array::of(ArraySpec{"positions", DType::f32, {"token", "coord"}, {kTokens, 2}, "true grid coordinates"}, pos));
+    layout_.dataset_arrays.push_back(datasets::Array::of(
+        ArraySpec{"positions", DType::f32, {"token", "coord"}, {kTokens, 2}, "true grid coordinates"}, pos));
     std::vector<double> w(kTokens * kTokens);
     for (int i = 0; i < kTokens * kTokens; ++i) w[static_cast<std::size_t>(i)] = 0.25 * i;
     layout_.dataset_arrays.push_back(
@@ -72,16 +72,36 @@ class SyntheticSource : public datasets::SampleSource {
         continue;
       }
       switch (spec.dtype) {
-        case datasets::DType::u8: fill_ints(out.get<std::uint8_t>(a), n, rng, 4); break;
-        case datasets::DType::i8: fill_ints(out.get<std::int8_t>(a), n, rng, 200, -100); break;
-        case datasets::DType::u16: fill_ints(out.get<std::uint16_t>(a), n, rng, 60000); break;
-        case datasets::DType::i16: fill_ints(out.get<std::int16_t>(a), n, rng, 60000, -30000); break;
-        case datasets::DType::u32: fill_ints(out.get<std::uint32_t>(a), n, rng, 4000000000u); break;
-        case datasets::DType::i32: fill_ints(out.get<std::int32_t>(a), n, rng, 9); break;
-        case datasets::DType::u64: for (std::size_t i = 0; i < n; ++i) out.get<std::uint64_t>(a)[i] = rng(); break;
-        case datasets::DType::i64: fill_ints(out.get<std::int64_t>(a), n, rng, 1000, -500); break;
-        case datasets::DType::f32: for (std::size_t i = 0; i < n; ++i) out.get<float>(a)[i] = static_cast<float>(rng.normal()); break;
-        case datasets::DType::f64: for (std::size_t i = 0; i < n; ++i) out.get<double>(a)[i] = rng.normal(); break;
+        case datasets::DType::u8:
+          fill_ints(out.get<std::uint8_t>(a), n, rng, 4);
+          break;
+        case datasets::DType::i8:
+          fill_ints(out.get<std::int8_t>(a), n, rng, 200, -100);
+          break;
+        case datasets::DType::u16:
+          fill_ints(out.get<std::uint16_t>(a), n, rng, 60000);
+          break;
+        case datasets::DType::i16:
+          fill_ints(out.get<std::int16_t>(a), n, rng, 60000, -30000);
+          break;
+        case datasets::DType::u32:
+          fill_ints(out.get<std::uint32_t>(a), n, rng, 4000000000u);
+          break;
+        case datasets::DType::i32:
+          fill_ints(out.get<std::int32_t>(a), n, rng, 9);
+          break;
+        case datasets::DType::u64:
+          for (std::size_t i = 0; i < n; ++i) out.get<std::uint64_t>(a)[i] = rng();
+          break;
+        case datasets::DType::i64:
+          fill_ints(out.get<std::int64_t>(a), n, rng, 1000, -500);
+          break;
+        case datasets::DType::f32:
+          for (std::size_t i = 0; i < n; ++i) out.get<float>(a)[i] = static_cast<float>(rng.normal());
+          break;
+        case datasets::DType::f64:
+          for (std::size_t i = 0; i < n; ++i) out.get<double>(a)[i] = rng.normal();
+          break;
       }
     }
   }

@@ -70,7 +70,8 @@ TEST_CASE("the order depends on seed and epoch and on nothing else", "[datasets]
 
 TEST_CASE("batches hold what random access reads", "[datasets][stream]") {
   const auto& ds = streamed();
-  datasets::BatchStream s(ds, datasets::BatchStreamOptions("train", {"tokens", "label", "noise"}, 16).seed(9).epoch(2).prefetch_batches(2));
+  datasets::BatchStream s(
+      ds, datasets::BatchStreamOptions("train", {"tokens", "label", "noise"}, 16).seed(9).epoch(2).prefetch_batches(2));
   datasets::Batch b;
   std::int64_t batches = 0, samples = 0;
   while (s.next(b)) {
@@ -101,7 +102,8 @@ TEST_CASE("batches hold what random access reads", "[datasets][stream]") {
 TEST_CASE("ranks split every global batch between them and take the same number of steps", "[datasets][stream]") {
   // 103 samples in batches of 17: six of 17 and a final one of 1, so one rank's last part is empty.
   auto batches_of = [](int rank, int ranks) {
-    datasets::BatchStream s(streamed(), datasets::BatchStreamOptions("train", {"index"}, 17).seed(5).epoch(3).rank(rank).ranks(ranks));
+    datasets::BatchStream s(
+        streamed(), datasets::BatchStreamOptions("train", {"index"}, 17).seed(5).epoch(3).rank(rank).ranks(ranks));
     std::vector<datasets::Batch> out;
     datasets::Batch b;
     while (s.next(b)) out.push_back(b);
@@ -124,7 +126,8 @@ TEST_CASE("ranks split every global batch between them and take the same number 
   CHECK(first.back().size == 0);  // the final batch of one sample goes to the second rank
   CHECK(second.back().size == 1);
 
-  datasets::BatchStream s(streamed(), datasets::BatchStreamOptions("train", {"index"}, 17).seed(5).epoch(3).rank(1).ranks(2));
+  datasets::BatchStream s(streamed(),
+                          datasets::BatchStreamOptions("train", {"index"}, 17).seed(5).epoch(3).rank(1).ranks(2));
   std::vector<std::int64_t> ids;
   for (const auto& b : second) ids.insert(ids.end(), b.sample_ids.begin(), b.sample_ids.end());
   CHECK(s.order() == ids);

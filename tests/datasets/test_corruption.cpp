@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "datasets/error.hpp"
 #include "datasets/checksum.hpp"
+#include "datasets/error.hpp"
 #include "datasets/reader.hpp"
 #include "synthetic_source.hpp"
 #include "test_util.hpp"
@@ -124,8 +124,8 @@ TEST_CASE("an unknown schema version is refused in index.json or in a shard", "[
   auto j = nlohmann::json::parse(test::slurp(ds / "index.json"));
   j["loci_schema_version"] = 99;
   std::ofstream(ds / "index.json") << j.dump(2);
-  REQUIRE_THROWS_WITH(datasets::Dataset::open(ds), (ds / "index.json").string() +
-                                                   ": unknown schema version 99 (this loci reads version 1)");
+  REQUIRE_THROWS_WITH(datasets::Dataset::open(ds),
+                      (ds / "index.json").string() + ": unknown schema version 99 (this loci reads version 1)");
 
   const fs::path shard = ds / "train-00000-of-00004.h5";
   const hid_t f = H5Fopen(shard.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
@@ -141,8 +141,8 @@ TEST_CASE("an unknown schema version is refused in index.json or in a shard", "[
   j["loci_schema_version"] = 1;
   j["shards"][0]["samples"] = 5.55556e91;
   std::ofstream(ds / "index.json") << j.dump(2);
-  REQUIRE_THROWS_WITH(datasets::Dataset::open(ds), Contains((ds / "index.json").string() +
-                                                        ": malformed index: 'samples' is not a whole number"));
+  REQUIRE_THROWS_WITH(datasets::Dataset::open(ds),
+                      Contains((ds / "index.json").string() + ": malformed index: 'samples' is not a whole number"));
 
   std::ofstream(ds / "index.json") << "{ not json";
   REQUIRE_THROWS_WITH(datasets::Dataset::open(ds), Contains((ds / "index.json").string() + ": not valid JSON"));
@@ -162,7 +162,8 @@ TEST_CASE("a shard whose dtype or shape differs from the index is refused", "[da
   {
     const auto opened = datasets::Dataset::open(ds);
     CHECK(opened.read<std::int32_t>("train", "label", 0, 30).size() == 30);  // shards 0-2 are fine
-    CHECK_THAT(message_of([&] { opened.read<std::int32_t>("train", "label", 30, 1); }), Contains(name + ": checksum mismatch"));
+    CHECK_THAT(message_of([&] { opened.read<std::int32_t>("train", "label", 30, 1); }),
+               Contains(name + ": checksum mismatch"));
     CHECK_THAT(message_of([&] { opened.verify(); }), Contains(name + ": checksum mismatch"));
   }
   // With its checksum in the index too, the reader still finds that the shard is not what the index describes.
@@ -175,8 +176,9 @@ TEST_CASE("a shard whose dtype or shape differs from the index is refused", "[da
 
   // What a caller expects is checked too.
   CHECK_THROWS_WITH(opened.read<float>("train", "tokens", 0, 1), Contains("array 'tokens' is uint8, not float32"));
-  CHECK_THROWS_WITH(opened.expect("tokens", datasets::DType::u8, {6, 4}),
-                    Contains("index.json: array 'tokens' is uint8 [sample, token=6, channel=3], expected uint8 of shape [6, 4]"));
+  CHECK_THROWS_WITH(
+      opened.expect("tokens", datasets::DType::u8, {6, 4}),
+      Contains("index.json: array 'tokens' is uint8 [sample, token=6, channel=3], expected uint8 of shape [6, 4]"));
   CHECK_NOTHROW(opened.expect("tokens", datasets::DType::u8, {6, 3}));
   CHECK_THROWS_WITH(opened.read<std::uint8_t>("train", "tokens", 38, 5), Contains("out of range"));
   CHECK_THROWS_WITH(opened.samples("validation"), Contains("no split 'validation'"));

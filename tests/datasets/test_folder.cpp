@@ -65,13 +65,15 @@ TEST_CASE("a folder holding another dataset or other files is refused unless for
 
   auto other = o;
   other.seed = 8;
-  REQUIRE_THROWS_WITH(datasets::generate_dataset(src, other),
-                      o.out.string() + ": holds a different dataset (seed 7 vs 8 in index.json); pass --force to replace it");
+  REQUIRE_THROWS_WITH(
+      datasets::generate_dataset(src, other),
+      o.out.string() + ": holds a different dataset (seed 7 vs 8 in index.json); pass --force to replace it");
   other.resume = true;
   REQUIRE_THROWS_WITH(datasets::generate_dataset(src, other), Contains("holds a different dataset (seed 7 vs 8"));
   other.config_yaml = "generator: synthetic\nseed: 8\n";
   other.seed = 7;
-  REQUIRE_THROWS_WITH(datasets::generate_dataset(src, other), Contains("holds a different dataset (its configuration differs: seed 7 vs 8"));
+  REQUIRE_THROWS_WITH(datasets::generate_dataset(src, other),
+                      Contains("holds a different dataset (its configuration differs: seed 7 vs 8"));
   CHECK(datasets::Dataset::open(o.out).verify().shards == 6);  // the refusals touched nothing
 
   REQUIRE_THROWS_WITH(datasets::generate_dataset(src, o), Contains("already holds this dataset; pass --resume"));
@@ -89,8 +91,9 @@ TEST_CASE("a folder holding another dataset or other files is refused unless for
   fs::create_directory(mine);
   std::ofstream(mine / "notes.txt") << "keep me";
   auto into = test::small_options(mine);
-  REQUIRE_THROWS_WITH(datasets::generate_dataset(src, into),
-                      mine.string() + ": is not empty and holds no loci dataset; choose an empty folder or pass --force");
+  REQUIRE_THROWS_WITH(
+      datasets::generate_dataset(src, into),
+      mine.string() + ": is not empty and holds no loci dataset; choose an empty folder or pass --force");
   into.force = true;
   datasets::generate_dataset(src, into);
   CHECK(test::slurp(mine / "notes.txt") == "keep me");

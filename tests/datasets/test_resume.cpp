@@ -71,7 +71,8 @@ TEST_CASE("a generation killed by SIGKILL resumes to the uninterrupted result", 
   const auto a = nlohmann::json::parse(test::slurp(whole / "index.json"));
   const auto b = nlohmann::json::parse(test::slurp(killed / "index.json"));
   CHECK(a["shards"] == b["shards"]);
-  CHECK(test::read_everything(datasets::Dataset::open(whole)) == test::read_everything(datasets::Dataset::open(killed)));
+  CHECK(test::read_everything(datasets::Dataset::open(whole)) ==
+        test::read_everything(datasets::Dataset::open(killed)));
   CHECK(test::files_in(whole) == test::files_in(killed));  // the journal and any temporaries are gone
 
   // Resuming a complete dataset keeps every shard and changes nothing.
@@ -121,7 +122,8 @@ TEST_CASE("ranks make disjoint shards and the last to finish writes the index", 
   CHECK(r.complete);
   CHECK_FALSE(fs::exists(part.out / ".loci-journal"));
   CHECK(test::slurp(whole.out / "index.json") == test::slurp(part.out / "index.json"));
-  CHECK(test::read_everything(datasets::Dataset::open(whole.out)) == test::read_everything(datasets::Dataset::open(part.out)));
+  CHECK(test::read_everything(datasets::Dataset::open(whole.out)) ==
+        test::read_everything(datasets::Dataset::open(part.out)));
 
   part.force = true;  // would remove the other ranks' shards
   CHECK_THROWS_WITH(datasets::generate_dataset(src, part), Catch::Contains("force cannot be used by one rank of 2"));

@@ -4,8 +4,8 @@
 #include <cstring>
 #include <set>
 
-#include <nlohmann/json.hpp>
 #include <yaml-cpp/yaml.h>
+#include <nlohmann/json.hpp>
 
 #include "datasets/dataset_card.hpp"
 #include "datasets/generate.hpp"
@@ -133,10 +133,10 @@ TEST_CASE("every dtype and dataset array and attribute reads back as written", "
   CHECK_THAT(card, Catch::Contains("    - name: token_name\n      dtype: string\n      shape: [6]"));
 
   // Nothing but the dataset is left behind: no journal, no temporaries.
-  CHECK(test::files_in(dir / "ds") ==
-        std::vector<std::string>{"dataset_card.md", "index.json", "test-00000-of-00002.h5", "test-00001-of-00002.h5",
-                                 "train-00000-of-00004.h5", "train-00001-of-00004.h5", "train-00002-of-00004.h5",
-                                 "train-00003-of-00004.h5"});
+  CHECK(test::files_in(dir / "ds") == std::vector<std::string>{"dataset_card.md", "index.json",
+                                                               "test-00000-of-00002.h5", "test-00001-of-00002.h5",
+                                                               "train-00000-of-00004.h5", "train-00001-of-00004.h5",
+                                                               "train-00002-of-00004.h5", "train-00003-of-00004.h5"});
   CHECK(ds.verify().shards == 6);
 }
 

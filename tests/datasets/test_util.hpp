@@ -8,16 +8,15 @@
 #include <string>
 #include <vector>
 
-#include "tests/support/temp_files.hpp"  // slurp
 #include "datasets/generate.hpp"
 #include "datasets/reader.hpp"
 #include "synthetic_source.hpp"
+#include "tests/support/temp_files.hpp"  // slurp
 
 namespace loci::test {
 
 // An empty folder under the build tree, readable by everyone (one test runs the helper as `nobody`).
 std::filesystem::path fresh_dir(const std::string& name);
-
 
 struct Run {
   int status = -1;  // exit status, or 128 + signal

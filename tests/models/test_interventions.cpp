@@ -49,8 +49,8 @@ bool is_permutation_of_tokens(const std::vector<int64_t>& p, int64_t n) {
 TEST_CASE("every intervention the issue names is registered, in the order they are reported") {
   std::vector<std::string> names;
   for (const auto* i : registered_interventions()) names.push_back(i->name);
-  for (const char* n : {"init", "displacement", "permute_random", "permute_symmetry", "permute_matched", "zero", "rescale",
-                        "oracle"})
+  for (const char* n :
+       {"init", "displacement", "permute_random", "permute_symmetry", "permute_matched", "zero", "rescale", "oracle"})
     CHECK(std::find(names.begin(), names.end(), n) != names.end());
 }
 
@@ -122,13 +122,15 @@ TEST_CASE("each intervention gives the matrices it promises, at every placement"
         CHECK(variant.name == "permute_matched:" + symmetries[j].name + "#" + std::to_string(k));
         REQUIRE(is_permutation_of_tokens(variant.permutation, 16));
         for (size_t i = 0; i < 16; ++i)
-          if (symmetries[j].permutation[i] == static_cast<int64_t>(i)) CHECK(variant.permutation[i] == static_cast<int64_t>(i));
+          if (symmetries[j].permutation[i] == static_cast<int64_t>(i))
+            CHECK(variant.permutation[i] == static_cast<int64_t>(i));
         for (size_t p = 0; p < 2; ++p)
           for (int64_t i = 0; i < 16; ++i)
             CHECK(torch::equal(variant.tables[p][i], s.trained[p][variant.permutation[static_cast<size_t>(i)]]));
       }
     // The transpose fixes the diagonal, the readout corner among them: so do its matched relabellings.
-    const auto transpose = std::find_if(v.begin(), v.end(), [](const auto& x) { return x.name == "permute_matched:(y,x)#0"; });
+    const auto transpose =
+        std::find_if(v.begin(), v.end(), [](const auto& x) { return x.name == "permute_matched:(y,x)#0"; });
     REQUIRE(transpose != v.end());
     for (int64_t i : {0, 5, 10, 15}) CHECK(transpose->permutation[static_cast<size_t>(i)] == i);
   }

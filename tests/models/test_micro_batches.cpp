@@ -1,7 +1,7 @@
 // The trainer's step as micro-batches (models/micro_batches.hpp): the summed parts' gradient is the batch's, the bytes
 // do not depend on the thread count (dropout included), and a failing part reaches the caller.
-#include "tests/models/helpers.hpp"
 #include "models/micro_batches.hpp"
+#include "tests/models/helpers.hpp"
 
 #include <ATen/Parallel.h>
 
@@ -34,7 +34,8 @@ std::vector<torch::Tensor> gradients(const ModelOptions& options, int parts, int
     if (r.first == r.second) return {};
     const auto share = static_cast<double>(r.second - r.first) / kBatch;
     return torch::cross_entropy_loss(model->classify(x.narrow(0, r.first, r.second - r.first)),
-                                     y.narrow(0, r.first, r.second - r.first)) * share;
+                                     y.narrow(0, r.first, r.second - r.first)) *
+           share;
   });
   std::vector<torch::Tensor> g;
   for (const auto& p : model->parameters()) g.push_back(p.grad().clone());
@@ -101,7 +102,8 @@ TEST_CASE("a part that fails reaches the caller and leaves the gradients as they
   CHECK_THROWS_WITH(micro.backward(model->parameters(), fail_second), "part 1 failed");
   for (const auto& p : model->parameters()) CHECK(torch::equal(p.grad(), torch::full_like(p, 7.0)));
   // The workers survive a failure: the next step works.
-  const auto losses = micro.backward(model->parameters(), [&](int p) { return model->classify(x.narrow(0, 2 * p, 2)).sum(); });
+  const auto losses =
+      micro.backward(model->parameters(), [&](int p) { return model->classify(x.narrow(0, 2 * p, 2)).sum(); });
   CHECK(losses.size() == 2);
   CHECK_FALSE(torch::equal(model->parameters()[0].grad(), torch::full_like(model->parameters()[0], 7.0)));
 }

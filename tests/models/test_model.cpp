@@ -1,10 +1,10 @@
 // The model as a whole: the paper's configuration, readouts, pruning of the last block, masked regression, seeds,
 // attention maps and checkpoints.
 
-#include "tests/models/helpers.hpp"
-#include "models/kernels/batched_matmul.hpp"
 #include "models/checkpoint.hpp"
+#include "models/kernels/batched_matmul.hpp"
 #include "models/kernels/fused_gelu.hpp"
+#include "tests/models/helpers.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -164,8 +164,7 @@ TEST_CASE("masked regression: the loss counts masked tokens only") {
   CHECK(model->loss(out, in, masked_changed).item<double>() > loss.item<double>() + 1.0);
   // By hand: mean over masked tokens and channels.
   const auto m = mask.unsqueeze(-1).expand_as(x);
-  CHECK(loss.item<double>() ==
-        Approx((out.output - x).pow(2).masked_select(m).mean().item<double>()).epsilon(1e-5));
+  CHECK(loss.item<double>() == Approx((out.output - x).pow(2).masked_select(m).mean().item<double>()).epsilon(1e-5));
   // Masked tokens' inputs never reach the encoder.
   auto poked = x.clone();
   poked.masked_fill_(mask.unsqueeze(-1), 7.0);
@@ -173,16 +172,16 @@ TEST_CASE("masked regression: the loss counts masked tokens only") {
   CHECK(masked_mse(out.output, x, torch::zeros({8, 16}, torch::kBool)).item<double>() == 0.0);
 }
 
-TEST_CASE("masked regression: pruning the last block to the masked rows changes neither their predictions nor the gradients") {
+TEST_CASE(
+    "masked regression: pruning the last block to the masked rows changes neither their predictions nor the "
+    "gradients") {
   for (const auto& pe : {PEOptions("learned"), PEOptions("rope"), PEOptions("relative").offsets("coordinates")}) {
     DYNAMIC_SECTION(pe.type()) {
       auto gen = make_generator(5);
       const auto x = torch::randn({6, 16, 3}, gen);
       auto run = [&](bool prune) {
-        auto options = ModelOptions()
-                           .encoder(small_encoder(pe).in_channels(3))
-                           .task("masked_regression")
-                           .prune_last_block(prune);
+        auto options =
+            ModelOptions().encoder(small_encoder(pe).in_channels(3)).task("masked_regression").prune_last_block(prune);
         auto model = make_model(options, grid(), 8);
         auto mask_gen = make_generator(3);
         const ModelInput in{x, {}, model->sample_mask(6, mask_gen), {}};
@@ -201,8 +200,8 @@ TEST_CASE("masked regression: pruning the last block to the masked rows changes 
     }
   }
   // Masks that differ in size between samples (not sample_mask's) are not pruned, and still right.
-  auto model = make_model(ModelOptions().encoder(small_encoder(PEOptions("learned")).in_channels(3)).task("masked_regression"),
-                          grid(), 8);
+  auto model = make_model(
+      ModelOptions().encoder(small_encoder(PEOptions("learned")).in_channels(3)).task("masked_regression"), grid(), 8);
   auto mask = torch::zeros({2, 16}, torch::kBool);
   mask[0][3] = true;
   mask[1][4] = true;
@@ -317,7 +316,9 @@ TEST_CASE("batched matmul matches torch::matmul forward and backward whatever th
     Views views;
   };
   // Views like attention's: heads split out of a wider projection, keys transposed, one query row, plain tensors.
-  auto heads = [](const torch::Tensor& t, int64_t part) { return t.view({3, 7, 3, 2, 10}).select(2, part).transpose(1, 2); };
+  auto heads = [](const torch::Tensor& t, int64_t part) {
+    return t.view({3, 7, 3, 2, 10}).select(2, part).transpose(1, 2);
+  };
   const std::vector<Case> cases = {
       {"strided q . k^T", torch::randn({3, 7, 60}, gen), torch::randn({1}, gen),
        [&](const torch::Tensor& x, const torch::Tensor&) {
@@ -330,7 +331,9 @@ TEST_CASE("batched matmul matches torch::matmul forward and backward whatever th
       {"contiguous", torch::randn({2, 1, 16, 9}, gen), torch::randn({2, 1, 9, 16}, gen),
        [](const torch::Tensor& x, const torch::Tensor& y) { return std::make_pair(x, y); }},
       {"both transposed", torch::randn({2, 3, 9, 4}, gen), torch::randn({2, 3, 6, 9}, gen),
-       [](const torch::Tensor& x, const torch::Tensor& y) { return std::make_pair(x.transpose(2, 3), y.transpose(2, 3)); }},
+       [](const torch::Tensor& x, const torch::Tensor& y) {
+         return std::make_pair(x.transpose(2, 3), y.transpose(2, 3));
+       }},
   };
   for (const auto& c : cases)
     for (double scale : {1.0, 0.3}) {
@@ -365,7 +368,8 @@ TEST_CASE("pooling every: each token's logits, the target's row as the output, a
   const auto by_hand = -torch::log_softmax(out.dense, -1).gather(2, classes.unsqueeze(-1)).squeeze(-1);
   CHECK(model->loss(out, {x, target, counted}, classes).item<double>() ==
         Approx(by_hand.narrow(1, 0, 3).mean().item<double>()).epsilon(1e-5));
-  CHECK(model->loss(out, {x, target, {}}, classes).item<double>() == Approx(by_hand.mean().item<double>()).epsilon(1e-5));
+  CHECK(model->loss(out, {x, target, {}}, classes).item<double>() ==
+        Approx(by_hand.mean().item<double>()).epsilon(1e-5));
   // Every token's own row reaches the PE: a loss on one token's classes moves that token's PE row.
   auto fresh = make_model(small_model(PEOptions("learned"), "every"), grid(), 21);
   counted = torch::zeros({4, 16}, torch::kBool);

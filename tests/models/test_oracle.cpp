@@ -20,8 +20,8 @@ Eigen::MatrixXd to_eigen(const torch::Tensor& t) {
 }  // namespace
 
 TEST_CASE("The probe oracle equals the trainer's sinusoidal_nd PE") {
-  const auto coords = torch::tensor({{0.0, 1.5, -2.0}, {3.0, 0.25, 7.0}, {-1.0, 2.0, 0.5}, {4.5, -3.0, 1.0}},
-                                    torch::kFloat64);
+  const auto coords =
+      torch::tensor({{0.0, 1.5, -2.0}, {3.0, 0.25, 7.0}, {-1.0, 2.0, 0.5}, {4.5, -3.0, 1.0}}, torch::kFloat64);
   for (int64_t width : {12, 20, 160}) {
     loci::probe::OracleOptions o;
     o.base = 100.0;

@@ -4,8 +4,8 @@
 
 #include "tests/models/helpers.hpp"
 
-#include <catch2/catch.hpp>
 #include <torch/serialize.h>
+#include <catch2/catch.hpp>
 
 #include <cstdlib>
 #include <filesystem>

@@ -1,11 +1,11 @@
 // Every positional encoding: shapes forward and backward, what learns and what stays fixed, and the defining property
 // of each (causal mask, rotation invariances, grid structure of the 2D sinusoid).
 
-#include "tests/models/helpers.hpp"
 #include "models/pe/rotary.hpp"
+#include "tests/models/helpers.hpp"
 
-#include <catch2/catch.hpp>
 #include <torch/optim/adam.h>
+#include <catch2/catch.hpp>
 
 using namespace loci::models;
 using namespace loci::models::test;
@@ -28,8 +28,8 @@ std::shared_ptr<PositionalEncodingImpl> make_pe(const PEOptions& o, const torch:
 }  // namespace
 
 TEST_CASE("the registry lists every PE and refuses unknown names") {
-  for (const char* name : {"none", "sinusoidal_1d", "sinusoidal_2d", "sinusoidal_nd", "learned", "learned_fixed_norm", "random_fixed",
-                           "relative", "rope", "rope_axial", "alibi"})
+  for (const char* name : {"none", "sinusoidal_1d", "sinusoidal_2d", "sinusoidal_nd", "learned", "learned_fixed_norm",
+                           "random_fixed", "relative", "rope", "rope_axial", "alibi"})
     CHECK(PERegistry::contains(name));
   CHECK_THROWS_WITH(make_pe(PEOptions("learnt"), grid(), 16, 2), Catch::Contains("known: alibi"));
 }

@@ -3,8 +3,8 @@
 
 #include "tests/models/helpers.hpp"
 
-#include <catch2/catch.hpp>
 #include <torch/optim/adamw.h>
+#include <catch2/catch.hpp>
 
 using namespace loci::models;
 using namespace loci::models::test;

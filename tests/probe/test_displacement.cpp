@@ -31,7 +31,8 @@ TEST_CASE("the displacement account: norm ratio, and a prediction that tracks th
     CHECK(a.kept_draw == Approx(1.0).margin(0.1 * ratio));
     // The draw is independent of the displacement here, so the trained PE is one more sample of what is predicted.
     const double observed = rsa(trained, truth).spearman;
-    INFO("ratio " << ratio << ": observed " << observed << ", predicted " << a.predicted_rsa << " +- " << a.predicted_rsa_sd);
+    INFO("ratio " << ratio << ": observed " << observed << ", predicted " << a.predicted_rsa << " +- "
+                  << a.predicted_rsa_sd);
     CHECK(std::abs(observed - a.predicted_rsa) < 3 * a.predicted_rsa_sd + 0.02);
   }
   // The prediction rises with the displacement against the draw: a signal-to-noise curve.
@@ -59,5 +60,6 @@ TEST_CASE("the displacement account's prediction fails where the draw itself car
   CHECK(a.predicted_rsa < 0.2);
   // Decay that halves the draw: the trained PE keeps half of it.
   CHECK(displacement_account(initial, 0.5 * initial, truth, Metric::euclidean, 1).kept_draw == Approx(0.5));
-  CHECK_THROWS_AS(displacement_account(initial, trained.leftCols(5), truth, Metric::euclidean, 1), std::invalid_argument);
+  CHECK_THROWS_AS(displacement_account(initial, trained.leftCols(5), truth, Metric::euclidean, 1),
+                  std::invalid_argument);
 }

@@ -32,9 +32,9 @@ TEST_CASE("cosine distance - with NaN for a zero row", "[probe][distance]") {
 
 TEST_CASE("correlation distance ignores each row's offset and scale", "[probe][distance]") {
   Eigen::MatrixXd x(4, 3);
-  x << 1, 2, 3,  //
-      3, 2, 1,   //
-      12, 14, 16, //
+  x << 1, 2, 3,    //
+      3, 2, 1,     //
+      12, 14, 16,  //
       5, 5, 5;
   const Eigen::MatrixXd d = pairwise_distance(x, Metric::correlation);
   CHECK(d(0, 1) == Approx(2));

@@ -18,7 +18,8 @@ TEST_CASE("k-NN overlap is 1 for the same configuration - however rotated or sca
   const Eigen::MatrixXd truth = pairwise_distance(coords);
   CHECK(knn_overlap(truth, truth) == 1);
   const Eigen::MatrixXd pe = 0.01 * coords * probe_test::isometric_embedding(2, 160, 91);
-  for (int k : {1, 3, 4, 8, 15, 40}) CHECK(knn_overlap(pairwise_distance(pe), truth, KnnOptions{k, false}) == Approx(1));
+  for (int k : {1, 3, 4, 8, 15, 40})
+    CHECK(knn_overlap(pairwise_distance(pe), truth, KnnOptions{k, false}) == Approx(1));
 }
 
 TEST_CASE("k-NN overlap on a line by hand", "[probe][knn]") {

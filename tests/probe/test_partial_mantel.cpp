@@ -47,7 +47,8 @@ TEST_CASE("a PE that mirrors only its distance to the readout token has RSA but 
   const Eigen::MatrixXd readout_only = pairwise_distance(Eigen::MatrixXd(truth.col(15)), Metric::euclidean);
   const MantelResult plain = mantel_test({readout_only}, truth, 200, 0);
   CHECK(plain.observed > 0.1);
-  const PartialMantelResult partial = partial_mantel_test({readout_only}, truth, pair_covariates(truth.col(15)), 200, 0);
+  const PartialMantelResult partial =
+      partial_mantel_test({readout_only}, truth, pair_covariates(truth.col(15)), 200, 0);
   CHECK(std::isnan(partial.observed));  // its distances are one of the covariates: nothing is left once they go
 
   // A grid PE keeps its full correlation once the readout's structure is taken out.

@@ -120,11 +120,24 @@ TEST_CASE("probe_pe refuses mismatched inputs", "[probe]") {
 TEST_CASE("to_pairs lists every number under a fixed name", "[probe]") {
   const ProbeReport r = probe_pe(probe_test::random_matrix(16, 8, 141), probe_test::grid());
   const auto pairs = to_pairs(r);
-  const std::vector<std::string> names = {
-      "tokens", "pe_dims", "coord_dims", "norm_frobenius", "norm_mean_row", "rsa_spearman", "rsa_pearson",
-      "procrustes_oracle_disparity", "procrustes_oracle_residual", "procrustes_coords_disparity",
-      "procrustes_coords_residual", "decode_r2", "decode_r2_pooled", "decode_r2_dim0", "decode_r2_dim1",
-      "knn_overlap", "mds_explained", "modularity"};
+  const std::vector<std::string> names = {"tokens",
+                                          "pe_dims",
+                                          "coord_dims",
+                                          "norm_frobenius",
+                                          "norm_mean_row",
+                                          "rsa_spearman",
+                                          "rsa_pearson",
+                                          "procrustes_oracle_disparity",
+                                          "procrustes_oracle_residual",
+                                          "procrustes_coords_disparity",
+                                          "procrustes_coords_residual",
+                                          "decode_r2",
+                                          "decode_r2_pooled",
+                                          "decode_r2_dim0",
+                                          "decode_r2_dim1",
+                                          "knn_overlap",
+                                          "mds_explained",
+                                          "modularity"};
   REQUIRE(pairs.size() == names.size());
   for (std::size_t i = 0; i < names.size(); ++i) CHECK(pairs[i].first == names[i]);
   CHECK(value(pairs, "rsa_spearman") == r.rsa_spearman);

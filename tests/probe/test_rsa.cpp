@@ -50,7 +50,8 @@ TEST_CASE("RSA of a PE that is an isometric copy of the coordinates is 1", "[pro
 
 TEST_CASE("a monotone transform of the true distance leaves Spearman unchanged", "[probe][rsa]") {
   const Eigen::MatrixXd coords = probe_test::grid();
-  const Eigen::MatrixXd pe = probe_test::random_matrix(16, 160, 3) * 0.2 + coords * probe_test::isometric_embedding(2, 160, 5);
+  const Eigen::MatrixXd pe =
+      probe_test::random_matrix(16, 160, 3) * 0.2 + coords * probe_test::isometric_embedding(2, 160, 5);
   const Eigen::MatrixXd truth = pairwise_distance(coords);
   const Rsa base = rsa(pe, truth);
   const Eigen::MatrixXd squared = truth.array().square();

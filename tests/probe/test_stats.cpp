@@ -149,7 +149,7 @@ TEST_CASE("a correlation with strata permutes only within them and fits a paired
 
 TEST_CASE("Kaplan-Meier counts a run without an onset as censored, not as missing", "[stats]") {
   // Onsets at 100, 200, 200 and 400; runs without one censored at their last evaluation 200, 300, 400 and 500.
-  const std::vector<SurvivalTime> times{{100, true}, {200, true}, {200, true}, {200, false},
+  const std::vector<SurvivalTime> times{{100, true},  {200, true}, {200, true},  {200, false},
                                         {300, false}, {400, true}, {400, false}, {500, false}};
   const auto steps = kaplan_meier(times);
   REQUIRE(steps.size() == 5);

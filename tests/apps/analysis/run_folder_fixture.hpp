@@ -24,9 +24,9 @@ struct FakeRun {
   double sigma = 0.2;
   int seed = 0;
   int d_model = 8;
-  std::vector<Eigen::MatrixXd> pe_per_eval;  // one placement, T x d_model per evaluation
-  std::vector<double> human_accuracy;        // one per evaluation
-  std::vector<double> test_mse;              // masked regression instead: the test split's MSE per evaluation
+  std::vector<Eigen::MatrixXd> pe_per_eval;      // one placement, T x d_model per evaluation
+  std::vector<double> human_accuracy;            // one per evaluation
+  std::vector<double> test_mse;                  // masked regression instead: the test split's MSE per evaluation
   std::vector<Eigen::MatrixXd> logits_per_eval;  // block 0's position-position attention term (one head), or none
   bool from_epoch_0 = false;                     // evaluations at epochs 0, 10, 20, ... (else 10, 20, ...)
   std::string draw;                              // model.pe.draw, when set
@@ -49,8 +49,8 @@ inline void write_run(const std::filesystem::path& folder, const FakeRun& r) {
     metrics << "{\"epoch\":" << (e + 1) * 10 << ",\"step\":" << (e + 1) * 100 << ",\"split\":\"human\",\"loss\":1.0,"
             << "\"accuracy\":" << r.human_accuracy[e] << "}\n";
   for (std::size_t e = 0; e < r.test_mse.size(); ++e)
-    metrics << "{\"epoch\":" << (e + 1) * 10 << ",\"step\":" << (e + 1) * 100 << ",\"split\":\"test\",\"loss\":"
-            << r.test_mse[e] << ",\"mse\":" << r.test_mse[e] << "}\n";
+    metrics << "{\"epoch\":" << (e + 1) * 10 << ",\"step\":" << (e + 1) * 100
+            << ",\"split\":\"test\",\"loss\":" << r.test_mse[e] << ",\"mse\":" << r.test_mse[e] << "}\n";
   const Eigen::MatrixXd pos = r.positions.size() > 0 ? r.positions : grid4();
   const auto tokens = static_cast<std::int64_t>(pos.rows()), axes = static_cast<std::int64_t>(pos.cols());
   const auto evals = static_cast<std::int64_t>(r.pe_per_eval.size());

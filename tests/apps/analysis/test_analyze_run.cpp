@@ -6,12 +6,12 @@
 #include <fstream>
 #include <random>
 
-#include "tests/support/temp_files.hpp"
 #include "apps/analysis/analyze_all.hpp"
 #include "datasets/folder_lock.hpp"
 #include "probe/oracle.hpp"
 #include "probe/registry.hpp"
 #include "tests/apps/analysis/run_folder_fixture.hpp"
+#include "tests/support/temp_files.hpp"
 
 using namespace loci;
 namespace fs = std::filesystem;
@@ -109,9 +109,13 @@ TEST_CASE("A probe registered after an analysis makes that analysis stale, so it
   REQUIRE(analysis::analyze_all({dir.path() / "r"}, dir.path(), {}, false).analysed == 1);
   REQUIRE(analysis::analysis_is_current(dir.path() / "r", {}));
   // As an extension library loaded later would: one more probe in the registry.
-  static const ::loci::Registration<probe::ProbeInfo> late(probe::ProbeInfo{
-      "late_test_probe", "the PE's first value", {"late_first"},
-      [](const Eigen::MatrixXd& pe, const probe::ProbeContext&) { return probe::ProbeValues{{"late_first", pe(0, 0)}}; }});
+  static const ::loci::Registration<probe::ProbeInfo> late(
+      probe::ProbeInfo{"late_test_probe",
+                       "the PE's first value",
+                       {"late_first"},
+                       [](const Eigen::MatrixXd& pe, const probe::ProbeContext&) {
+                         return probe::ProbeValues{{"late_first", pe(0, 0)}};
+                       }});
   CHECK_FALSE(analysis::analysis_is_current(dir.path() / "r", {}));
   CHECK(analysis::analyze_all({dir.path() / "r"}, dir.path(), {}, false).analysed == 1);
 }

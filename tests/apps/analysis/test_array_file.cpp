@@ -4,9 +4,9 @@
 
 #include <fstream>
 
-#include "tests/support/temp_files.hpp"
 #include "datasets/array_file.hpp"
 #include "datasets/error.hpp"
+#include "tests/support/temp_files.hpp"
 
 using namespace loci;
 
@@ -16,9 +16,9 @@ TEST_CASE("An array file reads back what was written") {
   const std::vector<float> m{1, 2, 3, 4, 5, 6};
   const std::vector<std::int64_t> e{10, 20};
   datasets::write_array_file(file,
-                         {datasets::Array::of(datasets::ArraySpec{"m", {}, {"token", "dim"}, {2, 3}, "doc"}, m),
-                          datasets::Array::of(datasets::ArraySpec{"epoch", {}, {"evaluation"}, {2}, ""}, e)},
-                         {{"pe_type", std::string("learned")}, {"init_std", 0.5}});
+                             {datasets::Array::of(datasets::ArraySpec{"m", {}, {"token", "dim"}, {2, 3}, "doc"}, m),
+                              datasets::Array::of(datasets::ArraySpec{"epoch", {}, {"evaluation"}, {2}, ""}, e)},
+                             {{"pe_type", std::string("learned")}, {"init_std", 0.5}});
   const auto r = datasets::read_array_file(file);
   REQUIRE(r.arrays.count("m") == 1);
   CHECK(r.arrays.at("m").shape == std::vector<std::int64_t>{2, 3});

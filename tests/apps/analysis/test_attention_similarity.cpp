@@ -5,10 +5,10 @@
 
 #include <cmath>
 
-#include "tests/support/temp_files.hpp"
 #include "apps/analysis/attention_similarity.hpp"
 #include "datasets/array_file.hpp"
 #include "datasets/error.hpp"
+#include "tests/support/temp_files.hpp"
 
 using namespace loci;
 namespace fs = std::filesystem;
@@ -22,9 +22,11 @@ void write_maps(const fs::path& folder, const std::vector<float>& a, const std::
   std::vector<float> v(8, 9.0f);
   v.insert(v.end(), a.begin(), a.end());
   v.insert(v.end(), b.begin(), b.end());
-  datasets::write_array_file(folder / "attention.h5",
-                         {datasets::Array::of(datasets::ArraySpec{"block_0", {}, {"evaluation", "head", "query", "key"}, {2, 2, 2, 2}, ""}, v)},
-                         {{"split", std::string("human")}});
+  datasets::write_array_file(
+      folder / "attention.h5",
+      {datasets::Array::of(datasets::ArraySpec{"block_0", {}, {"evaluation", "head", "query", "key"}, {2, 2, 2, 2}, ""},
+                           v)},
+      {{"split", std::string("human")}});
 }
 
 nlohmann::ordered_json analysis_of(const std::string& pe_type) {
@@ -63,7 +65,7 @@ TEST_CASE("each run is compared with the mean reference map - a reference run wi
   // ref1 against ref2 alone: [1,0,1,0] . [1,0,0,1] = 1, norms sqrt 2 each.
   CHECK(analyses[1]["final"]["attention_cosine"].get<double>() == Approx(0.5));
   CHECK(analyses[1]["attention_reference"]["runs"] == 1);
-  CHECK(analyses[1]["final"]["rsa_spearman"] == 0.5);  // the rest of the analysis is left as it was
+  CHECK(analyses[1]["final"]["rsa_spearman"] == 0.5);              // the rest of the analysis is left as it was
   CHECK_FALSE(analyses[3]["final"].contains("attention_cosine"));  // no maps saved
 
   // With one reference run, that run has nothing to be compared with.

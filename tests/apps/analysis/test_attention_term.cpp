@@ -5,11 +5,11 @@
 #include <fstream>
 #include <random>
 
-#include "tests/support/temp_files.hpp"
 #include "apps/analysis/analyze_all.hpp"
 #include "apps/analysis/onset.hpp"
 #include "probe/distance.hpp"
 #include "tests/apps/analysis/run_folder_fixture.hpp"
+#include "tests/support/temp_files.hpp"
 
 using namespace loci;
 namespace fs = std::filesystem;
@@ -81,8 +81,8 @@ TEST_CASE("a run without the attention term (older runs, PEs without a table) ha
 TEST_CASE("an onset needs a permutation-significant value beyond the epoch-0 value by more than the null's spread") {
   using analysis::OnsetPoint;
   // epoch, value, p, null mean, null q95
-  const std::vector<OnsetPoint> rising{{0, 0.05, 0.3, 0.0, 0.1}, {10, 0.12, 0.04, 0.0, 0.1}, {20, 0.2, 0.01, 0.0, 0.1},
-                                       {30, 0.4, 0.001, 0.0, 0.1}};
+  const std::vector<OnsetPoint> rising{
+      {0, 0.05, 0.3, 0.0, 0.1}, {10, 0.12, 0.04, 0.0, 0.1}, {20, 0.2, 0.01, 0.0, 0.1}, {30, 0.4, 0.001, 0.0, 0.1}};
   // epoch 10 is significant but only 0.07 above the start, within the null's spread of 0.1
   CHECK(analysis::onset_epoch(rising) == std::optional<std::int64_t>(20));
   // high from the start (a PE drawn with the grid in it): significant all along, never an onset

@@ -3,11 +3,11 @@
 // from /adjacency when the dataset stores no /hops, and /hemisphere is the partition.
 #include <catch2/catch.hpp>
 
-#include "tests/support/temp_files.hpp"
 #include "apps/analysis/dataset_truth.hpp"
 #include "apps/analysis/functional_connectivity.hpp"
 #include "datasets/generate.hpp"
 #include "sim/random/stream.hpp"
+#include "tests/support/temp_files.hpp"
 
 using namespace loci;
 
@@ -25,11 +25,11 @@ class PathSource : public datasets::SampleSource {
     layout_.sample_arrays.push_back(ArraySpec{"activity", DType::f32, {"token", "time"}, {3, kTime}, "activity"});
     layout_.dataset_arrays.push_back(datasets::Array::of(
         ArraySpec{"positions", DType::f32, {"token", "axis"}, {3, 1}, "on a line"}, std::vector<float>{0, 1, 2}));
-    layout_.dataset_arrays.push_back(datasets::Array::of(
-        ArraySpec{"adjacency", DType::u8, {"token", "token2"}, {3, 3}, "a path"},
-        std::vector<std::uint8_t>{0, 1, 0, 1, 0, 1, 0, 1, 0}));
-    layout_.dataset_arrays.push_back(datasets::Array::of(
-        ArraySpec{"hemisphere", DType::u8, {"token"}, {3}, "sides"}, std::vector<std::uint8_t>{0, 0, 1}));
+    layout_.dataset_arrays.push_back(
+        datasets::Array::of(ArraySpec{"adjacency", DType::u8, {"token", "token2"}, {3, 3}, "a path"},
+                            std::vector<std::uint8_t>{0, 1, 0, 1, 0, 1, 0, 1, 0}));
+    layout_.dataset_arrays.push_back(datasets::Array::of(ArraySpec{"hemisphere", DType::u8, {"token"}, {3}, "sides"},
+                                                         std::vector<std::uint8_t>{0, 0, 1}));
   }
   const datasets::DatasetLayout& layout() const override { return layout_; }
   void fill(const datasets::SampleKey& key, const datasets::SampleSlots& out) const override {

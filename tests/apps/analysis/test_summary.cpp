@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "tests/support/temp_files.hpp"
 #include "apps/analysis/analyze_all.hpp"
 #include "tests/apps/analysis/run_folder_fixture.hpp"
+#include "tests/support/temp_files.hpp"
 
 using namespace loci;
 namespace fs = std::filesystem;
@@ -246,8 +246,8 @@ TEST_CASE("comparisons: one_setting compares only groups that differ in one sett
           run.seed = seed;
           run.draw = "run";
           run.human_accuracy = {(sigma < 1 ? 0.9 : 0.4) - 0.01 * seed};
-          test::write_run(dir.path() / "sweep" / (std::string(type) + std::to_string(sigma) + "_" + std::to_string(seed)),
-                          run);
+          test::write_run(
+              dir.path() / "sweep" / (std::string(type) + std::to_string(sigma) + "_" + std::to_string(seed)), run);
         }
     analysis::AnalyzeOptions o;
     o.comparisons = comparisons;
@@ -268,7 +268,8 @@ TEST_CASE("comparisons: one_setting compares only groups that differ in one sett
   const std::string key = "human_accuracy,learned normal(0.2),learned normal(2),";
   CHECK(cell(planned, key, "p_value") == cell(all, key, "p_value"));
   CHECK(std::stod(cell(planned, key, "p_holm")) < std::stod(cell(all, key, "p_holm")));
-  CHECK(read_text(planned_dir.path() / "out" / "summary.md").find("differ in exactly one setting") != std::string::npos);
+  CHECK(read_text(planned_dir.path() / "out" / "summary.md").find("differ in exactly one setting") !=
+        std::string::npos);
 }
 
 // A sweep that trains some runs to classify and others to fill in masked tokens (Experiment 4's): each task's

@@ -6,8 +6,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tests/support/temp_files.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/temp_files.hpp"
 
 using loci::test::refusal;
 using loci::test::run_loci;
@@ -36,11 +36,12 @@ TEST_CASE("analyze and report name a folder without runs or analysis in one line
   CHECK(r.output == "loci: error: " + dir.path().string() + "/nowhere: no such folder\n");
   r = run_loci("analyze " + dir.path().string());
   CHECK(r.exit_code == 1);
-  CHECK(r.output == "loci: error: " + dir.path().string() +
-                        ": holds no training run (a folder with config.yaml and pe.h5)\n");
+  CHECK(r.output ==
+        "loci: error: " + dir.path().string() + ": holds no training run (a folder with config.yaml and pe.h5)\n");
   r = run_loci("report " + dir.path().string());
   CHECK(r.exit_code == 1);
-  CHECK(r.output == "loci: error: " + dir.path().string() + ": no summary.csv (run `loci analyze` on the runs first)\n");
+  CHECK(r.output ==
+        "loci: error: " + dir.path().string() + ": no summary.csv (run `loci analyze` on the runs first)\n");
 }
 
 TEST_CASE("config show prints the resolved YAML of every shipped config") {
@@ -56,16 +57,20 @@ TEST_CASE("config show prints the resolved YAML of every shipped config") {
 TEST_CASE("a misspelled key in a config is reported with its position and a suggestion") {
   loci::test::TempDir dir;
   const auto f = dir.write("typo.yaml", "generator: lst_grid\nout: x\nseeed: 3\n");
-  CHECK(refusal(run_loci("config show " + f)) == "loci: error: " + f + ":3:1: unknown key 'seeed' (did you mean 'seed'?)\n");
+  CHECK(refusal(run_loci("config show " + f)) ==
+        "loci: error: " + f + ":3:1: unknown key 'seeed' (did you mean 'seed'?)\n");
 }
 
 TEST_CASE("an unknown generator is named with its position and the nearest plugin") {
   loci::test::TempDir dir;
   const auto f = dir.write("bad.yaml", "generator: lst_grd\nout: x\n");
   const std::string said = refusal(run_loci("generate " + f));
-  CHECK(said.rfind("loci: error: " + f + ":1:12: no generator plugin named 'lst_grd' (did you mean 'lst_grid'?); searched ", 0) == 0);
+  CHECK(said.rfind(
+            "loci: error: " + f + ":1:12: no generator plugin named 'lst_grd' (did you mean 'lst_grid'?); searched ",
+            0) == 0);
   // Where plugins are looked for, and how to add a folder: the build's own plugin folder is among them.
-  CHECK_THAT(said, Catch::Contains(std::string(LOCI_BUILD_DIR) + "/lib/loci/plugins") && Catch::Contains("LOCI_PLUGIN_PATH"));
+  CHECK_THAT(said,
+             Catch::Contains(std::string(LOCI_BUILD_DIR) + "/lib/loci/plugins") && Catch::Contains("LOCI_PLUGIN_PATH"));
 }
 
 TEST_CASE("overrides on the command line are typed and checked") {
@@ -74,35 +79,40 @@ TEST_CASE("overrides on the command line are typed and checked") {
   REQUIRE(ok.exit_code == 0);
   CHECK(ok.output.find("seed: 42") != std::string::npos);
   CHECK(ok.output.find("train: 600") != std::string::npos);
-  CHECK(refusal(run_loci("config show " + cfg + " seed=-3")) == "loci: error: command line 'seed=-3': 'seed': expected an integer >= 0, got '-3'\n");
+  CHECK(refusal(run_loci("config show " + cfg + " seed=-3")) ==
+        "loci: error: command line 'seed=-3': 'seed': expected an integer >= 0, got '-3'\n");
 }
 
 TEST_CASE("a pipeline's command-line key one level short of a stage's is named with its full path") {
   const std::string qs = std::string(LOCI_SOURCE_DIR) + "/configs/quickstart.yaml";
   const auto short_key = run_loci("config show " + qs + " train.epochs=2");
   CHECK(short_key.exit_code == 1);
-  CHECK(short_key.output == "loci: error: command line 'train.epochs=2': the train stage has no key 'epochs'; did "
-                            "you mean 'train.train.epochs'?\n");
+  CHECK(short_key.output ==
+        "loci: error: command line 'train.epochs=2': the train stage has no key 'epochs'; did "
+        "you mean 'train.train.epochs'?\n");
   const auto bare = run_loci("config show " + qs + " lr=0.01");
   CHECK(bare.exit_code == 1);
   CHECK(bare.output.find("the pipeline has no key 'lr'") != std::string::npos);
   CHECK(bare.output.find("did you mean 'train.train.lr'?") != std::string::npos);
   // A key two stages have: both offered.
-  CHECK_THAT(refusal(run_loci("config show " + qs + " seed=3")), Catch::Contains("did you mean 'generate.seed' or 'train.seed'?"));
+  CHECK_THAT(refusal(run_loci("config show " + qs + " seed=3")),
+             Catch::Contains("did you mean 'generate.seed' or 'train.seed'?"));
   // The full path works; a key inside a stage's mapping field is the field's (no hint), a plain typo keeps its own.
   const auto full = run_loci("config show " + qs + " train.train.epochs=2 generate.splits.train=64");
   CHECK(full.exit_code == 0);
   CHECK(full.output.find("epochs: 2") != std::string::npos);
   const auto typo = run_loci("config show " + qs + " train.seeed=1");
-  CHECK(typo.output.find("command line 'train.seeed=1': unknown key 'seeed' (did you mean 'seed'?)") != std::string::npos);
+  CHECK(typo.output.find("command line 'train.seeed=1': unknown key 'seeed' (did you mean 'seed'?)") !=
+        std::string::npos);
 }
 
 TEST_CASE("thread counts, path lengths and split sizes past any machine's are one-line errors naming the key") {
   const std::string gen = std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml";
   const std::string train = std::string(LOCI_SOURCE_DIR) + "/configs/lst_train.yaml";
-  for (const std::string& args : {"config show " + train + " train.threads=1000000", "config show " + gen + " threads=1000000",
-                                  "config show " + gen + " out=/tmp/" + std::string(10000, 'x'),
-                                  "generate " + gen + " out=/tmp/loci-never-made splits.train=1000000000000"}) {
+  for (const std::string& args :
+       {"config show " + train + " train.threads=1000000", "config show " + gen + " threads=1000000",
+        "config show " + gen + " out=/tmp/" + std::string(10000, 'x'),
+        "generate " + gen + " out=/tmp/loci-never-made splits.train=1000000000000"}) {
     INFO(args.substr(0, 120));
     const auto r = run_loci(args);
     CHECK(r.exit_code == 1);
@@ -151,7 +161,8 @@ TEST_CASE("the analysis options are one declaration: the analyze stage's keys an
   CHECK(shown.output.find("attention_reference: learned") != std::string::npos);
   // One range, checked in both places.
   CHECK_THAT(refusal(run_loci("config show " + qs + " analyze.mds_dims=4")), Catch::Contains("mds_dims"));
-  CHECK(refusal(run_loci("analyze " + qs + " --mds-dims 4")) == "loci: error: --mds-dims: '4' is above the maximum 3 (see `loci --help`)\n");
+  CHECK(refusal(run_loci("analyze " + qs + " --mds-dims 4")) ==
+        "loci: error: --mds-dims: '4' is above the maximum 3 (see `loci --help`)\n");
 }
 
 TEST_CASE("loci sweep status reads within bounds and lists every run in the folder") {
@@ -203,7 +214,8 @@ TEST_CASE("a config value that is not UTF-8 text is refused at its key, in one l
   const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: \"d\xc0\x01\"\nout: s\n");
   const auto r = run_loci("config show " + cfg);
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.output, Catch::Contains("t.yaml:2:") && Catch::Contains("is not UTF-8 text") && Catch::Contains("\\x01"));
+  CHECK_THAT(r.output,
+             Catch::Contains("t.yaml:2:") && Catch::Contains("is not UTF-8 text") && Catch::Contains("\\x01"));
   CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
 }
 
@@ -230,8 +242,8 @@ TEST_CASE("first-day slips get a message that names the fix") {
   const auto command = run_loci("trian x.yaml");
   CHECK(command.exit_code == 1);
   CHECK_THAT(command.output, Catch::Contains("unknown command 'trian' (did you mean 'train'?)"));
-  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: " + (dir.path() / "nope").string() + "\nout: " +
-                                           (dir.path() / "r").string() + "\n");
+  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: " + (dir.path() / "nope").string() +
+                                           "\nout: " + (dir.path() / "r").string() + "\n");
   const auto sweep = run_loci("config show " + cfg + " model.pe.init.std=0.2,2.0");
   CHECK(sweep.exit_code == 1);
   CHECK_THAT(sweep.output, Catch::Contains("-m model.pe.init.std=0.2,2.0"));

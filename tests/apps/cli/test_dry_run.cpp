@@ -5,8 +5,8 @@
 
 #include <filesystem>
 
-#include "tests/support/temp_files.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/temp_files.hpp"
 
 using loci::test::run_loci;
 namespace fs = std::filesystem;
@@ -33,7 +33,8 @@ TEST_CASE("loci run --dry-run names every stage and run, made or kept, and why, 
   auto fresh = run_loci(pipeline + " --dry-run");
   INFO(fresh.output);
   REQUIRE(fresh.exit_code == 0);
-  CHECK(fresh.output.find("[generate] " + (out / "data").string() + ": new (train 64, test 16 samples)") != std::string::npos);
+  CHECK(fresh.output.find("[generate] " + (out / "data").string() + ": new (train 64, test 16 samples)") !=
+        std::string::npos);
   CHECK(fresh.output.find("[train] 2 runs under") != std::string::npos);
   CHECK(fresh.output.find("[1/2] " + run1 + ": new (its data") != std::string::npos);
   CHECK(fresh.output.find("[analyze] 0 runs there now") != std::string::npos);
@@ -56,14 +57,17 @@ TEST_CASE("loci run --dry-run names every stage and run, made or kept, and why, 
   CHECK(longer.exit_code == 0);
   // A refusal is said for every run, and then the command fails as the real one would.
   const auto other = run_loci(pipeline + " --dry-run train.train.lr=0.01");
-  CHECK(other.output.find("refused: " + run1 + ": holds a run made with other settings: train.lr") != std::string::npos);
+  CHECK(other.output.find("refused: " + run1 + ": holds a run made with other settings: train.lr") !=
+        std::string::npos);
   CHECK(other.output.find("[2/2] refused: ") != std::string::npos);
   CHECK(other.exit_code == 1);
   CHECK(other.output.find("--dry-run: 2 stages or runs would be refused") != std::string::npos);
   const auto data = run_loci(pipeline + " --dry-run generate.seed=5");
-  CHECK(data.output.find("[generate] " + (out / "data").string() + ": refused: it holds a dataset made with other settings") !=
-        std::string::npos);
+  CHECK(data.output.find("[generate] " + (out / "data").string() +
+                         ": refused: it holds a dataset made with other settings") != std::string::npos);
   CHECK(data.exit_code == 1);
-  CHECK_THAT(loci::test::refusal(run_loci("train --dry-run " + (out / "train.yaml").string() + " out=" + run1 + " train.lr=0.01")), Catch::Contains("--dry-run: the run would be refused"));
+  CHECK_THAT(loci::test::refusal(
+                 run_loci("train --dry-run " + (out / "train.yaml").string() + " out=" + run1 + " train.lr=0.01")),
+             Catch::Contains("--dry-run: the run would be refused"));
   CHECK(files_below(out) == before);
 }

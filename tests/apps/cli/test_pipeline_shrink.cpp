@@ -29,8 +29,8 @@ TEST_CASE("a paper pipeline included from another folder resolves its stages' in
 TEST_CASE("train.sweep on the command line replaces a pipeline's grid, and a one-point sweep's run is named after it") {
   loci::test::TempDir dir;
   const std::string in_dir = "cd " + dir.path().string() + " &&";
-  const auto r = run_loci("run " + kPaper + "exp1_lst_quick.yaml out=cut 'train.sweep=[\"model.pe.init.std=0.2\"]' --dry-run",
-                          in_dir);
+  const auto r = run_loci(
+      "run " + kPaper + "exp1_lst_quick.yaml out=cut 'train.sweep=[\"model.pe.init.std=0.2\"]' --dry-run", in_dir);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   // One run, named after its point rather than "run"; none of the shipped grid's other points.

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <filesystem>
 
-#include "tests/support/temp_files.hpp"
 #include "tests/support/run_command.hpp"
+#include "tests/support/temp_files.hpp"
 
 using loci::test::run_loci;
 namespace fs = std::filesystem;
@@ -36,8 +36,8 @@ TEST_CASE("config show, dry runs and the plugin list run no code from untrusted 
   const std::string gen = dir.write("gen.yaml", "generator: lst_grid\nout: " + (dir.path() / "d").string() +
                                                     "\nplugin_path: [" + own.string() + "]\n");
   const std::string train = dir.write("train.yaml", "trainer: torch_trainer\ndata: " + (dir.path() / "d").string() +
-                                                        "\nout: " + (dir.path() / "r").string() +
-                                                        "\nplugin_path: [" + shared.string() + "]\n");
+                                                        "\nout: " + (dir.path() / "r").string() + "\nplugin_path: [" +
+                                                        shared.string() + "]\n");
 
   auto r = run_loci("config show " + gen);  // a generator reads no extension
   INFO(r.output);
@@ -55,8 +55,8 @@ TEST_CASE("config show, dry runs and the plugin list run no code from untrusted 
   // Asked for by a trainer from a folder only its owner writes, the extension is loaded: the marker shows that
   // the checks above were not passing merely because nothing could ever load it.
   const std::string trusted = dir.write("trusted.yaml", "trainer: torch_trainer\ndata: " + (dir.path() / "d").string() +
-                                                           "\nout: " + (dir.path() / "r").string() +
-                                                           "\nplugin_path: [" + own.string() + "]\n");
+                                                            "\nout: " + (dir.path() / "r").string() +
+                                                            "\nplugin_path: [" + own.string() + "]\n");
   r = run_loci("config show " + trusted);
   CHECK(r.exit_code == 0);
   CHECK(fs::exists(markers / "marker_extension"));

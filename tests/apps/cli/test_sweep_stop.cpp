@@ -32,7 +32,8 @@ TEST_CASE("loci sweep stop ends the sweep running in a folder, and says so when 
   loci::test::TempDir dir;
   const std::string data = (dir.path() / "data").string(), sweep = (dir.path() / "sweep").string();
   REQUIRE(run_loci("generate -q " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml out=" + data +
-                   " splits.train=64 splits.test=16").exit_code == 0);
+                   " splits.train=64 splits.test=16")
+              .exit_code == 0);
   CHECK_THAT(refusal(run_loci("sweep stop " + sweep)), Catch::Contains("no such folder"));
   fs::create_directories(sweep);
   CHECK_THAT(refusal(run_loci("sweep stop " + sweep)), Catch::Contains("no sweep is running there"));

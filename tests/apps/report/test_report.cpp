@@ -45,8 +45,10 @@ struct Rendered {
 };
 
 Rendered render(const fs::path& page) {
-  const std::string out = capture("timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr "
-                                  "--v=0 --dump-dom file://" + page.string());
+  const std::string out = capture(
+      "timeout 120 chromium --headless --no-sandbox --disable-gpu --enable-logging=stderr "
+      "--v=0 --dump-dom file://" +
+      page.string());
   Rendered r;
   std::istringstream lines(out);
   for (std::string line; std::getline(lines, line);)
@@ -112,12 +114,18 @@ bool has_text(const fs::path& svg, const std::string& text) {
 }  // namespace
 
 TEST_CASE("The offset check tells matplotlib's offset and scientific tick labels from plain ones") {
-  for (const char* bad : {"1e\xE2\x88\x92" "5+7.718e\xE2\x88\x92" "1", "+2.5e1", "1e-5", "+7.7"}) {
+  for (const char* bad : {"1e\xE2\x88\x92"
+                          "5+7.718e\xE2\x88\x92"
+                          "1",
+                          "+2.5e1", "1e-5", "+7.7"}) {
     INFO(bad);
     CHECK(offset_notation(bad));
   }
-  for (const char* good : {"0.25", "\xE2\x88\x92" "0.100", "2", "25", "chance", "learned normal(0.2)", "1,0",
-                           "init scale \xCF\x83", "$\\mathdefault{10^{0}}$"}) {
+  for (const char* good :
+       {"0.25",
+        "\xE2\x88\x92"
+        "0.100",
+        "2", "25", "chance", "learned normal(0.2)", "1,0", "init scale \xCF\x83", "$\\mathdefault{10^{0}}$"}) {
     INFO(good);
     CHECK_FALSE(offset_notation(good));
   }
@@ -127,7 +135,8 @@ TEST_CASE("The offset check tells matplotlib's offset and scientific tick labels
 
 TEST_CASE("The console check catches a page with a script error") {
   loci::test::TempDir dir;
-  const auto page = dir.write("bad.html", "<html><body><script>console.error('boom'); missing();</script></body></html>");
+  const auto page =
+      dir.write("bad.html", "<html><body><script>console.error('boom'); missing();</script></body></html>");
   const Rendered r = render(page);
   CHECK(r.console.size() == 2);
 }
@@ -136,10 +145,9 @@ TEST_CASE("The quickstart pipeline's report renders in Chromium with every figur
   loci::test::TempDir dir;
   const fs::path out = dir.path() / "qs";
   const auto run = loci::test::run_loci(
-      "run -q " + std::string(LOCI_SOURCE_DIR) + "/configs/quickstart.yaml out=" + out.string() +
-      " generate.out=" + (out / "data").string() + " train.data=" + (out / "data").string() +
-      " train.out=" + (out / "runs").string() + " analyze.out=" + (out / "analysis").string() +
-      " report.out=" + (out / "report").string() +
+      "run -q " + std::string(LOCI_SOURCE_DIR) + "/configs/quickstart.yaml out=" + out.string() + " generate.out=" +
+      (out / "data").string() + " train.data=" + (out / "data").string() + " train.out=" + (out / "runs").string() +
+      " analyze.out=" + (out / "analysis").string() + " report.out=" + (out / "report").string() +
       " generate.splits.train=160 generate.splits.test=32 train.train.epochs=2 train.train.eval_every=1");
   INFO(run.output);
   REQUIRE(run.exit_code == 0);
@@ -212,8 +220,8 @@ TEST_CASE("The quickstart pipeline's report renders in Chromium with every figur
   CHECK(any_analysis);
   fs::remove_all(out / "data");
   fs::remove_all(out / "report");
-  const auto again = loci::test::run_loci("report " + (out / "analysis").string() + " --out " +
-                                          (out / "report").string());
+  const auto again =
+      loci::test::run_loci("report " + (out / "analysis").string() + " --out " + (out / "report").string());
   INFO(again.output);
   REQUIRE(again.exit_code == 0);
   const Rendered redrawn = render(out / "report" / "report.html");
@@ -226,11 +234,21 @@ namespace {
 // An analysis as `loci analyze` writes it (apps/analysis/summary.cpp, analyze_run.cpp) of two masked-regression
 // runs of learned PEs, seed 0, sigma 0.2 and 2: the same draw rescaled, MSEs that differ in the 5th digit.
 void write_regression_analysis(const loci::test::TempDir& dir) {
-  const std::vector<std::string> columns = {"test_mse", "train_mse", "test_loss", "train_loss", "rsa_spearman",
-                                            "rsa_hops_spearman", "procrustes_oracle_disparity",
-                                            "procrustes_coords_disparity", "decode_r2", "knn_overlap", "modularity",
-                                            "norm_frobenius", "attention_cosine"};
-  std::string runs = "folder,group,pe_type,placement,init,sigma,seed", summary = "group,pe_type,placement,init,sigma,runs,seeds";
+  const std::vector<std::string> columns = {"test_mse",
+                                            "train_mse",
+                                            "test_loss",
+                                            "train_loss",
+                                            "rsa_spearman",
+                                            "rsa_hops_spearman",
+                                            "procrustes_oracle_disparity",
+                                            "procrustes_coords_disparity",
+                                            "decode_r2",
+                                            "knn_overlap",
+                                            "modularity",
+                                            "norm_frobenius",
+                                            "attention_cosine"};
+  std::string runs = "folder,group,pe_type,placement,init,sigma,seed",
+              summary = "group,pe_type,placement,init,sigma,runs,seeds";
   for (const auto& c : columns) runs += "," + c, summary += "," + c + "_mean," + c + "_sd";
   runs += "\n";
   summary += "\n";
@@ -245,8 +263,8 @@ void write_regression_analysis(const loci::test::TempDir& dir) {
     bool first = true;
     for (int e = 0; e < 3; ++e)
       for (const char* split : {"test", "train"}) {
-        curves << (first ? "" : ",") << R"j({"epoch":)j" << e << R"j(,"step":)j" << 4 * e << R"j(,"split":")j"
-               << split << R"j(","loss":0.7718,"mse":0.7718)j" << e << "}";
+        curves << (first ? "" : ",") << R"j({"epoch":)j" << e << R"j(,"step":)j" << 4 * e << R"j(,"split":")j" << split
+               << R"j(","loss":0.7718,"mse":0.7718)j" << e << "}";
         first = false;
       }
     dir.write("runs/r" + std::to_string(k) + "/analysis.json",
@@ -257,11 +275,12 @@ void write_regression_analysis(const loci::test::TempDir& dir) {
                   R"j(],"tokens":5,"positions":[[0,0,0],[10,0,0],[0,10,0],[10,10,0],[20,15,5]],)j"
                   R"j("true_distance":[[0,1,1,1.4,2.5],[1,0,1.4,1,1.8],[1,1.4,0,1,2],[1.4,1,1,0,1.1],)j"
                   R"j([2.5,1.8,2,1.1,0]],"final":{"rsa_spearman":0.9712,"procrustes_oracle_disparity":0.1234,)j"
-                  R"j("decode_r2":0.5},"final_mds":[)j" + mds.str() +
+                  R"j("decode_r2":0.5},"final_mds":[)j" +
+                  mds.str() +
                   R"j(],"final_similarity":[[1,0.5,0.5,0,-0.5],[0.5,1,0,0.5,-0.2],[0.5,0,1,0.5,-0.1],)j"
                   R"j([0,0.5,0.5,1,0.3],[-0.5,-0.2,-0.1,0.3,1]]})j");
-    const std::vector<std::string> values = {mse, mse, "0.7718", "0.7718", "0.9712", "", "0.1234", "", "0.5",
-                                             "", "", "", ""};
+    const std::vector<std::string> values = {mse, mse,   "0.7718", "0.7718", "0.9712", "", "0.1234",
+                                             "",  "0.5", "",       "",       "",       ""};
     runs += folder.string() + "," + group + ",learned,per_block," + init + "," + sigma + ",0";
     summary += group + ",learned,per_block," + init + "," + sigma + ",1,0";
     for (const auto& v : values) runs += "," + v, summary += "," + v + "," + (v.empty() ? "" : "0");
@@ -325,12 +344,14 @@ TEST_CASE("A sigma sweep's report draws what the paper draws: Procrustes against
   // Three init scales x two seeds and a 2d-fixed run, with attention maps and the robustness test, a few epochs.
   loci::test::TempDir dir;
   const auto data = dir.path() / "data";
-  REQUIRE(loci::test::run_loci("generate -q " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml out=" + data.string() +
-                               " splits.train=96 splits.test=24 samples_per_shard=64").exit_code == 0);
-  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: " + data.string() + "\nout: x\n"
-                                       "model: {d_model: 16, blocks: 2}\n"
-                                       "train: {epochs: 2, eval_every: 1, batch_size: 32, threads: 1, lr: 0.001, "
-                                       "progress: false, save_attention: true, robustness_noise: [0, 1]}\n");
+  REQUIRE(loci::test::run_loci("generate -q " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml out=" +
+                               data.string() + " splits.train=96 splits.test=24 samples_per_shard=64")
+              .exit_code == 0);
+  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: " + data.string() +
+                                           "\nout: x\n"
+                                           "model: {d_model: 16, blocks: 2}\n"
+                                           "train: {epochs: 2, eval_every: 1, batch_size: 32, threads: 1, lr: 0.001, "
+                                           "progress: false, save_attention: true, robustness_noise: [0, 1]}\n");
   const fs::path sweep = dir.path() / "sweep";
   REQUIRE(loci::test::run_loci("train -q " + cfg + " -m model.pe.init.std=0.1,0.5,2.0 seed=0,1 out=" + sweep.string())
               .exit_code == 0);
@@ -360,7 +381,9 @@ TEST_CASE("A sigma sweep's report draws what the paper draws: Procrustes against
   CHECK(fs::exists(sweep / "correlations.csv"));
 }
 
-TEST_CASE("The report shows every comparison's interval, test and Holm p, each trend, and each correlation beside its control") {
+TEST_CASE(
+    "The report shows every comparison's interval, test and Holm p, each trend, and each correlation beside its "
+    "control") {
   loci::test::TempDir dir;
   write_regression_analysis(dir);
   // As apps/analysis/statistics.cpp writes them (its tests check the numbers against scipy).
@@ -377,9 +400,10 @@ TEST_CASE("The report shows every comparison's interval, test and Holm p, each t
             "setting,family,metric,runs,numbers,spearman,ci_low,ci_high,test,p_value,p_holm,family_size,reading\n"
             "model.pe.init.std,all runs,test_mse,20,4,-0.56,-0.78,-0.27,Monte Carlo permutation (10000),0.0004,"
             "0.0008,3,falls with model.pe.init.std\n");
-  dir.write("analysis/onsets.csv", "statistic,group,epoch,at_risk,onsets,censored,fraction_with_onset,ci_low,ci_high\n"
-                                   "rsa,learned normal(0.2),100,5,2,0,0.4,0.1,0.8\nrsa,learned normal(0.2),200,3,0,3,0.4,"
-                                   "0.1,0.8\n");
+  dir.write("analysis/onsets.csv",
+            "statistic,group,epoch,at_risk,onsets,censored,fraction_with_onset,ci_low,ci_high\n"
+            "rsa,learned normal(0.2),100,5,2,0,0.4,0.1,0.8\nrsa,learned normal(0.2),200,3,0,3,0.4,"
+            "0.1,0.8\n");
   const fs::path out = dir.path() / "report";
   const auto run = loci::test::run_loci("report " + (dir.path() / "analysis").string() + " -o " + out.string());
   INFO(run.output);

@@ -38,19 +38,19 @@ inline int free_port() {
 // Where a rank runs: by default this host's loopback; or, say, inside a network namespace (`ip netns exec NS`) that
 // reaches rank 0 at another address, with more environment (GLOO_SOCKET_IFNAME=...).
 struct RankHost {
-  std::string prefix;                   // a command the rank runs under, e.g. "ip netns exec loci_a"
+  std::string prefix;  // a command the rank runs under, e.g. "ip netns exec loci_a"
   std::string master_addr = "127.0.0.1";
-  std::string env;                      // extra "KEY=value ..." for the rank
+  std::string env;  // extra "KEY=value ..." for the rank
 };
 
 // Runs `loci ARGS` as rank `rank` of `world` in the background, in folder `cwd` when given.
 inline RankProcess start_rank(int rank, int world, int port, const std::string& args, const std::filesystem::path& log,
                               const std::filesystem::path& cwd = {}, const RankHost& host = {}) {
-  const std::string cmd = (cwd.empty() ? "" : "cd '" + cwd.string() + "' && ") + "exec " + host.prefix + " env RANK=" +
-                          std::to_string(rank) + " WORLD_SIZE=" + std::to_string(world) + " LOCAL_RANK=" +
-                          std::to_string(rank) + " MASTER_ADDR=" + host.master_addr + " MASTER_PORT=" +
-                          std::to_string(port) + " " + host.env + " " + LOCI_BIN + " " + args + " > '" + log.string() +
-                          "' 2>&1";
+  const std::string cmd = (cwd.empty() ? "" : "cd '" + cwd.string() + "' && ") + "exec " + host.prefix +
+                          " env RANK=" + std::to_string(rank) + " WORLD_SIZE=" + std::to_string(world) +
+                          " LOCAL_RANK=" + std::to_string(rank) + " MASTER_ADDR=" + host.master_addr +
+                          " MASTER_PORT=" + std::to_string(port) + " " + host.env + " " + LOCI_BIN + " " + args +
+                          " > '" + log.string() + "' 2>&1";
   RankProcess p;
   p.log = log;
   p.pid = ::fork();

@@ -77,19 +77,22 @@ TEST_CASE("loci train -m --emit slurm: the task runs its point under the hostile
 
 TEST_CASE("a value with a line break is refused at its key by every emitter") {
   const HostileSweep s;
-  const std::string broken = s.dir.write(
-      "broken.yaml", "trainer: torch_trainer\ndata: data\nout: \"tout/a\\ntouch PWNED_C #\"\n"
-                     "model: {d_model: 8, blocks: 1}\ntrain: {epochs: 1, eval_every: 1, batch_size: 32, threads: 1}\n");
+  const std::string broken =
+      s.dir.write("broken.yaml",
+                  "trainer: torch_trainer\ndata: data\nout: \"tout/a\\ntouch PWNED_C #\"\n"
+                  "model: {d_model: 8, blocks: 1}\ntrain: {epochs: 1, eval_every: 1, batch_size: 32, threads: 1}\n");
   for (const char* format : {"list", "slurm"}) {
     const auto r = s.emit(format, broken);
     INFO(format << ": " << r.output);
     CHECK(r.exit_code == 1);
-    CHECK(r.output == "loci: error: out: its value holds a line break or NUL, which no line of an emitted script can "
-                      "hold\n");
+    CHECK(r.output ==
+          "loci: error: out: its value holds a line break or NUL, which no line of an emitted script can "
+          "hold\n");
   }
   // A sweep value with one, from a pipeline's sweep entry or the command line, names its own key.
-  const auto value = run_loci("train " + broken + " out=fine -m 'train.lr=0.001,0.01' \"model.pe.init.std=$(printf "
-                              "'0.2\\ntouch PWNED_D')\" --emit list",
+  const auto value = run_loci("train " + broken +
+                                  " out=fine -m 'train.lr=0.001,0.01' \"model.pe.init.std=$(printf "
+                                  "'0.2\\ntouch PWNED_D')\" --emit list",
                               "cd " + s.dir.path().string() + " &&");
   CHECK(value.exit_code == 1);
   CHECK_THAT(value.output, Catch::Contains("model.pe.init.std"));
@@ -100,9 +103,11 @@ TEST_CASE("loci run --emit slurm: the pipeline script passes the hostile out int
   loci::test::TempDir dir;
   const std::string src = LOCI_SOURCE_DIR;
   const std::string pipeline = dir.write(
-      "p.yaml", std::string("out: 'pipe/") + kHostileYaml + "'\n" +
-                    "generate:\n  include: " + src + "/configs/lst.yaml\n  splits: {train: 64, test: 16}\n"
-                    "train:\n  include: " + src + "/configs/lst_train.yaml\n  model: {d_model: 8, blocks: 1}\n"
+      "p.yaml", std::string("out: 'pipe/") + kHostileYaml + "'\n" + "generate:\n  include: " + src +
+                    "/configs/lst.yaml\n  splits: {train: 64, test: 16}\n"
+                    "train:\n  include: " +
+                    src +
+                    "/configs/lst_train.yaml\n  model: {d_model: 8, blocks: 1}\n"
                     "  train: {epochs: 1, eval_every: 1, batch_size: 32, threads: 1}\n  sweep: [[\"seed=0,1\"]]\n"
                     "analyze: {}\n");
   const auto r = run_loci("run " + pipeline + " --emit slurm", "cd " + dir.path().string() + " &&");
@@ -110,7 +115,8 @@ TEST_CASE("loci run --emit slurm: the pipeline script passes the hostile out int
   REQUIRE(r.exit_code == 0);
   const std::string script = dir.write("p.sh", r.output);
   // A stand-in sbatch: records each argument on its own line and answers with a job id.
-  const std::string stub = dir.write("bin/sbatch", "#!/bin/bash\nprintf '%s\\n' \"$@\" >> \"$SBATCH_LOG\"\necho 4242\n");
+  const std::string stub =
+      dir.write("bin/sbatch", "#!/bin/bash\nprintf '%s\\n' \"$@\" >> \"$SBATCH_LOG\"\necho 4242\n");
   fs::permissions(stub, fs::perms::owner_all);
   const fs::path log = dir.path() / "sbatch.log";
   const auto ran = loci::test::run_command("cd / && SBATCH_LOG='" + log.string() + "' PATH='" +

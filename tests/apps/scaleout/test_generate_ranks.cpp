@@ -6,9 +6,9 @@
 
 #include <map>
 
+#include "tests/apps/scaleout/ranks.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_files.hpp"
-#include "tests/apps/scaleout/ranks.hpp"
 
 namespace fs = std::filesystem;
 using loci::test::run_loci;
@@ -124,12 +124,15 @@ TEST_CASE("mpirun's and PMI's rank variables are read and bad ones are refused i
   const std::string args = "generate " + config(dir) + " out=" + (dir.path() / "data").string() + " splits.train=40";
   // 6 shards: train 1, test 2, human 3; rank 1 of 2 makes plan indices 1, 3, 5.
   const auto ompi = run_loci(args, "OMPI_COMM_WORLD_RANK=1 OMPI_COMM_WORLD_SIZE=2");
-  CHECK_THAT(ompi.output, Catch::Contains("rank 1 of 2 (OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE) wrote 108 samples in 3 shards"));
+  CHECK_THAT(ompi.output,
+             Catch::Contains("rank 1 of 2 (OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE) wrote 108 samples in 3 shards"));
   const auto pmi = run_loci(args, "PMI_RANK=0 PMI_SIZE=2");
-  CHECK_THAT(pmi.output, Catch::Contains("rank 0 of 2 (PMI_RANK/PMI_SIZE)") && Catch::Contains("index.json is in place"));
+  CHECK_THAT(pmi.output,
+             Catch::Contains("rank 0 of 2 (PMI_RANK/PMI_SIZE)") && Catch::Contains("index.json is in place"));
   CHECK(fs::exists(dir.path() / "data/index.json"));
 
-  CHECK(loci::test::refusal(run_loci(args, "RANK=2 WORLD_SIZE=2")) == "loci: error: RANK=2 is not below WORLD_SIZE=2\n");
+  CHECK(loci::test::refusal(run_loci(args, "RANK=2 WORLD_SIZE=2")) ==
+        "loci: error: RANK=2 is not below WORLD_SIZE=2\n");
   const auto half = run_loci(args, "PMI_RANK=0");
   CHECK(half.output == "loci: error: PMI_RANK is set but PMI_SIZE is not; a launcher sets both\n");
   const auto word = run_loci(args, "RANK=zero WORLD_SIZE=2");
@@ -145,8 +148,9 @@ TEST_CASE("a job step's Slurm variables are a launch, a batch script's are not")
   CHECK_THAT(step.output, Catch::Contains("rank 1 of 2 (SLURM_PROCID/SLURM_STEP_NUM_TASKS)"));
   // In a batch script of a 2-task job: one process, the whole dataset.
   loci::test::TempDir alone;
-  const auto batch = run_loci("generate " + config(alone) + " out=" + (alone.path() / "data").string() +
-                                  " splits.train=40", "SLURM_PROCID=0 SLURM_NTASKS=2");
+  const auto batch =
+      run_loci("generate " + config(alone) + " out=" + (alone.path() / "data").string() + " splits.train=40",
+               "SLURM_PROCID=0 SLURM_NTASKS=2");
   INFO(batch.output);
   CHECK(batch.exit_code == 0);
   CHECK(fs::exists(alone.path() / "data/index.json"));

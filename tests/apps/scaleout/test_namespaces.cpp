@@ -30,8 +30,7 @@ class TwoHosts {
                               " && ip link set " + vb_ + " netns " + b_ + " && ip -n " + a_ + " addr add " + addr_a_ +
                               "/24 dev " + va_ + " && ip -n " + b_ + " addr add " + addr_b_ + "/24 dev " + vb_ +
                               " && ip -n " + a_ + " link set " + va_ + " up && ip -n " + b_ + " link set " + vb_ +
-                              " up && ip -n " + a_ + " link set lo up && ip -n " + b_ +
-                              " link set lo up";
+                              " up && ip -n " + a_ + " link set lo up && ip -n " + b_ + " link set lo up";
     ok_ = std::system(("(" + setup + ") 2> /dev/null").c_str()) == 0;
   }
   ~TwoHosts() { std::system(("ip netns del " + a_ + " 2> /dev/null; ip netns del " + b_ + " 2> /dev/null").c_str()); }
@@ -60,10 +59,12 @@ TEST_CASE("ranks in two network namespaces: training, generation and a hung rank
   const auto hosts = net.hosts();
 
   SECTION("two hosts train the curve of one process") {
-    const std::string cfg = train_config(dir, lst(), "epochs: 4, eval_every: 1, batch_size: 19", "task: {eval_splits: [train]}\n");
+    const std::string cfg =
+        train_config(dir, lst(), "epochs: 4, eval_every: 1, batch_size: 19", "task: {eval_splits: [train]}\n");
     const auto one = run_loci("train -q " + cfg + " out=" + (dir.path() / "one").string());
     REQUIRE(one.exit_code == 0);
-    const auto codes = loci::test::run_ranks(2, "train -q " + cfg + " out=" + (dir.path() / "two").string(), dir.path(), {}, hosts);
+    const auto codes =
+        loci::test::run_ranks(2, "train -q " + cfg + " out=" + (dir.path() / "two").string(), dir.path(), {}, hosts);
     INFO(slurp(dir.path() / "rank0.log") << slurp(dir.path() / "rank1.log"));
     REQUIRE(codes == std::vector<int>{0, 0});
     const auto a = column(dir.path() / "one/metrics.csv", "loss"), b = column(dir.path() / "two/metrics.csv", "loss");
@@ -72,18 +73,22 @@ TEST_CASE("ranks in two network namespaces: training, generation and a hung rank
   }
 
   SECTION("two hosts generate the bytes of one process") {
-    const auto cfg = dir.write("gen.yaml", "include: " + std::string(LOCI_SOURCE_DIR) +
-                                               "/configs/lst.yaml\nsplits: {train: 40, test: 10}\nsamples_per_shard: 8\n");
+    const auto cfg =
+        dir.write("gen.yaml", "include: " + std::string(LOCI_SOURCE_DIR) +
+                                  "/configs/lst.yaml\nsplits: {train: 40, test: 10}\nsamples_per_shard: 8\n");
     REQUIRE(run_loci("generate -q " + cfg + " out=" + (dir.path() / "g1").string()).exit_code == 0);
-    const auto codes = loci::test::run_ranks(2, "generate -q " + cfg + " out=" + (dir.path() / "g2").string(), dir.path(), {}, hosts);
+    const auto codes =
+        loci::test::run_ranks(2, "generate -q " + cfg + " out=" + (dir.path() / "g2").string(), dir.path(), {}, hosts);
     INFO(slurp(dir.path() / "rank0.log") << slurp(dir.path() / "rank1.log"));
     REQUIRE(codes == std::vector<int>{0, 0});
     CHECK(slurp(dir.path() / "g1/index.json") == slurp(dir.path() / "g2/index.json"));
   }
 
   SECTION("a rank that hangs stops the other within dist_timeout, and --resume gives the uninterrupted bytes") {
-    const std::string cfg = train_config(dir, lst(), "epochs: 200, eval_every: 50, batch_size: 16") + " train.dist_timeout=8";
-    const auto whole = loci::test::run_ranks(2, "train -q " + cfg + " out=" + (dir.path() / "whole").string(), dir.path(), {}, hosts);
+    const std::string cfg =
+        train_config(dir, lst(), "epochs: 200, eval_every: 50, batch_size: 16") + " train.dist_timeout=8";
+    const auto whole =
+        loci::test::run_ranks(2, "train -q " + cfg + " out=" + (dir.path() / "whole").string(), dir.path(), {}, hosts);
     INFO(slurp(dir.path() / "rank0.log") << slurp(dir.path() / "rank1.log"));
     REQUIRE(whole == std::vector<int>{0, 0});
 

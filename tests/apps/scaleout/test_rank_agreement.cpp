@@ -3,10 +3,10 @@
 // own bound (train.dist_eval_timeout), not the liveness timeout.
 #include <catch2/catch.hpp>
 
-#include "tests/support/run_command.hpp"
-#include "tests/support/temp_files.hpp"
 #include "tests/apps/scaleout/ranks.hpp"
 #include "tests/apps/scaleout/train_fixture.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_files.hpp"
 
 namespace fs = std::filesystem;
 using loci::test::slurp;
@@ -33,8 +33,8 @@ TEST_CASE("ranks started with other settings stop at once, each with one line na
       const std::string log = r->output();
       INFO(log);
       CHECK(std::count(log.begin(), log.end(), '\n') == 1);
-      CHECK_THAT(log, Catch::StartsWith("loci: error: rank ") && Catch::Contains("ranks 0 and 1 were started with other settings") &&
-                          Catch::Contains(c.key));
+      CHECK_THAT(log, Catch::StartsWith("loci: error: rank ") &&
+                          Catch::Contains("ranks 0 and 1 were started with other settings") && Catch::Contains(c.key));
     }
     CHECK(code0 == 1);
     CHECK(code1 == 1);
@@ -58,10 +58,11 @@ TEST_CASE("a rank 0 evaluation longer than dist_timeout does not end a healthy r
 
   // The liveness bound still holds for that wait: dist_eval_timeout below the evaluation's length ends it.
   const fs::path short_wait = dir.path() / "short";
-  const auto failed = loci::test::run_ranks(
-      2, "train -q " + cfg + " train.dist_eval_timeout=1 out=" + short_wait.string(), dir.path());
+  const auto failed =
+      loci::test::run_ranks(2, "train -q " + cfg + " train.dist_eval_timeout=1 out=" + short_wait.string(), dir.path());
   const std::string log1 = slurp(dir.path() / "rank1.log");
   INFO(slurp(dir.path() / "rank0.log") << log1);
   CHECK(failed[1] == 1);
-  CHECK_THAT(log1, Catch::Contains("rank 1 of 2: rank 0's stop decision at step") && Catch::Contains("did not come within 1 s"));
+  CHECK_THAT(log1, Catch::Contains("rank 1 of 2: rank 0's stop decision at step") &&
+                       Catch::Contains("did not come within 1 s"));
 }

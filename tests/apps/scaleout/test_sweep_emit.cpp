@@ -22,12 +22,14 @@ struct Sweep {
                                                  "/configs/lst.yaml\nout: data\nsplits: {train: 64, test: 16}\n");
     REQUIRE(run_loci("generate -q " + data, "cd " + dir.path().string() + " &&").exit_code == 0);
     // Relative paths, as a researcher writes them: the emitted commands must start where loci was called.
-    cfg = dir.write("train.yaml", "trainer: torch_trainer\ndata: data\nout: sweep\n"
-                                  "model: {d_model: 8, blocks: 1}\n"
-                                  "train: {epochs: 2, eval_every: 2, batch_size: 32, threads: 1}\n");
+    cfg = dir.write("train.yaml",
+                    "trainer: torch_trainer\ndata: data\nout: sweep\n"
+                    "model: {d_model: 8, blocks: 1}\n"
+                    "train: {epochs: 2, eval_every: 2, batch_size: 32, threads: 1}\n");
   }
   loci::test::CommandResult emit(const std::string& format) const {
-    return run_loci("train " + cfg + " -m seed=0,1 train.lr=0.001 --emit " + format, "cd " + dir.path().string() + " &&");
+    return run_loci("train " + cfg + " -m seed=0,1 train.lr=0.001 --emit " + format,
+                    "cd " + dir.path().string() + " &&");
   }
 };
 
@@ -85,12 +87,14 @@ TEST_CASE("emit slurm writes a job-array script whose task K runs sweep point K"
   // --sbatch: an #SBATCH line per option, refused where it could not be one or where nothing is emitted.
   const auto opts = s.emit("slurm --sbatch partition=cpu --sbatch time=2:00:00 --sbatch array=0-1%1");
   INFO(opts.output);
-  CHECK_THAT(opts.output, Catch::Contains("\n#SBATCH --partition=cpu\n") && Catch::Contains("\n#SBATCH --time=2:00:00\n") &&
+  CHECK_THAT(opts.output, Catch::Contains("\n#SBATCH --partition=cpu\n") &&
+                              Catch::Contains("\n#SBATCH --time=2:00:00\n") &&
                               Catch::Contains("\n#SBATCH --array=0-1%1\n") && !Catch::Contains("--array=0-1\n"));
   const auto upper = s.emit("slurm --sbatch Partition=cpu");
   CHECK(upper.exit_code == 1);
-  CHECK(upper.output == "loci: error: --sbatch Partition: expected an sbatch long option without its dashes, KEY or "
-                        "KEY=VALUE (partition=debug, time=1:00:00, cpus-per-task=4)\n");
+  CHECK(upper.output ==
+        "loci: error: --sbatch Partition: expected an sbatch long option without its dashes, KEY or "
+        "KEY=VALUE (partition=debug, time=1:00:00, cpus-per-task=4)\n");
   const auto list = s.emit("list --sbatch time=1");
   CHECK(list.exit_code == 1);
   CHECK_THAT(list.output, Catch::Contains("--sbatch options are for -m ... --emit slurm"));

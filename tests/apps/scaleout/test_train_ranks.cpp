@@ -6,10 +6,10 @@
 #include <map>
 #include <sstream>
 
-#include "tests/support/run_command.hpp"
-#include "tests/support/temp_files.hpp"
 #include "tests/apps/scaleout/ranks.hpp"
 #include "tests/apps/scaleout/train_fixture.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_files.hpp"
 
 namespace fs = std::filesystem;
 using loci::test::run_loci;
@@ -29,16 +29,19 @@ TEST_CASE("two ranks give the loss curve of one process with the same global bat
     // Global batches of 19, evaluated after each of 8 epochs. LST's 96 samples end an epoch with a batch of one,
     // of which rank 0's part is empty: that rank still takes the step, with zero gradients.
     // One evaluation per epoch: masked regression's extra mask ratios are left out (train.eval_mask_ratios).
-    const std::string cfg = train_config(dir, c.data(), "epochs: 8, eval_every: 1, batch_size: 19, eval_mask_ratios: []",
-                                         "task: {eval_splits: [train]}\n");
+    const std::string cfg =
+        train_config(dir, c.data(), "epochs: 8, eval_every: 1, batch_size: 19, eval_mask_ratios: []",
+                     "task: {eval_splits: [train]}\n");
     const auto one = run_loci("train -q " + cfg + " out=" + (dir.path() / "one").string());
     INFO(one.output);
     REQUIRE(one.exit_code == 0);
-    const auto codes = loci::test::run_ranks(2, "train -q " + cfg + " out=" + (dir.path() / "two").string(), dir.path());
+    const auto codes =
+        loci::test::run_ranks(2, "train -q " + cfg + " out=" + (dir.path() / "two").string(), dir.path());
     INFO(slurp(dir.path() / "rank0.log") << slurp(dir.path() / "rank1.log"));
     REQUIRE(codes == std::vector<int>{0, 0});
 
-    const auto a = column(dir.path() / "one/metrics.csv", c.metric), b = column(dir.path() / "two/metrics.csv", c.metric);
+    const auto a = column(dir.path() / "one/metrics.csv", c.metric),
+               b = column(dir.path() / "two/metrics.csv", c.metric);
     REQUIRE(a.size() == 8);
     REQUIRE(a.size() == b.size());
     CHECK(a.back() < 0.99 * a.front());  // it learns: the curve is not flat

@@ -28,8 +28,9 @@ inline const fs::path& dataset(const std::string& config, const std::string& ext
   auto& data = made[name];
   if (data.empty()) {
     data = dir.path() / name;
-    const auto cfg = dir.write(fs::path(config).filename().string(), "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/" +
-                                                                          config + "\nout: " + data.string() + "\n" + extra);
+    const auto cfg =
+        dir.write(fs::path(config).filename().string(), "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/" +
+                                                            config + "\nout: " + data.string() + "\n" + extra);
     const auto r = run_loci("generate -q " + cfg);
     INFO(r.output);
     REQUIRE(r.exit_code == 0);
@@ -46,16 +47,19 @@ inline const fs::path& lst_long_test() {
 
 // Masked-token regression: 12 nodes, one token each.
 inline const fs::path& network() {
-  return dataset("network.yaml",
-                 "splits: {train: 60, test: 12, test_noise: 12}\nsamples_per_shard: 40\ngraph: {nodes: 12}\n"
-                 "dynamics: {burn_in: 50}\nwindows: {length: 8, stride: 8, runs: {train: 2, test: 1, test_noise: 1}}\n");
+  return dataset(
+      "network.yaml",
+      "splits: {train: 60, test: 12, test_noise: 12}\nsamples_per_shard: 40\ngraph: {nodes: 12}\n"
+      "dynamics: {burn_in: 50}\nwindows: {length: 8, stride: 8, runs: {train: 2, test: 1, test_noise: 1}}\n");
 }
 
 inline std::string train_config(const loci::test::TempDir& dir, const fs::path& data, const std::string& train,
-                         const std::string& extra = "") {
-  return dir.write("train.yaml", "trainer: torch_trainer\ndata: " + data.string() + "\nout: unused\n"
-                                 "model: {d_model: 16, blocks: 2, pe: {type: learned, init: {std: 0.2}}}\n"
-                                 "train: {threads: 1, lr: 0.003, progress: false, dist_timeout: 60, " + train + "}\n" + extra);
+                                const std::string& extra = "") {
+  return dir.write("train.yaml", "trainer: torch_trainer\ndata: " + data.string() +
+                                     "\nout: unused\n"
+                                     "model: {d_model: 16, blocks: 2, pe: {type: learned, init: {std: 0.2}}}\n"
+                                     "train: {threads: 1, lr: 0.003, progress: false, dist_timeout: 60, " +
+                                     train + "}\n" + extra);
 }
 
 // Every `loss` (or `mse`) of metrics.csv, in order.
@@ -74,6 +78,5 @@ inline std::vector<double> column(const fs::path& csv, const std::string& name) 
   }
   return out;
 }
-
 
 }  // namespace loci::test::scaleout

@@ -12,9 +12,7 @@ using loci::test::run_loci;
 namespace {
 
 // At most 20 s and 2 GB of address space: a recursion, a bomb or an endless read fails the test instead of the machine.
-loci::test::CommandResult bounded(const std::string& args) {
-  return run_loci(args, "ulimit -v 2000000; timeout 20");
-}
+loci::test::CommandResult bounded(const std::string& args) { return run_loci(args, "ulimit -v 2000000; timeout 20"); }
 
 void one_line_error(const loci::test::CommandResult& r, const std::string& part) {
   INFO(r.output);
@@ -52,7 +50,8 @@ TEST_CASE("includes must be regular files of a sensible size") {
   one_line_error(bounded("config show " + dir.write("dir.yaml", "include: " + dir.path().string() + "\n")),
                  "is not a regular file");
   one_line_error(bounded("config show " + dir.write("zero.yaml", "include: /dev/zero\n")), "is not a regular file");
-  one_line_error(bounded("config show " + dir.write("mem.yaml", "include: /proc/self/mem\n")), "cannot read /proc/self/mem");
+  one_line_error(bounded("config show " + dir.write("mem.yaml", "include: /proc/self/mem\n")),
+                 "cannot read /proc/self/mem");
   // A FIFO would block a reader forever.
   const std::string fifo = (dir.path() / "fifo").string();
   REQUIRE(std::system(("mkfifo " + fifo).c_str()) == 0);
@@ -62,8 +61,9 @@ TEST_CASE("includes must be regular files of a sensible size") {
   const auto r = bounded("config show " + dir.write("long.yaml", "include: " + long_path + "\n"));
   one_line_error(r, "characters)");
   CHECK(r.output.size() < 1000);
-  const auto v = bounded("config show " + dir.write("value.yaml", "generator: lst_grid\nout: x\nseed: " +
-                                                                    std::string(1 << 20, '7') + "x\n"));
+  const auto v =
+      bounded("config show " +
+              dir.write("value.yaml", "generator: lst_grid\nout: x\nseed: " + std::string(1 << 20, '7') + "x\n"));
   one_line_error(v, "characters)");
   CHECK(v.output.size() < 1000);
 }

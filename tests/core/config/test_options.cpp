@@ -23,8 +23,9 @@ struct Opts {
 
 OptionTable<Opts> table() {
   OptionTable<Opts> t;
-  t.add_choice("fill", [](Opts& o) -> Fill& { return o.fill; },
-               std::vector<std::pair<std::string, Fill>>{{"square", Fill::square}, {"row", Fill::row}})
+  t.add_choice(
+       "fill", [](Opts& o) -> Fill& { return o.fill; },
+       std::vector<std::pair<std::string, Fill>>{{"square", Fill::square}, {"row", Fill::row}})
       .doc("how to fill");
   t.add("out", [](Opts& o) -> std::string& { return o.out; }).path().required().doc("where to write");
   t.add("search", [](Opts& o) -> std::vector<std::string>& { return o.search; }).path().doc("folders");

@@ -38,20 +38,22 @@ TEST_CASE("malformed overrides are errors") {
   CHECK_THROWS_AS(apply_overrides(n, {"a=[1,"}), loci::UserError);
 }
 
-TEST_CASE("an override key of any length or depth is checked without recursion, and a long one is refused in one line") {
+TEST_CASE(
+    "an override key of any length or depth is checked without recursion, and a long one is refused in one line") {
   Node n = parse_yaml("seed: 1\n", "t");
   // Tens of thousands of characters or dotted parts overflowed std::regex's recursion (SIGSEGV).
   for (const std::string& key : {std::string(60000, 'a'), [] {
-         std::string k = "a";
-         for (int i = 0; i < 12000; ++i) k += ".a";
-         return k;
-       }()}) {
+                                   std::string k = "a";
+                                   for (int i = 0; i < 12000; ++i) k += ".a";
+                                   return k;
+                                 }()}) {
     try {
       apply_overrides(n, {key + "=1"});
       FAIL("a key of " << key.size() << " characters was accepted");
     } catch (const loci::UserError& e) {
       const std::string message = e.what();
-      CHECK_THAT(message, Catch::Contains("a key path of " + std::to_string(key.size()) + " characters; keys are at "
+      CHECK_THAT(message, Catch::Contains("a key path of " + std::to_string(key.size()) +
+                                          " characters; keys are at "
                                           "most 256"));
       CHECK(message.size() < 300);
       CHECK(message.find('\n') == std::string::npos);
@@ -79,13 +81,15 @@ TEST_CASE("sweeps expand to the cartesian product - the last key fastest") {
 TEST_CASE("a sweep bounded in runs: long lists that multiply past memory are one error, not a hang") {
   // The fuzzer's find: many short lists multiplied to 2^N points; here two ranges would ask for 10^6.
   const std::vector<std::string> huge{"a=range(0,1000)", "b=range(0,1000)", "c=range(0,1000)", "d=range(0,1000)"};
-  CHECK_THROWS_WITH(expand_sweep(huge), Catch::Contains("'b=range(0,1000)': the sweep would make more than 100000 runs"));
+  CHECK_THROWS_WITH(expand_sweep(huge),
+                    Catch::Contains("'b=range(0,1000)': the sweep would make more than 100000 runs"));
   CHECK(expand_sweep({"a=range(0,1000)", "b=range(0,100)"}).size() == 100000);
   // The fuzzer's find: twenty three-valued axes were built to 3^10 points before the eleventh was refused (seconds);
   // now the size is known before any point is built. The error names the axis that crosses the bound.
   std::vector<std::string> twenty;
   for (int i = 0; i < 20; ++i) twenty.push_back("k" + std::to_string(i) + "=range(0,3)");
-  CHECK_THROWS_WITH(expand_sweep(twenty), Catch::Contains("'k10=range(0,3)': the sweep would make more than 100000 runs"));
+  CHECK_THROWS_WITH(expand_sweep(twenty),
+                    Catch::Contains("'k10=range(0,3)': the sweep would make more than 100000 runs"));
   twenty.resize(10);
   CHECK(expand_sweep(twenty).size() == 59049);
   // And every point holds every axis, single values too: 59049 runs of 40 overrides is refused, with the way out.

@@ -17,8 +17,8 @@ TEST_CASE("is_utf8 accepts text and refuses stray, overlong, surrogate and out-o
     INFO(good);
     CHECK(loci::is_utf8(good));
   }
-  for (const char* bad : {"\xc0\x80", "\xc3", "a\xff", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x80",
-                          "\xe2\x82"}) {
+  for (const char* bad :
+       {"\xc0\x80", "\xc3", "a\xff", "\xe0\x80\xaf", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\x80", "\xe2\x82"}) {
     INFO(loci::printable(bad));
     CHECK_FALSE(loci::is_utf8(bad));
   }

@@ -62,8 +62,7 @@ TEST_CASE_METHOD(Fixture, "unknown key: file:line:col and the nearest valid key"
 }
 
 TEST_CASE_METHOD(Fixture, "wrong type: position and what was expected") {
-  CHECK_THROWS_WITH(resolve_text("out: data\nseed: abc\n"),
-                    path + ":2:7: 'seed': expected an integer >= 0, got 'abc'");
+  CHECK_THROWS_WITH(resolve_text("out: data\nseed: abc\n"), path + ":2:7: 'seed': expected an integer >= 0, got 'abc'");
   CHECK_THROWS_WITH(resolve_text("out: data\nlst:\n  boxes: 3\n"),
                     path + ":3:10: 'lst.boxes': expected true or false, got '3'");
   CHECK_THROWS_WITH(resolve_text("out: data\nlst: 3\n"), path + ":2:6: 'lst': expected a mapping of keys, got '3'");
@@ -103,8 +102,10 @@ TEST_CASE_METHOD(Fixture, "errors in overrides point at the command line") {
 }
 
 TEST_CASE("extend puts a plugin's fields on top of the shared ones") {
-  Schema base = Schema::parse("seed: {type: int, default: 0}\nsplits: {type: map, of: int, default: {train: 1}}\n", "b");
-  base.extend(Schema::parse("splits: {type: map, of: int, default: {train: 8100, test: 900}}\nn: {type: int, default: 4}\n", "p"));
+  Schema base =
+      Schema::parse("seed: {type: int, default: 0}\nsplits: {type: map, of: int, default: {train: 1}}\n", "b");
+  base.extend(Schema::parse(
+      "splits: {type: map, of: int, default: {train: 8100, test: 900}}\nn: {type: int, default: 4}\n", "p"));
   const Node d = base.defaults();
   CHECK(d.at("splits.train").as_int() == 8100);
   CHECK(d.at("n").as_int() == 4);
@@ -116,7 +117,8 @@ TEST_CASE("extend puts a plugin's fields on top of the shared ones") {
 TEST_CASE("a malformed schema is refused") {
   CHECK_THROWS_WITH(Schema::parse("a: {type: integer}\n", "s"), Catch::Contains("unknown schema type 'integer'"));
   CHECK_THROWS_WITH(Schema::parse("a: {type: enum}\n", "s"), Catch::Contains("needs 'values'"));
-  CHECK_THROWS_WITH(Schema::parse("a: {type: int, dflt: 1}\n", "s"), Catch::Contains("unknown schema attribute 'dflt'"));
+  CHECK_THROWS_WITH(Schema::parse("a: {type: int, dflt: 1}\n", "s"),
+                    Catch::Contains("unknown schema attribute 'dflt'"));
 }
 
 TEST_CASE("the schema example in docs/EXTENDING.md parses and checks as the page says") {

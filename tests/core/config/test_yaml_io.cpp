@@ -16,9 +16,9 @@ TEST_CASE("include: included files merge in order and the including file wins") 
   dir.write("more.yaml", "seed: 2\nextra: yes\n");
   const auto top = dir.write("top.yaml", "include: [base.yaml, more.yaml]\nsplits: {train: 99}\nname: top\n");
   const Node n = load_file(top);
-  CHECK(n.at("seed").as_int() == 2);              // more.yaml after base.yaml
-  CHECK(n.at("name").as_string() == "top");       // the including file last
-  CHECK(n.at("splits.train").as_int() == 99);     // maps merge deeply
+  CHECK(n.at("seed").as_int() == 2);           // more.yaml after base.yaml
+  CHECK(n.at("name").as_string() == "top");    // the including file last
+  CHECK(n.at("splits.train").as_int() == 99);  // maps merge deeply
   CHECK(n.at("splits.test").as_int() == 5);
   CHECK(n.find("include") == nullptr);
 }

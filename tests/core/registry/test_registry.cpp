@@ -4,10 +4,10 @@
 // by their variants' own files, each through LOCI_REGISTER.
 #include <catch2/catch.hpp>
 
+#include "core/registry.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
 #include "sim/graph/topology.hpp"
-#include "core/registry.hpp"
 
 #include <stdexcept>
 #include <string>

@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "core/common_options.hpp"
 #include "core/config/identity.hpp"
 #include "core/config/overrides.hpp"
 #include "core/config/schema.hpp"
 #include "core/config/yaml_io.hpp"
-#include "core/common_options.hpp"
 
 namespace {
 
@@ -32,7 +32,8 @@ anything: {type: any, default: {}, doc: "free-form"}
 group:
   inner: {type: int, default: 1, doc: "nested"}
   deeper: {leaf: {type: string, default: "s", doc: "deeper"}}
-)yaml", "fuzz schema"));
+)yaml",
+                                            "fuzz schema"));
     return base;
   }();
   return s;

@@ -45,8 +45,8 @@ namespace {
 
 const fs::path& scratch() {
   static const fs::path dir = [] {
-    const fs::path d = fs::path(fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp") /
-                       ("loci-fuzz-emit-" + std::to_string(getpid()));
+    const fs::path d =
+        fs::path(fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp") / ("loci-fuzz-emit-" + std::to_string(getpid()));
     fs::remove_all(d);
     fs::create_directories(d);
     return d;
@@ -72,11 +72,13 @@ Values hostile(FuzzedDataProvider& in) {
   const int axes = in.ConsumeIntegralInRange(1, 3);
   for (int a = 0; a < axes; ++a) {
     const bool own_key = in.ConsumeBool();
-    const std::string key = own_key ? in.ConsumeRandomLengthString(16) : kKeys[in.ConsumeIntegralInRange<std::size_t>(0, kKeys.size() - 1)];
+    const std::string key =
+        own_key ? in.ConsumeRandomLengthString(16) : kKeys[in.ConsumeIntegralInRange<std::size_t>(0, kKeys.size() - 1)];
     v.sweep_args.push_back(key + "=" + in.ConsumeRandomLengthString(48));
   }
   for (int f = in.ConsumeIntegralInRange(0, 2); f > 0; --f)
-    v.fixed.push_back(kKeys[in.ConsumeIntegralInRange<std::size_t>(0, kKeys.size() - 1)] + "=" + in.ConsumeRandomLengthString(24));
+    v.fixed.push_back(kKeys[in.ConsumeIntegralInRange<std::size_t>(0, kKeys.size() - 1)] + "=" +
+                      in.ConsumeRandomLengthString(24));
   if (v.format != 0)
     for (int s = in.ConsumeIntegralInRange(0, 2); s > 0; --s)
       v.sbatch.push_back(kSbatchKeys[in.ConsumeIntegralInRange<std::size_t>(0, kSbatchKeys.size() - 1)] + "=" +
@@ -169,12 +171,14 @@ void check_slurm(const std::string& script, const loci::apps::SweepRequest& r,
     if (line.size() != 3 || !line[1].is_operator || line[1].text != ")" || line[0].is_operator) continue;
     const std::size_t i = std::strtoul(line[0].text.c_str(), nullptr, 10);
     if (line[0].text != std::to_string(i) || i >= points.size()) continue;
-    if (line[2] != word("name=" + points[i].name)) finding("slurm: point " + line[0].text + "'s name reads back otherwise", script);
+    if (line[2] != word("name=" + points[i].name))
+      finding("slurm: point " + line[0].text + "'s name reads back otherwise", script);
     if (read.lines[l + 1] != array_command(program, loci::apps::point_arguments(r, points[i])))
       finding("slurm: point " + line[0].text + "'s command reads back otherwise", script);
     ++found;
   }
-  if (found != points.size()) finding("slurm: " + std::to_string(found) + " of " + std::to_string(points.size()) + " points found", script);
+  if (found != points.size())
+    finding("slurm: " + std::to_string(found) + " of " + std::to_string(points.size()) + " points found", script);
 }
 
 // The request as emit_sweep makes it: absolute config and out.
@@ -212,20 +216,23 @@ void sweep_emitter(const Values& v, const loci::apps::Sweep& sweep, const std::s
   set_invocation(harmless_invocation(v.argv, header_left_out));
   const std::string reference = loci::apps::emit_sweep(format, ref, shape.points);
   same_shape(read_shell(script), read_shell(reference), script);
-  if (v.format == 0) check_list(script, absolute(r), sweep.points);
-  else check_slurm(script, absolute(r), sweep.points);
+  if (v.format == 0)
+    check_list(script, absolute(r), sweep.points);
+  else
+    check_slurm(script, absolute(r), sweep.points);
 }
 
 // The pipeline `loci run --emit slurm` reads: out and a train stage whose sweep is the input's.
-loci::config::Node pipeline(const std::string& out, const std::vector<std::string>& sweep_args, const std::string& data) {
+loci::config::Node pipeline(const std::string& out, const std::vector<std::string>& sweep_args,
+                            const std::string& data) {
   YAML::Emitter e;
   e << YAML::BeginMap << YAML::Key << "out" << YAML::Value << out;
   e << YAML::Key << "train" << YAML::Value << YAML::BeginMap;
   e << YAML::Key << "trainer" << YAML::Value << "torch_trainer" << YAML::Key << "data" << YAML::Value << data;
   e << YAML::Key << "out" << YAML::Value << (out + "/runs") << YAML::Key << "jobs" << YAML::Value << 2;
   e << YAML::Key << "sweep" << YAML::Value << YAML::BeginSeq << YAML::Flow << sweep_args << YAML::EndSeq;
-  e << YAML::EndMap << YAML::Key << "analyze" << YAML::Value << YAML::BeginMap << YAML::Key << "knn" << YAML::Value
-    << 4 << YAML::EndMap << YAML::EndMap;
+  e << YAML::EndMap << YAML::Key << "analyze" << YAML::Value << YAML::BeginMap << YAML::Key << "knn" << YAML::Value << 4
+    << YAML::EndMap << YAML::EndMap;
   return loci::config::parse_yaml(e.c_str(), "fuzz pipeline");
 }
 
@@ -255,7 +262,8 @@ void pipeline_emitter(const Values& v, const std::string& out) {
   std::vector<std::string> ref_args;
   for (std::size_t a = 0; a < v.sweep_args.size(); ++a) ref_args.push_back("k" + std::to_string(a) + "=1,2");
   set_invocation(harmless_invocation(v.argv, header_left_out));
-  const std::string reference = loci::apps::emit_pipeline_slurm(pipeline((scratch() / "ref").string(), ref_args, "data"), ref);
+  const std::string reference =
+      loci::apps::emit_pipeline_slurm(pipeline((scratch() / "ref").string(), ref_args, "data"), ref);
   same_shape(read_shell(script), read_shell(reference), script);
   // The pipeline's own commands, word for word, inside its --wrap too.
   const ShellReading read = read_shell(script);
@@ -271,7 +279,8 @@ void pipeline_emitter(const Values& v, const std::string& out) {
         std::vector<ShellWord> expected{word("cd"), word(fs::current_path().string()), op("&&")};
         for (const auto& t : plain_words(run)) expected.push_back(t);
         expected.push_back(word("analyze"));  // the harness's pipeline has an analyze stage and no report
-        if (read_shell(words[w + 1].text).lines.front() != expected) finding("pipeline: --wrap reads back otherwise", script);
+        if (read_shell(words[w + 1].text).lines.front() != expected)
+          finding("pipeline: --wrap reads back otherwise", script);
         wrapped = true;
       }
   }

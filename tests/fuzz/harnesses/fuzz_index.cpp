@@ -25,8 +25,8 @@ const fs::path& folder() {
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const fs::path& dir = folder();
-  std::ofstream(dir / "index.json", std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),
-                                                                              static_cast<std::streamsize>(size));
+  std::ofstream(dir / "index.json", std::ios::binary | std::ios::trunc)
+      .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
   try {
     loci::fuzz::read_everything(loci::datasets::Dataset::open(dir));
   } catch (const std::exception&) {

@@ -30,16 +30,21 @@ const std::string& scratch() {
 }
 
 // Names a shard uses, and a few it does not: collisions and look-alikes are the point.
-const char* const kNames[] = {"sample_id", "tokens", "label", "positions", "sample", "token", "channel", "axis",
-                              "condition", "g/inner", "x", "doc"};
+const char* const kNames[] = {"sample_id", "tokens", "label",     "positions", "sample", "token",
+                              "channel",   "axis",   "condition", "g/inner",   "x",      "doc"};
 
 hid_t element_type(FuzzedDataProvider& in) {
   switch (in.ConsumeIntegralInRange<int>(0, 8)) {
-    case 0: return H5Tcopy(H5T_STD_U8LE);
-    case 1: return H5Tcopy(H5T_STD_I32LE);
-    case 2: return H5Tcopy(H5T_STD_I64LE);
-    case 3: return H5Tcopy(H5T_IEEE_F32LE);
-    case 4: return H5Tcopy(H5T_IEEE_F64BE);
+    case 0:
+      return H5Tcopy(H5T_STD_U8LE);
+    case 1:
+      return H5Tcopy(H5T_STD_I32LE);
+    case 2:
+      return H5Tcopy(H5T_STD_I64LE);
+    case 3:
+      return H5Tcopy(H5T_IEEE_F32LE);
+    case 4:
+      return H5Tcopy(H5T_IEEE_F64BE);
     case 5: {
       hid_t t = H5Tcopy(H5T_C_S1);
       H5Tset_size(t, H5T_VARIABLE);
@@ -56,7 +61,8 @@ hid_t element_type(FuzzedDataProvider& in) {
       H5Tinsert(t, "b", 4, H5T_IEEE_F32LE);
       return t;
     }
-    default: return H5Tcopy(H5T_STD_U16BE);
+    default:
+      return H5Tcopy(H5T_STD_U16BE);
   }
 }
 
@@ -79,15 +85,20 @@ void add_dataset(FuzzedDataProvider& in, hid_t file, const std::string& name, st
         if (in.ConsumeBool()) H5Pset_deflate(dcpl, 1);
       }
       break;
-    case 2: H5Pset_layout(dcpl, H5D_COMPACT); break;
-    case 3: H5Pset_external(dcpl, (scratch() + ".ext").c_str(), 0, H5F_UNLIMITED); break;
+    case 2:
+      H5Pset_layout(dcpl, H5D_COMPACT);
+      break;
+    case 3:
+      H5Pset_external(dcpl, (scratch() + ".ext").c_str(), 0, H5F_UNLIMITED);
+      break;
     case 4:
       if (rank > 0) {
         source = H5Screate_simple(rank, dims, nullptr);
         H5Pset_virtual(dcpl, space, (scratch() + ".src.h5").c_str(), "/v", source);
       }
       break;
-    default: break;
+    default:
+      break;
   }
   const hid_t d = H5Dcreate2(file, name.c_str(), type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
   if (d >= 0) {
@@ -127,7 +138,9 @@ void add_root_attribute(FuzzedDataProvider& in, hid_t file) {
       H5LTset_attribute_long_long(file, "/", name, reinterpret_cast<const long long*>(&v), 1);
       break;
     }
-    case 1: H5LTset_attribute_string(file, "/", name, in.ConsumeRandomLengthString(24).c_str()); break;
+    case 1:
+      H5LTset_attribute_string(file, "/", name, in.ConsumeRandomLengthString(24).c_str());
+      break;
     case 2: {
       const double v[2] = {in.ConsumeFloatingPoint<double>(), 1.0};
       H5LTset_attribute_double(file, "/", name, v, in.ConsumeIntegralInRange<std::size_t>(1, 2));
@@ -149,20 +162,27 @@ std::string build(FuzzedDataProvider& in) {
   for (int s = 0; s < steps && in.remaining_bytes() > 0; ++s) {
     const std::string name = kNames[in.ConsumeIntegralInRange<int>(0, 11)];
     switch (in.ConsumeIntegralInRange<int>(0, 6)) {
-      case 0: add_root_attribute(in, file); break;
+      case 0:
+        add_root_attribute(in, file);
+        break;
       case 1: {
         const hid_t g = H5Gcreate2(file, "g", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
         if (g >= 0) H5Gclose(g);
         break;
       }
-      case 2: H5Lcreate_soft(kNames[in.ConsumeIntegralInRange<int>(0, 11)], file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT); break;
-      case 3: H5Lcreate_external((scratch() + ".src.h5").c_str(), "/v", file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT); break;
+      case 2:
+        H5Lcreate_soft(kNames[in.ConsumeIntegralInRange<int>(0, 11)], file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT);
+        break;
+      case 3:
+        H5Lcreate_external((scratch() + ".src.h5").c_str(), "/v", file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT);
+        break;
       case 4:
         if (!made.empty())
           H5Lcreate_hard(file, made[in.ConsumeIntegralInRange<std::size_t>(0, made.size() - 1)].c_str(), file,
                          name.c_str(), H5P_DEFAULT, H5P_DEFAULT);
         break;
-      default: add_dataset(in, file, name, made);
+      default:
+        add_dataset(in, file, name, made);
     }
   }
   H5Fclose(file);

@@ -18,7 +18,10 @@
 
 namespace {
 
-template <class T> void put(std::vector<std::uint8_t>& h, std::size_t at, T v) { std::memcpy(&h[at], &v, sizeof v); }
+template <class T>
+void put(std::vector<std::uint8_t>& h, std::size_t at, T v) {
+  std::memcpy(&h[at], &v, sizeof v);
+}
 
 std::vector<std::uint8_t> header(FuzzedDataProvider& in, bool pair) {
   std::vector<std::uint8_t> h(348, 0);
@@ -27,20 +30,23 @@ std::vector<std::uint8_t> header(FuzzedDataProvider& in, bool pair) {
   put<std::int16_t>(h, 40, rank);
   for (int i = 1; i <= 7; ++i) {
     // Mostly small sides; now and then a huge or negative one.
-    const std::int16_t side = in.ConsumeBool() ? in.ConsumeIntegralInRange<std::int16_t>(0, 9) : in.ConsumeIntegral<std::int16_t>();
+    const std::int16_t side =
+        in.ConsumeBool() ? in.ConsumeIntegralInRange<std::int16_t>(0, 9) : in.ConsumeIntegral<std::int16_t>();
     put<std::int16_t>(h, 40 + 2 * static_cast<std::size_t>(i), side);
   }
   const std::int16_t types[] = {2, 4, 8, 16, 64, 256, 512, 768, 1024, 1280, 128, 32, 0, 7};
   const std::int16_t type = types[in.ConsumeIntegralInRange<int>(0, 13)];
   put<std::int16_t>(h, 70, type);
   put<std::int16_t>(h, 72, in.ConsumeBool() ? in.ConsumeIntegral<std::int16_t>() : std::int16_t(8));
-  for (int i = 0; i < 8; ++i) put<float>(h, 76 + 4 * static_cast<std::size_t>(i), in.ConsumeBool() ? 1.0f : in.ConsumeFloatingPoint<float>());
+  for (int i = 0; i < 8; ++i)
+    put<float>(h, 76 + 4 * static_cast<std::size_t>(i), in.ConsumeBool() ? 1.0f : in.ConsumeFloatingPoint<float>());
   put<float>(h, 108, pair ? 0.0f : (in.ConsumeBool() ? 352.0f : in.ConsumeFloatingPoint<float>()));
   put<float>(h, 112, in.ConsumeBool() ? 0.0f : in.ConsumeFloatingPoint<float>());  // scl_slope
   put<float>(h, 116, in.ConsumeBool() ? 0.0f : in.ConsumeFloatingPoint<float>());  // scl_inter
-  put<std::int16_t>(h, 252, in.ConsumeIntegralInRange<std::int16_t>(-1, 5));        // qform_code
-  put<std::int16_t>(h, 254, in.ConsumeIntegralInRange<std::int16_t>(-1, 5));        // sform_code
-  for (std::size_t at = 256; at < 344; at += 4) put<float>(h, at, in.ConsumeBool() ? 0.0f : in.ConsumeFloatingPoint<float>());
+  put<std::int16_t>(h, 252, in.ConsumeIntegralInRange<std::int16_t>(-1, 5));       // qform_code
+  put<std::int16_t>(h, 254, in.ConsumeIntegralInRange<std::int16_t>(-1, 5));       // sform_code
+  for (std::size_t at = 256; at < 344; at += 4)
+    put<float>(h, at, in.ConsumeBool() ? 0.0f : in.ConsumeFloatingPoint<float>());
   std::memcpy(&h[344], pair ? "ni1\0" : "n+1\0", 4);
   return h;
 }

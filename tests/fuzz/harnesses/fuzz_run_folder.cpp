@@ -57,23 +57,29 @@ struct Templates {
 const Templates& templates() {
   static const Templates t = [] {
     Templates t;
-    t.root = fs::path(fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp") / ("loci-fuzz-run-" + std::to_string(getpid()));
+    t.root =
+        fs::path(fs::is_directory("/dev/shm") ? "/dev/shm" : "/tmp") / ("loci-fuzz-run-" + std::to_string(getpid()));
     fs::remove_all(t.root);
     t.outside = t.root / "outside";
     fs::create_directories(t.outside);
     write(t.outside / "secret.json", "{\"status\": \"finished\", \"secret\": 1}\n");
-    t.config = "trainer: torch_trainer\ndata: d\nout: run\nseed: 0\nmodel:\n  d_model: 2\n  pe:\n    type: learned\n"
-               "    placement: per_block\n    init: {name: normal, std: 0.2, a: 0.1, gain: 1.0, scale: 1.0}\n"
-               "    base: 10000.0\n    coordinate_scale: 1.0\ntrain: {epochs: 10}\n";
-    t.metrics = "{\"epoch\":10,\"step\":100,\"split\":\"human\",\"loss\":1.0,\"accuracy\":0.5}\n"
-                "{\"epoch\":10,\"step\":100,\"split\":\"test\",\"loss\":1.0,\"accuracy\":0.4}\n";
+    t.config =
+        "trainer: torch_trainer\ndata: d\nout: run\nseed: 0\nmodel:\n  d_model: 2\n  pe:\n    type: learned\n"
+        "    placement: per_block\n    init: {name: normal, std: 0.2, a: 0.1, gain: 1.0, scale: 1.0}\n"
+        "    base: 10000.0\n    coordinate_scale: 1.0\ntrain: {epochs: 10}\n";
+    t.metrics =
+        "{\"epoch\":10,\"step\":100,\"split\":\"human\",\"loss\":1.0,\"accuracy\":0.5}\n"
+        "{\"epoch\":10,\"step\":100,\"split\":\"test\",\"loss\":1.0,\"accuracy\":0.4}\n";
     t.summary = "{\"status\": \"finished\", \"pe_draw\": 0, \"final\": {\"human\": {\"accuracy\": 0.5}}}\n";
-    t.identity = "{\"identity\": \"abc\", \"keys\": {\"model.pe.type\": \"learned\"}, \"outside_identity\": [\"train.threads\"]}\n";
+    t.identity =
+        "{\"identity\": \"abc\", \"keys\": {\"model.pe.type\": \"learned\"}, \"outside_identity\": "
+        "[\"train.threads\"]}\n";
     t.log = "loci: epoch 10 step 100: | human acc 0.500\n";
     t.analysis = "{\"loci_analysis\": 10, \"options\": {}, \"inputs\": {}}\n";
     t.robustness = "split,noise_std,samples,loss,accuracy,mse\nhuman,0.1,10,1.0,0.5,\n";
-    t.sweep = "{\"command\": \"loci\", \"points\": [{\"name\": \"a\", \"overrides\": [\"seed=0\"]}, "
-              "{\"name\": \"b\", \"overrides\": [\"seed=1\"]}]}\n";
+    t.sweep =
+        "{\"command\": \"loci\", \"points\": [{\"name\": \"a\", \"overrides\": [\"seed=0\"]}, "
+        "{\"name\": \"b\", \"overrides\": [\"seed=1\"]}]}\n";
     using loci::datasets::Array;
     using loci::datasets::ArraySpec;
     const fs::path pe = t.root / "pe.h5";
@@ -83,7 +89,8 @@ const Templates& templates() {
          Array::of(ArraySpec{"step", {}, {"evaluation"}, {1}, ""}, std::vector<std::int64_t>{100}),
          Array::of(ArraySpec{"placement_0", {}, {"evaluation", "token", "dim"}, {1, 4, 2}, ""},
                    std::vector<float>{0, 1, 1, 0, 1, 1, 0, 0}),
-         Array::of(ArraySpec{"positions", {}, {"token", "axis"}, {4, 2}, ""}, std::vector<float>{0, 0, 0, 1, 1, 0, 1, 1})},
+         Array::of(ArraySpec{"positions", {}, {"token", "axis"}, {4, 2}, ""},
+                   std::vector<float>{0, 0, 0, 1, 1, 0, 1, 1})},
         {{"pe_type", "learned"}});
     t.pe = read_all(pe);
     t.pe_record = read_all(t.root / "pe.h5.sha256");
@@ -92,7 +99,21 @@ const Templates& templates() {
   return t;
 }
 
-enum Kind { kAbsent, kGood, kCut, kSpliced, kOwnBytes, kFolder, kFifo, kDevZero, kLinkOut, kLinkIn, kDangling, kHardLinkOut, kKinds };
+enum Kind {
+  kAbsent,
+  kGood,
+  kCut,
+  kSpliced,
+  kOwnBytes,
+  kFolder,
+  kFifo,
+  kDevZero,
+  kLinkOut,
+  kLinkIn,
+  kDangling,
+  kHardLinkOut,
+  kKinds
+};
 
 // Places `name` in `folder` as the input decides; `good` is its good contents.
 void place(FuzzedDataProvider& in, const fs::path& folder, const std::string& name, const std::string& good,
@@ -102,9 +123,14 @@ void place(FuzzedDataProvider& in, const fs::path& folder, const std::string& na
   auto kind = static_cast<Kind>(in.ConsumeIntegralInRange<int>(0, kKinds - 1));
   if (!may_damage && (kind == kCut || kind == kSpliced || kind == kOwnBytes)) kind = kGood;
   switch (kind) {
-    case kAbsent: break;
-    case kGood: write(p, good); break;
-    case kCut: write(p, good.substr(0, in.ConsumeIntegralInRange<std::size_t>(0, good.size()))); break;
+    case kAbsent:
+      break;
+    case kGood:
+      write(p, good);
+      break;
+    case kCut:
+      write(p, good.substr(0, in.ConsumeIntegralInRange<std::size_t>(0, good.size())));
+      break;
     case kSpliced: {
       std::string bytes = good;
       const std::size_t at = in.ConsumeIntegralInRange<std::size_t>(0, bytes.size());
@@ -113,19 +139,34 @@ void place(FuzzedDataProvider& in, const fs::path& folder, const std::string& na
       write(p, bytes);
       break;
     }
-    case kOwnBytes: write(p, in.ConsumeRandomLengthString(512)); break;
-    case kFolder: fs::create_directories(p); break;
-    case kFifo: ::mkfifo(p.c_str(), 0644); break;
-    case kDevZero: fs::create_symlink("/dev/zero", p); break;
-    case kLinkOut: fs::create_symlink(t.outside / "secret.json", p); break;
-    case kLinkIn: fs::create_symlink("config.yaml", p); break;
-    case kDangling: fs::create_symlink(folder / "nothing-here", p); break;
+    case kOwnBytes:
+      write(p, in.ConsumeRandomLengthString(512));
+      break;
+    case kFolder:
+      fs::create_directories(p);
+      break;
+    case kFifo:
+      ::mkfifo(p.c_str(), 0644);
+      break;
+    case kDevZero:
+      fs::create_symlink("/dev/zero", p);
+      break;
+    case kLinkOut:
+      fs::create_symlink(t.outside / "secret.json", p);
+      break;
+    case kLinkIn:
+      fs::create_symlink("config.yaml", p);
+      break;
+    case kDangling:
+      fs::create_symlink(folder / "nothing-here", p);
+      break;
     case kHardLinkOut: {
       std::error_code ec;
       fs::create_hard_link(t.outside / "secret.json", p, ec);
       break;
     }
-    default: break;
+    default:
+      break;
   }
 }
 
@@ -167,9 +208,11 @@ void expect_answer(const char* reader, F&& f) {
   try {
     f();
   } catch (const loci::UserError& e) {
-    if (std::string(e.what()).find('\n') != std::string::npos) finding(std::string(reader) + ": a two-line error: " + e.what());
+    if (std::string(e.what()).find('\n') != std::string::npos)
+      finding(std::string(reader) + ": a two-line error: " + e.what());
   } catch (const loci::datasets::DataError& e) {
-    if (std::string(e.what()).find('\n') != std::string::npos) finding(std::string(reader) + ": a two-line error: " + e.what());
+    if (std::string(e.what()).find('\n') != std::string::npos)
+      finding(std::string(reader) + ": a two-line error: " + e.what());
   } catch (const std::exception& e) {
     finding(std::string(reader) + ": an internal error: " + e.what());
   }

@@ -28,7 +28,8 @@ const fs::path& folder() {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const bool lone = std::getenv("LOCI_FUZZ_LONE_SHARD") && std::string(std::getenv("LOCI_FUZZ_LONE_SHARD")) == "1";
+  static const bool lone =
+      std::getenv("LOCI_FUZZ_LONE_SHARD") && std::string(std::getenv("LOCI_FUZZ_LONE_SHARD")) == "1";
   try {
     if (lone) {
       loci::fuzz::read_shard_file(loci::fuzz::input_file(data, size, ".h5"));

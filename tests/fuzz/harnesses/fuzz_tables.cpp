@@ -17,14 +17,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   ++data, --size;
   try {
     switch (reader) {
-      case 0: (void)loci::datasets::read_matrix(loci::fuzz::input_file(data, size, ".csv")); break;
+      case 0:
+        (void)loci::datasets::read_matrix(loci::fuzz::input_file(data, size, ".csv"));
+        break;
       case 1: {
         std::istringstream in(std::string(reinterpret_cast<const char*>(data), size));
         (void)loci::sim::lst::parse_human_puzzles(in, "fuzz.csv");
         break;
       }
-      case 2: (void)loci::sim::volume::read_label_names(loci::fuzz::input_file(data, size, ".txt")); break;
-      default: (void)loci::sim::volume::read_nifti_labels(loci::fuzz::input_file(data, size, ".nii")); break;
+      case 2:
+        (void)loci::sim::volume::read_label_names(loci::fuzz::input_file(data, size, ".txt"));
+        break;
+      default:
+        (void)loci::sim::volume::read_nifti_labels(loci::fuzz::input_file(data, size, ".nii"));
+        break;
     }
   } catch (const std::exception&) {
   }

@@ -1,13 +1,13 @@
-// bf16 products of the fused layers (models/kernels/bf16_products.hpp, train.bf16_products: fused): the product of operands
-// rounded to bfloat16 against the same in double, the rounding itself, and the fused layers under the scope (close to
-// float32, not equal to it, the backward keeping the forward's choice, the same bytes on one thread and on two).
-// On a CPU whose oneDNN has no bfloat16 arithmetic there is nothing to run, and the tests say so.
-#include "tests/models/helpers.hpp"
-#include "models/kernels/bf16_products.hpp"
+// bf16 products of the fused layers (models/kernels/bf16_products.hpp, train.bf16_products: fused): the product of
+// operands rounded to bfloat16 against the same in double, the rounding itself, and the fused layers under the scope
+// (close to float32, not equal to it, the backward keeping the forward's choice, the same bytes on one thread and on
+// two). On a CPU whose oneDNN has no bfloat16 arithmetic there is nothing to run, and the tests say so.
 #include "cpu/bfloat16_bits.hpp"
+#include "models/kernels/bf16_products.hpp"
 #include "models/kernels/fused_linear_norm.hpp"
 #include "models/kernels/fused_mlp.hpp"
 #include "models/kernels/row_kernels.hpp"
+#include "tests/models/helpers.hpp"
 
 #include <ATen/Parallel.h>
 #include <catch2/catch.hpp>
@@ -45,9 +45,10 @@ double max_abs(const torch::Tensor& t) { return t.abs().max().item<double>(); }
 
 }  // namespace
 
-TEST_CASE("bf16 products are switched on per thread, as autocast is: a scope on one thread leaves another thread's "
-          "layers in float32",
-          "[models][bf16]") {
+TEST_CASE(
+    "bf16 products are switched on per thread, as autocast is: a scope on one thread leaves another thread's "
+    "layers in float32",
+    "[models][bf16]") {
   CHECK_FALSE(bf16_products_on());
   bool on_other_thread = true, on_inner_thread = false;
   {
@@ -68,12 +69,12 @@ TEST_CASE("bf16 products are switched on per thread, as autocast is: a scope on 
 TEST_CASE("bf16 products equal a double product of the operands rounded to bfloat16", "[models][bf16]") {
   if (!engine_here()) return;
   const std::vector<Shape> shapes = {
-      {102, 640, 160, false, false, 1, 0, 0, true},   // fc1 forward: weights rounded once
-      {102, 160, 640, false, false, 1, 1, 0, true},   // x's gradient onto the residual's
-      {160, 640, 102, true, false, 1, 1, 0, false},   // a weight gradient: Aᵀ, summed onto the share
-      {37, 29, 53, false, false, 1, 0, 3, false},     // tails and wide leading dimensions
+      {102, 640, 160, false, false, 1, 0, 0, true},    // fc1 forward: weights rounded once
+      {102, 160, 640, false, false, 1, 1, 0, true},    // x's gradient onto the residual's
+      {160, 640, 102, true, false, 1, 1, 0, false},    // a weight gradient: Aᵀ, summed onto the share
+      {37, 29, 53, false, false, 1, 0, 3, false},      // tails and wide leading dimensions
       {37, 29, 53, true, true, 0.5f, 0.5f, 2, false},  // both transposed, alpha and beta other than 0 and 1
-      {5, 7, 0, false, false, 1, 0.5f, 0, false},     // nothing to sum: beta C
+      {5, 7, 0, false, false, 1, 0.5f, 0, false},      // nothing to sum: beta C
       {1, 1, 1, false, false, 1, 0, 0, false},
   };
   for (const auto& s : shapes) {
@@ -139,9 +140,10 @@ TEST_CASE("rounding to bfloat16 rounds to nearest even, keeps NaN and infinities
   CHECK(float_to_bf16(values[1]) == 0x3F82);
 }
 
-TEST_CASE("rounding to bfloat16 takes a float32 denormal to its rounded value or, on AVX512_BF16's instruction, to "
-          "zero of its sign",
-          "[models][bf16]") {
+TEST_CASE(
+    "rounding to bfloat16 takes a float32 denormal to its rounded value or, on AVX512_BF16's instruction, to "
+    "zero of its sign",
+    "[models][bf16]") {
   const std::vector<float> denormals{1e-39f, -1e-40f, std::numeric_limits<float>::denorm_min(), 1.1e-38f};
   std::vector<std::uint16_t> got(denormals.size());
   rows::round_to_bf16(1, static_cast<rows::Dim>(denormals.size()), denormals.data(), 0, got.data());
@@ -152,18 +154,19 @@ TEST_CASE("rounding to bfloat16 takes a float32 denormal to its rounded value or
   }
 }
 
-TEST_CASE("the fused layers under bf16 products stay close to float32, keep the forward's choice in backward, and "
-          "give the same bytes on one thread and on two",
-          "[models][bf16]") {
+TEST_CASE(
+    "the fused layers under bf16 products stay close to float32, keep the forward's choice in backward, and "
+    "give the same bytes on one thread and on two",
+    "[models][bf16]") {
   if (!engine_here()) return;
   auto gen = make_generator(31);
   auto leaf = [&](std::vector<int64_t> shape, double scale, double shift = 0.0) {
     return (torch::randn(shape, gen) * scale + shift).requires_grad_(true);
   };
   // 2 x 301 rows: several chunks of every layer and a partial last one; hidden 640 as in the paper's model.
-  const std::vector<torch::Tensor> leaves{leaf({2, 301, 32}, 1.0),  leaf({640, 32}, 0.18), leaf({640}, 0.5),
-                                          leaf({32, 640}, 0.04),    leaf({32}, 0.5),       leaf({32}, 0.3, 1.0),
-                                          leaf({32}, 0.3),          leaf({32, 32}, 0.18),  leaf({32}, 0.3)};
+  const std::vector<torch::Tensor> leaves{leaf({2, 301, 32}, 1.0), leaf({640, 32}, 0.18), leaf({640}, 0.5),
+                                          leaf({32, 640}, 0.04),   leaf({32}, 0.5),       leaf({32}, 0.3, 1.0),
+                                          leaf({32}, 0.3),         leaf({32, 32}, 0.18),  leaf({32}, 0.3)};
   const auto grad = torch::randn({2, 301, 32}, gen);
   // mode 0: float32; 1: bf16 for forward and backward; 2: bf16 for the forward only, as the trainer does it.
   auto once = [&](int mode) {

@@ -1,11 +1,11 @@
 // The one-pass AdamW (models/kernels/fused_adamw.hpp) against LibTorch's own AdamW.
 
-#include "tests/models/helpers.hpp"
 #include "models/kernels/fused_adamw.hpp"
 #include "models/model.hpp"
+#include "tests/models/helpers.hpp"
 
-#include <catch2/catch.hpp>
 #include <torch/serialize.h>
+#include <catch2/catch.hpp>
 
 #include <sstream>
 

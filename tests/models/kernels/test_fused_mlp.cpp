@@ -1,9 +1,9 @@
 // The chunked MLP (models/kernels/fused_mlp.hpp), out_proj + residual + LayerNorm and the plain linear layer
 // (models/kernels/fused_linear_norm.hpp) against the same layers written with ATen's own ops.
 
-#include "tests/models/helpers.hpp"
 #include "models/kernels/fused_linear_norm.hpp"
 #include "models/kernels/fused_mlp.hpp"
+#include "tests/models/helpers.hpp"
 
 #include <ATen/Parallel.h>
 #include <catch2/catch.hpp>
@@ -33,8 +33,8 @@ struct Result {
 
 Result run(const Leaves& leaves, bool gelu2, bool fused, const torch::Tensor& grad) {
   Leaves l;
-  for (auto [from, to] : {std::pair{&leaves.x, &l.x}, {&leaves.w1, &l.w1}, {&leaves.b1, &l.b1}, {&leaves.w2, &l.w2},
-                          {&leaves.b2, &l.b2}})
+  for (auto [from, to] :
+       {std::pair{&leaves.x, &l.x}, {&leaves.w1, &l.w1}, {&leaves.b1, &l.b1}, {&leaves.w2, &l.w2}, {&leaves.b2, &l.b2}})
     *to = from->detach().clone().requires_grad_(true);
   torch::Tensor out;
   if (fused) {
@@ -122,7 +122,8 @@ TEST_CASE("the chunked MLP with the residual and LayerNorm gives ATen's LayerNor
 TEST_CASE("the chunked MLP falls back to ATen's ops for other dtypes") {
   const auto leaves = draw(1, 5, 8, 32, 11);
   auto cast = [](const torch::Tensor& t) { return t.detach().to(torch::kFloat64); };
-  const auto out = fused_mlp(cast(leaves.x), {cast(leaves.w1), cast(leaves.b1), cast(leaves.w2), cast(leaves.b2)}, true);
+  const auto out =
+      fused_mlp(cast(leaves.x), {cast(leaves.w1), cast(leaves.b1), cast(leaves.w2), cast(leaves.b2)}, true);
   CHECK(out.scalar_type() == torch::kFloat64);
   const auto ref = run(leaves, true, false, torch::ones({1, 5, 8}));
   CHECK(max_abs(out.to(torch::kFloat32) - ref.out) < 1e-5);
@@ -135,7 +136,7 @@ TEST_CASE("out_proj, residual and LayerNorm in one pass give ATen's and their gr
     return (torch::randn(shape, gen) * scale + shift).requires_grad_(true);
   };
   const std::vector<torch::Tensor> leaves{leaf({2, 700, 48}, 1.0), leaf({2, 700, 64}, 1.0), leaf({64, 48}, 0.15),
-                                          leaf({64}, 0.3), leaf({64}, 0.3, 1.0), leaf({64}, 0.3)};
+                                          leaf({64}, 0.3),         leaf({64}, 0.3, 1.0),    leaf({64}, 0.3)};
   const auto grad = torch::randn({2, 700, 64}, gen);
   auto once = [&](bool fused) {
     std::vector<torch::Tensor> l;

@@ -2,9 +2,9 @@
 // product in double, on the shapes the layers use and on awkward ones (tails, leading dimensions wider than the
 // rows, k of 1), both transposes of A, beta 0 and 1; the calls they do not cover falling back to BLAS; and the
 // slice transposes; the generated bf16 conversion.
+#include "cpu/bfloat16_bits.hpp"
 #include "models/kernels/jit_gemm.hpp"
 #include "models/kernels/row_kernels.hpp"
-#include "cpu/bfloat16_bits.hpp"
 
 #include "tests/models/helpers.hpp"
 
@@ -30,8 +30,8 @@ struct Shape {
 };
 
 // C = alpha op(A) op(B) + beta C in double, row-major.
-std::vector<float> reference(const Shape& s, const std::vector<float>& a, Dim lda, const std::vector<float>& b,
-                             Dim ldb, std::vector<float> c, Dim ldc) {
+std::vector<float> reference(const Shape& s, const std::vector<float>& a, Dim lda, const std::vector<float>& b, Dim ldb,
+                             std::vector<float> c, Dim ldc) {
   for (Dim i = 0; i < s.m; ++i)
     for (Dim j = 0; j < s.n; ++j) {
       double sum = 0;
@@ -58,14 +58,14 @@ double max_error(const Shape& s, const std::vector<float>& got, const std::vecto
 
 TEST_CASE("chunk products equal a double-precision product to float rounding", "[models][jit_gemm]") {
   const std::vector<Shape> shapes = {
-      {256, 256, 64, false, false, 1, 0, 0},   // fc1 forward, weights transposed once
-      {256, 64, 256, false, false, 1, 0, 0},   // fc2 forward
-      {64, 256, 256, true, false, 1, 1, 0},    // a weight gradient accumulated over chunks
-      {256, 64, 256, false, false, 1, 1, 0},   // x's gradient onto the residual's
-      {37, 50, 3, false, false, 1, 0, 5},      // tails everywhere, wide leading dimensions
-      {13, 7, 1, true, false, 1, 1, 3},        // k of 1, transposed A
+      {256, 256, 64, false, false, 1, 0, 0},      // fc1 forward, weights transposed once
+      {256, 64, 256, false, false, 1, 0, 0},      // fc2 forward
+      {64, 256, 256, true, false, 1, 1, 0},       // a weight gradient accumulated over chunks
+      {256, 64, 256, false, false, 1, 1, 0},      // x's gradient onto the residual's
+      {37, 50, 3, false, false, 1, 0, 5},         // tails everywhere, wide leading dimensions
+      {13, 7, 1, true, false, 1, 1, 3},           // k of 1, transposed A
       {100, 100, 64, false, true, 0.125f, 0, 0},  // attention scores: BLAS (transposed B, alpha)
-      {20, 30, 40, false, false, 1, 0.5f, 2},  // beta 0.5: BLAS
+      {20, 30, 40, false, false, 1, 0.5f, 2},     // beta 0.5: BLAS
   };
   unsigned seed = 1;
   for (const auto& s : shapes) {
@@ -101,9 +101,10 @@ TEST_CASE("chunk products refuse what their kernels do not cover and say what th
   }
 }
 
-TEST_CASE("on an AVX-512 target libxsmm generates the bf16 conversion, and it rounds to nearest even as the bit "
-          "version does",
-          "[models][jit_gemm]") {
+TEST_CASE(
+    "on an AVX-512 target libxsmm generates the bf16 conversion, and it rounds to nearest even as the bit "
+    "version does",
+    "[models][jit_gemm]") {
   const std::string what = rows::jit_gemm_description();
   bool avx512_target = false;
   for (const char* arch : {"(skx)", "(clx)", "(cpx)", "(spr)", "(knl)", "(knm)"})

@@ -1,7 +1,7 @@
-// The row reductions of the fused layers (models/kernels/lane_sums.hpp): their fixed order, and the library's multiversioned
-// LayerNorm rows (AVX-512, AVX2 or baseline, whichever this CPU runs, row lengths with and without a tail of lanes)
-// against plain code of the same order compiled for the baseline here. Those agree to rounding, not to the bit: the
-// wide clones may fuse a multiply and an add (GCC contracts in C++ by default), the baseline cannot.
+// The row reductions of the fused layers (models/kernels/lane_sums.hpp): their fixed order, and the library's
+// multiversioned LayerNorm rows (AVX-512, AVX2 or baseline, whichever this CPU runs, row lengths with and without a
+// tail of lanes) against plain code of the same order compiled for the baseline here. Those agree to rounding, not to
+// the bit: the wide clones may fuse a multiply and an add (GCC contracts in C++ by default), the baseline cannot.
 #include "models/kernels/lane_sums.hpp"
 #include "models/kernels/row_kernels.hpp"
 
@@ -33,7 +33,8 @@ double max_rel(const std::vector<float>& a, const std::vector<float>& b) {
   REQUIRE(a.size() == b.size());
   double worst = 0;
   for (std::size_t i = 0; i < a.size(); ++i)
-    worst = std::max(worst, std::abs(static_cast<double>(a[i]) - b[i]) / std::max(1.0, std::abs(static_cast<double>(b[i]))));
+    worst = std::max(worst,
+                     std::abs(static_cast<double>(a[i]) - b[i]) / std::max(1.0, std::abs(static_cast<double>(b[i]))));
   return worst;
 }
 
@@ -49,7 +50,8 @@ TEST_CASE("lane sums add in their documented order, close to the exact sum, and 
     CHECK(std::abs(s - exact) <= 1e-6 * magnitude);
     CHECK(lanes::max(x.data(), n) == *std::max_element(x.begin(), x.end()));
     float a = 0, b = 0;
-    lanes::sum2(n, [&](Dim j) { return std::pair<float, float>(x[j], 2 * x[j]); }, a, b);
+    lanes::sum2(
+        n, [&](Dim j) { return std::pair<float, float>(x[j], 2 * x[j]); }, a, b);
     CHECK(a == s);
     CHECK(b == 2 * s);  // doubling is exact, so the pair's second sum is exactly twice the first
   }

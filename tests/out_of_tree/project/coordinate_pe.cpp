@@ -1,12 +1,12 @@
-// A positional encoding and a probe of a researcher's own, added to loci without forking it: a learned table that starts from
-// the tokens' true coordinates projected to the model width (init from_coordinates) unless the config names
+// A positional encoding and a probe of a researcher's own, added to loci without forking it: a learned table that
+// starts from the tokens' true coordinates projected to the model width (init from_coordinates) unless the config names
 // another initialiser. Loaded as an extension, it is one more choice of model.pe.type.
 #include <cmath>
 
 #include <loci/models/init/init_registry.hpp>
 #include <loci/models/pe/positional_encoding.hpp>
-#include <loci/probe/registry.hpp>
 #include <loci/plugins/api/plugin.hpp>
+#include <loci/probe/registry.hpp>
 
 namespace {
 
@@ -40,17 +40,21 @@ static torch::Tensor signs(at::IntArrayRef shape, const loci::models::InitOption
   auto coin = torch::empty(shape, torch::kFloat32).bernoulli_(o.param("positive"), c.generator);
   return (coin * 2 - 1) * o.gain();
 }
-LOCI_REGISTER(loci::models::InitInfo,
-              loci::models::init_info("signs", signs, "gain", {},
-                                      {loci::sim::ParamSpec::real("positive", 0.5, "odds of +gain over -gain").within(0, 1)}));
+LOCI_REGISTER(
+    loci::models::InitInfo,
+    loci::models::init_info("signs", signs, "gain", {},
+                            {loci::sim::ParamSpec::real("positive", 0.5, "odds of +gain over -gain").within(0, 1)}));
 
 // And a probe of its own: how unequal the PE's rows are in size (sd / mean of the row norms).
-LOCI_REGISTER(loci::probe::ProbeInfo, {"row_norm_spread", "sd over mean of the PE's row norms", {"row_norm_spread"},
-                                       [](const Eigen::MatrixXd& pe, const loci::probe::ProbeContext&) {
-                                         const Eigen::ArrayXd norms = pe.rowwise().norm().array();
-                                         const double mean = norms.mean();
-                                         const double sd = std::sqrt((norms - mean).square().mean());
-                                         return loci::probe::ProbeValues{{"row_norm_spread", mean > 0 ? sd / mean : 0.0}};
-                                       }});
+LOCI_REGISTER(loci::probe::ProbeInfo,
+              {"row_norm_spread",
+               "sd over mean of the PE's row norms",
+               {"row_norm_spread"},
+               [](const Eigen::MatrixXd& pe, const loci::probe::ProbeContext&) {
+                 const Eigen::ArrayXd norms = pe.rowwise().norm().array();
+                 const double mean = norms.mean();
+                 const double sd = std::sqrt((norms - mean).square().mean());
+                 return loci::probe::ProbeValues{{"row_norm_spread", mean > 0 ? sd / mean : 0.0}};
+               }});
 
 LOCI_EXTENSION("coordinate_start_pe", "0.1.0", "a learned PE that starts from the true coordinates")

@@ -6,9 +6,9 @@
 #include <cstdlib>
 #include <string>
 
-#define LOCI_TEST_CONSTRUCTOR_MARKER(NAME)                                              \
-  __attribute__((constructor)) static void loci_test_leave_marker() {                 \
-    if (const char* dir = std::getenv("LOCI_TEST_MARKER_DIR")) {                      \
+#define LOCI_TEST_CONSTRUCTOR_MARKER(NAME)                                                       \
+  __attribute__((constructor)) static void loci_test_leave_marker() {                            \
+    if (const char* dir = std::getenv("LOCI_TEST_MARKER_DIR")) {                                 \
       if (std::FILE* f = std::fopen((std::string(dir) + "/" NAME).c_str(), "w")) std::fclose(f); \
-    }                                                                                 \
+    }                                                                                            \
   }

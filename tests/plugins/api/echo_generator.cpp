@@ -14,8 +14,8 @@ class EchoGenerator final : public loci::plugins::Generator {
     layout_.sample_arrays.push_back({"value", loci::datasets::DType::i64, {"token"}, {tokens_}, "index, repeated"});
     std::vector<float> pos(static_cast<std::size_t>(tokens_));
     for (std::int64_t t = 0; t < tokens_; ++t) pos[static_cast<std::size_t>(t)] = static_cast<float>(t);
-    layout_.dataset_arrays.push_back(
-        loci::datasets::Array::of({"positions", loci::datasets::DType::f32, {"token", "axis"}, {tokens_, 1}, "position"}, pos));
+    layout_.dataset_arrays.push_back(loci::datasets::Array::of(
+        {"positions", loci::datasets::DType::f32, {"token", "axis"}, {tokens_, 1}, "position"}, pos));
   }
   const loci::datasets::DatasetLayout& layout() const override { return layout_; }
   void fill(const loci::datasets::SampleKey& key, const loci::datasets::SampleSlots& out) const override {

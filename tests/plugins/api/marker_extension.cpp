@@ -1,6 +1,6 @@
 // A well-formed extension whose constructor leaves a marker: it runs when a command asks for it, never on a listing.
-#include "tests/plugins/api/constructor_marker.hpp"
 #include "plugins/api/plugin.hpp"
+#include "tests/plugins/api/constructor_marker.hpp"
 
 LOCI_TEST_CONSTRUCTOR_MARKER("marker_extension")
 

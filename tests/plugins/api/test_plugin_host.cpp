@@ -85,8 +85,8 @@ TEST_CASE("a plugin file or folder that others may write is refused before it is
     CHECK_THROWS_WITH(registry.find("marker_extension", LOCI_PLUGIN_EXTENSION),
                       Catch::Contains("marker_extension.so was refused") && Catch::Contains("writable by everyone"));
   }
-  fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                           fs::perms::others_read | fs::perms::others_exec);
+  fs::permissions(dir, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                           fs::perms::others_exec);
   fs::permissions(dir / "marker_extension.so", fs::perms::others_write, fs::perm_options::add);
   {
     loci::plugins::PluginRegistry registry;
@@ -149,6 +149,7 @@ TEST_CASE("asking for a plugin that is not there suggests the nearest name") {
   registry.scan({LOCI_FIXTURE_PLUGIN_DIR});
   CHECK_THROWS_WITH(registry.find("echo_fixtur", LOCI_PLUGIN_GENERATOR),
                     "no generator plugin named 'echo_fixtur' (did you mean 'echo_fixture'?); searched " +
-                        std::string(LOCI_FIXTURE_PLUGIN_DIR) + " (add its folder with `plugin_path:` or LOCI_PLUGIN_PATH)");
+                        std::string(LOCI_FIXTURE_PLUGIN_DIR) +
+                        " (add its folder with `plugin_path:` or LOCI_PLUGIN_PATH)");
   CHECK_THROWS_AS(registry.make_trainer("echo_fixture"), loci::UserError);
 }

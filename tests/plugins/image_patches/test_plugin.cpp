@@ -70,7 +70,8 @@ TEST_CASE("image_patches cuts IDX images into patch tokens at their grid positio
   // Every token is its patch's pixels / 255, row-major; positions are the 2x2 patch grid; train and validation are
   // disjoint draws of the 20 training images; xarray opens a shard; the sources' checksums are in index.json.
   const std::string py =
-      "/usr/bin/python3 -c \"import glob, json, h5py, numpy, xarray; d = '" + data.string() + "'; "
+      "/usr/bin/python3 -c \"import glob, json, h5py, numpy, xarray; d = '" + data.string() +
+      "'; "
       "ids = {}\n"
       "for s in ('train', 'validation', 'test'):\n"
       "  shards = sorted(glob.glob(d + '/' + s + '-*.h5')); assert shards, s\n"
@@ -86,34 +87,36 @@ TEST_CASE("image_patches cuts IDX images into patch tokens at their grid positio
       "assert len(ids['train']) == 10 and len(ids['validation']) == 5 and len(ids['test']) == 6, ids\n"
       "assert not set(ids['train']) & set(ids['validation']), ids\n"
       "x = xarray.open_dataset(sorted(glob.glob(d + '/train-*.h5'))[0], engine='h5netcdf'); assert 'tokens' in x\n"
-      "i = json.load(open(d + '/index.json')); assert len(i['inputs']) == 4 and all(len(f['sha256']) == 64 for f in i['inputs']), i['inputs']\"";
+      "i = json.load(open(d + '/index.json')); assert len(i['inputs']) == 4 and all(len(f['sha256']) == 64 for f in "
+      "i['inputs']), i['inputs']\"";
   CHECK(std::system(py.c_str()) == 0);
 }
 
 TEST_CASE("image_patches augments the train split only: moved and mirrored pixels on the same patch grid") {
   Images images;
   REQUIRE(run_loci("generate -q " + images.config("augment: {shift: 2, flip: true}\n")).exit_code == 0);
-  const std::string py =
-      "/usr/bin/python3 -c \"import glob, h5py, numpy; d = '" + (images.dir.path() / "data").string() + "'; "
-      "moved = 0\n"
-      "for s in ('train', 'test'):\n"
-      "  for f in sorted(glob.glob(d + '/' + s + '-*.h5')):\n"
-      "    h = h5py.File(f)\n"
-      "    for k, i in enumerate(h['source_index'][:]):\n"
-      "      dr, dc, fl = int(h['shift_row'][k]), int(h['shift_column'][k]), int(h['flipped'][k])\n"
-      "      if s == 'test': assert (dr, dc, fl) == (0, 0, 0)\n"
-      "      assert abs(dr) <= 2 and abs(dc) <= 2\n"
-      "      src = ((i * 64 + numpy.arange(64)) % 256).reshape(8, 8) / 255.0\n"
-      "      out = numpy.zeros((8, 8))\n"
-      "      for r in range(8):\n"
-      "        for c in range(8):\n"
-      "          sr, sc = r - dr, c - dc\n"
-      "          sc = 7 - sc if fl else sc\n"
-      "          if 0 <= sr < 8 and 0 <= sc < 8: out[r, c] = src[sr, sc]\n"
-      "      want = out.reshape(2, 4, 2, 4).transpose(0, 2, 1, 3).reshape(4, 16)\n"
-      "      assert numpy.allclose(h['tokens'][k], want, atol=1e-6), (s, i, dr, dc, fl)\n"
-      "      moved += (dr, dc, fl) != (0, 0, 0)\n"
-      "assert moved > 0\"";
+  const std::string py = "/usr/bin/python3 -c \"import glob, h5py, numpy; d = '" +
+                         (images.dir.path() / "data").string() +
+                         "'; "
+                         "moved = 0\n"
+                         "for s in ('train', 'test'):\n"
+                         "  for f in sorted(glob.glob(d + '/' + s + '-*.h5')):\n"
+                         "    h = h5py.File(f)\n"
+                         "    for k, i in enumerate(h['source_index'][:]):\n"
+                         "      dr, dc, fl = int(h['shift_row'][k]), int(h['shift_column'][k]), int(h['flipped'][k])\n"
+                         "      if s == 'test': assert (dr, dc, fl) == (0, 0, 0)\n"
+                         "      assert abs(dr) <= 2 and abs(dc) <= 2\n"
+                         "      src = ((i * 64 + numpy.arange(64)) % 256).reshape(8, 8) / 255.0\n"
+                         "      out = numpy.zeros((8, 8))\n"
+                         "      for r in range(8):\n"
+                         "        for c in range(8):\n"
+                         "          sr, sc = r - dr, c - dc\n"
+                         "          sc = 7 - sc if fl else sc\n"
+                         "          if 0 <= sr < 8 and 0 <= sc < 8: out[r, c] = src[sr, sc]\n"
+                         "      want = out.reshape(2, 4, 2, 4).transpose(0, 2, 1, 3).reshape(4, 16)\n"
+                         "      assert numpy.allclose(h['tokens'][k], want, atol=1e-6), (s, i, dr, dc, fl)\n"
+                         "      moved += (dr, dc, fl) != (0, 0, 0)\n"
+                         "assert moved > 0\"";
   CHECK(std::system(py.c_str()) == 0);
 }
 
@@ -148,8 +151,8 @@ TEST_CASE("configs/paper/exp4_images_quick.yaml runs end to end on tiny images, 
                           " generate.images.train_labels=" + (p / "train-labels").string() +
                           " generate.images.test=" + (p / "test-images").string() +
                           " generate.images.test_labels=" + (p / "test-labels").string();
-  const auto r = run_loci("run -q " + std::string(LOCI_SOURCE_DIR) + "/configs/paper/exp4_images_quick.yaml out=" +
-                          out.string() + src +
+  const auto r = run_loci("run -q " + std::string(LOCI_SOURCE_DIR) +
+                          "/configs/paper/exp4_images_quick.yaml out=" + out.string() + src +
                           " 'generate.splits={train: 12, validation: 4, test: 6}' generate.samples_per_shard=8 "
                           "generate.patch=4 'train.sweep=[[\"task.type=classification\", \"model.pe.type=learned\", "
                           "\"model.pe.init.std=0.02,2.0\", \"seed=0\"], [\"task.type=masked_regression\", "

@@ -2,18 +2,18 @@
 #include <catch2/catch.hpp>
 
 #include <array>
+#include <filesystem>
 #include <set>
 #include <vector>
-#include <filesystem>
 
-#include "tests/support/run_command.hpp"
-#include "tests/support/temp_files.hpp"
 #include "datasets/checksum.hpp"
 #include "datasets/reader.hpp"
 #include "sim/lst/classify.hpp"
 #include "sim/lst/csv.hpp"
 #include "sim/lst/reference.hpp"
 #include "sim/lst/solver.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_files.hpp"
 
 using loci::test::run_loci;
 namespace fs = std::filesystem;
@@ -22,8 +22,8 @@ namespace lst = loci::sim::lst;
 namespace {
 
 std::string config(const loci::test::TempDir& dir, const std::string& name, const std::string& body) {
-  return dir.write(name + ".yaml", "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml\nout: " +
-                                       (dir.path() / name).string() + "\n" + body);
+  return dir.write(name + ".yaml", "include: " + std::string(LOCI_SOURCE_DIR) +
+                                       "/configs/lst.yaml\nout: " + (dir.path() / name).string() + "\n" + body);
 }
 
 // Rebuilds a puzzle from its stored one-hot tokens.
@@ -91,9 +91,15 @@ TEST_CASE("lst_grid: every generated item is proved - classed and kept far from 
 
 TEST_CASE("lst_grid: the same seed gives identical shards for 1 and 2 threads and any shard size") {
   loci::test::TempDir dir;
-  REQUIRE(run_loci("generate -q " + config(dir, "a", "splits: {train: 90, test: 30}\nsamples_per_shard: 50\nthreads: 1\n")).exit_code == 0);
-  REQUIRE(run_loci("generate -q " + config(dir, "b", "splits: {train: 90, test: 30}\nsamples_per_shard: 50\nthreads: 2\n")).exit_code == 0);
-  REQUIRE(run_loci("generate -q " + config(dir, "c", "splits: {train: 90, test: 30}\nsamples_per_shard: 7\nthreads: 2\n")).exit_code == 0);
+  REQUIRE(
+      run_loci("generate -q " + config(dir, "a", "splits: {train: 90, test: 30}\nsamples_per_shard: 50\nthreads: 1\n"))
+          .exit_code == 0);
+  REQUIRE(
+      run_loci("generate -q " + config(dir, "b", "splits: {train: 90, test: 30}\nsamples_per_shard: 50\nthreads: 2\n"))
+          .exit_code == 0);
+  REQUIRE(
+      run_loci("generate -q " + config(dir, "c", "splits: {train: 90, test: 30}\nsamples_per_shard: 7\nthreads: 2\n"))
+          .exit_code == 0);
   const auto a = loci::datasets::Dataset::open(dir.path() / "a");
   const auto b = loci::datasets::Dataset::open(dir.path() / "b");
   const auto c = loci::datasets::Dataset::open(dir.path() / "c");
@@ -114,14 +120,16 @@ TEST_CASE("lst_grid: the same seed gives identical shards for 1 and 2 threads an
   CHECK(loci::test::slurp(dir.path() / "a" / "provenance.json").find("a.yaml") != std::string::npos);
   CHECK(loci::test::slurp(dir.path() / "b" / "provenance.json").find("b.yaml") != std::string::npos);
   // So a dataset made on one thread count resumes on another.
-  const auto resumed = run_loci("generate -q --resume " + config(dir, "a", "splits: {train: 90, test: 30}\nsamples_per_shard: 50\nthreads: 2\n"));
+  const auto resumed = run_loci("generate -q --resume " +
+                                config(dir, "a", "splits: {train: 90, test: 30}\nsamples_per_shard: 50\nthreads: 2\n"));
   INFO(resumed.output);
   CHECK(resumed.exit_code == 0);
 }
 
 TEST_CASE("lst_grid: class mix and givens range are what the config asks") {
   loci::test::TempDir dir;
-  const auto cfg = config(dir, "mix", "splits: {train: 60}\nlst: {class_weights: [0, 0, 1], min_givens: 6, max_givens: 8}\n");
+  const auto cfg =
+      config(dir, "mix", "splits: {train: 60}\nlst: {class_weights: [0, 0, 1], min_givens: 6, max_givens: 8}\n");
   REQUIRE(run_loci("generate -q " + cfg).exit_code == 0);
   const auto ds = loci::datasets::Dataset::open(dir.path() / "mix");
   const auto cond = ds.read<std::uint8_t>("train", "condition", 0, 60);
@@ -132,8 +140,10 @@ TEST_CASE("lst_grid: class mix and givens range are what the config asks") {
 
 TEST_CASE("lst_grid: N = 6 and 9x9 Sudoku make valid items") {
   loci::test::TempDir dir;
-  for (const std::string body : {"lst: {n: 6, min_givens: 8, max_givens: 30, removal: hidden_single, fill: restart_row, exclude: none, imports: {}}\n",
-                                 "lst: {n: 9, boxes: true, min_givens: 20, max_givens: 60, removal: hidden_single, fill: restart_row, exclude: none, imports: {}}\n"}) {
+  for (const std::string body : {"lst: {n: 6, min_givens: 8, max_givens: 30, removal: hidden_single, fill: "
+                                 "restart_row, exclude: none, imports: {}}\n",
+                                 "lst: {n: 9, boxes: true, min_givens: 20, max_givens: 60, removal: hidden_single, "
+                                 "fill: restart_row, exclude: none, imports: {}}\n"}) {
     const auto name = body.find("n: 6") != std::string::npos ? std::string("six") : std::string("nine");
     const auto cfg = config(dir, name, "splits: {train: 9}\n" + body);
     const auto r = run_loci("generate -q " + cfg);
@@ -159,7 +169,8 @@ TEST_CASE("lst_grid: bad settings and malformed CSV rows are one-line errors nam
   auto r = run_loci("generate -q " + config(dir, "x", "lst: {n: 6}\n"));
   CHECK(r.exit_code == 1);
   CHECK(r.output.find("set lst.exclude: none") != std::string::npos);
-  const auto csv = dir.write("bad.csv", "ID,LST_num,condition,puzzles,solutions\n1,1,Binary,0040405210200030,1\n2,1,Binary,12,3\n");
+  const auto csv =
+      dir.write("bad.csv", "ID,LST_num,condition,puzzles,solutions\n1,1,Binary,0040405210200030,1\n2,1,Binary,12,3\n");
   r = run_loci("generate -q " + config(dir, "y", "splits: {}\nlst: {imports: {mine: " + csv + "}}\n"));
   CHECK(r.exit_code == 1);
   CHECK(r.output.find("bad.csv:3:") != std::string::npos);

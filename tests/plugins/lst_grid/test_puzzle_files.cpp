@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "datasets/reader.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_files.hpp"
-#include "datasets/reader.hpp"
 
 using loci::test::run_loci;
 namespace fs = std::filesystem;
@@ -20,8 +20,8 @@ namespace fs = std::filesystem;
 namespace {
 
 std::string config(const loci::test::TempDir& dir, const std::string& name, const std::string& body) {
-  return dir.write(name + ".yaml", "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml\nout: " +
-                                       (dir.path() / name).string() + "\n" + body);
+  return dir.write(name + ".yaml", "include: " + std::string(LOCI_SOURCE_DIR) +
+                                       "/configs/lst.yaml\nout: " + (dir.path() / name).string() + "\n" + body);
 }
 
 // The rows of one of the authors' files, header first.
@@ -48,8 +48,7 @@ std::vector<std::string> puzzles_of(const fs::path& data, const std::string& spl
   const auto n = ds.samples(split);
   const auto tokens = ds.read<std::uint8_t>(split, "tokens", 0, n);
   std::vector<std::string> out;
-  for (std::int64_t i = 0; i < n; ++i)
-    out.emplace_back(tokens.begin() + i * 80, tokens.begin() + (i + 1) * 80);
+  for (std::int64_t i = 0; i < n; ++i) out.emplace_back(tokens.begin() + i * 80, tokens.begin() + (i + 1) * 80);
   return out;
 }
 
@@ -86,7 +85,9 @@ TEST_CASE("lst_grid from a puzzle file: the seed decides the draw, and the same 
   const auto ds = loci::datasets::Dataset::open(dir.path() / "s0");
   REQUIRE(ds.index().inputs.size() == 1);  // the user's file is an input of record, with its checksum
   CHECK(ds.index().inputs[0].file == file);
-  const auto too_many = run_loci("generate -q " + config(dir, "big", "splits: {train: 9, test: 6}\nlst: {source: file, puzzle_files: [" + file + "]}\n"));
+  const auto too_many =
+      run_loci("generate -q " +
+               config(dir, "big", "splits: {train: 9, test: 6}\nlst: {source: file, puzzle_files: [" + file + "]}\n"));
   CHECK(too_many.exit_code == 1);
   CHECK_THAT(too_many.output, Catch::Contains("more Binary puzzles than the files hold (4)"));
 }
@@ -96,7 +97,8 @@ TEST_CASE("lst_grid from a puzzle file: a bad row is one line naming file and li
   const auto first = authors_rows("binary")[1];
   std::istringstream fields(first);
   std::vector<std::string> f;
-  for (std::string cell; std::getline(fields, cell, ',');) f.push_back(cell);  // ID, LST_num, condition, puzzles, solutions
+  for (std::string cell; std::getline(fields, cell, ',');)
+    f.push_back(cell);  // ID, LST_num, condition, puzzles, solutions
   std::string wrong_answer = f[4] == "1" ? "2" : "1";
   const std::vector<std::pair<std::string, std::string>> cases{
       {"1,,Binary,12,3", "expected 16 digits"},
@@ -110,7 +112,9 @@ TEST_CASE("lst_grid from a puzzle file: a bad row is one line naming file and li
     INFO(row);
     fs::remove_all(dir.path() / "bad");
     const auto file = small_file(dir, 2, row + "\n");
-    const auto r = run_loci("generate -q " + config(dir, "bad", "splits: {train: 3, test: 3}\nlst: {source: file, puzzle_files: [" + file + "]}\n"));
+    const auto r = run_loci(
+        "generate -q " +
+        config(dir, "bad", "splits: {train: 3, test: 3}\nlst: {source: file, puzzle_files: [" + file + "]}\n"));
     INFO(r.output);
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.output, Catch::Contains("pool.csv:8:") && Catch::Contains(says));

@@ -6,10 +6,10 @@
 #include <set>
 #include <string>
 
+#include "datasets/reader.hpp"
 #include "tests/support/generated.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_files.hpp"
-#include "datasets/reader.hpp"
 
 namespace fs = std::filesystem;
 using loci::test::refusal;
@@ -145,9 +145,12 @@ TEST_CASE("network_dynamics with conduction delays: other data - recorded - too 
 TEST_CASE("network_dynamics config errors name the key", "[network][plugin]") {
   const loci::test::TempDir dir;
   const auto config = dir.write("network.yaml", kConfig);
-  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("x") + " splits.val=3")), Catch::Contains("split 'val' has no entry in windows.runs"));
-  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("y") + " graph.nodes=15")), Catch::Contains("must be side^2"));
-  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("z") + " graph.waxman.alpah=0.3")), Catch::Contains("alpha"));
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("x") + " splits.val=3")),
+             Catch::Contains("split 'val' has no entry in windows.runs"));
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("y") + " graph.nodes=15")),
+             Catch::Contains("must be side^2"));
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + dir.at("z") + " graph.waxman.alpah=0.3")),
+             Catch::Contains("alpha"));
   const auto coupling = refusal(run_loci("generate " + config + " out=" + dir.at("w") + " dynamics.coupling=rows"));
   CHECK_THAT(coupling, Catch::Contains("dynamics.coupling"));
   CHECK_THAT(coupling, Catch::Contains("in_degree"));  // the refusal lists the choices

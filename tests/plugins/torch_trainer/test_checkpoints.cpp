@@ -8,9 +8,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_files.hpp"
-#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 
 using loci::test::refusal;
 using loci::test::run_loci;
@@ -52,7 +52,8 @@ TEST_CASE("train.checkpoint keeps every-N and best checkpoints, and --from conti
   const auto [best_epoch, best_loss] = best_test(slurp(run / "metrics.csv"));
 
   // Continued from epoch 2: the same run to the same bytes.
-  const auto from = run_loci("train " + plain + keys + " train.progress=true --from " + (run / "checkpoints/epoch_2.pt").string());
+  const auto from =
+      run_loci("train " + plain + keys + " train.progress=true --from " + (run / "checkpoints/epoch_2.pt").string());
   INFO(from.output);
   REQUIRE(from.exit_code == 0);
   CHECK(from.output.find("from " + (run / "checkpoints/epoch_2.pt").string() + " (epoch 2,") != std::string::npos);
@@ -66,14 +67,20 @@ TEST_CASE("train.checkpoint keeps every-N and best checkpoints, and --from conti
   CHECK(again.output.find("(epoch " + std::to_string(best_epoch) + ",") != std::string::npos);
   CHECK(best_loss < 1e300);
 
-  CHECK(run_loci("train -q " + plain + keys + " --from " + (run / "checkpoints/nothing.pt").string()).output.find(
-            "--from " + (run / "checkpoints/nothing.pt").string() + ": no such checkpoint file") != std::string::npos);
+  CHECK(run_loci("train -q " + plain + keys + " --from " + (run / "checkpoints/nothing.pt").string())
+            .output.find("--from " + (run / "checkpoints/nothing.pt").string() + ": no such checkpoint file") !=
+        std::string::npos);
   // Another run's checkpoint, and --from in a sweep, are refused.
   CHECK_THAT(refusal(run_loci("train -q " + plain + keys + " out=" + (dir.path() / "second").string() + " --from " +
-                                (run / "checkpoints/epoch_2.pt").string())), Catch::Contains(": not a checkpoint of this run ("));
+                              (run / "checkpoints/epoch_2.pt").string())),
+             Catch::Contains(": not a checkpoint of this run ("));
   CHECK_FALSE(fs::exists(dir.path() / "second" / "pe.h5"));
-  CHECK_THAT(refusal(run_loci("train -q " + plain + " -m seed=0,1 --from " + (run / "checkpoints/epoch_2.pt").string())), Catch::Contains("cannot be combined with -m"));
-  CHECK_THAT(refusal(run_loci("train -q " + plain + " train.checkpoint.best=validation out=" + (dir.path() / "other").string())), Catch::Contains("train.checkpoint.best: split 'validation' is not evaluated"));
+  CHECK_THAT(
+      refusal(run_loci("train -q " + plain + " -m seed=0,1 --from " + (run / "checkpoints/epoch_2.pt").string())),
+      Catch::Contains("cannot be combined with -m"));
+  CHECK_THAT(refusal(run_loci("train -q " + plain +
+                              " train.checkpoint.best=validation out=" + (dir.path() / "other").string())),
+             Catch::Contains("train.checkpoint.best: split 'validation' is not evaluated"));
 }
 
 TEST_CASE("loci train --resume refuses a checkpoint of another run swapped into the run's folder") {
@@ -128,8 +135,9 @@ TEST_CASE("a run's records that are folders, and a damaged checkpoint, are one-l
   INFO(damaged.output);
   CHECK_THAT(refusal(damaged), Catch::Contains(last.string() + ": does not match its checksum"));
   CHECK(std::count(damaged.output.begin(), damaged.output.end(), '\n') == 1);
-  CHECK(std::all_of(damaged.output.begin(), damaged.output.end(),
-                    [](char c) { return c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f); }));
+  CHECK(std::all_of(damaged.output.begin(), damaged.output.end(), [](char c) {
+    return c == '\n' || (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f);
+  }));
   // More micro-batches than samples in a batch is refused at its key.
   CHECK_THAT(refusal(run_loci("train -q " + cfg + " train.micro_batches=1000000")),
              Catch::Contains("train.micro_batches: 1000000 parts are more than the 32 samples"));

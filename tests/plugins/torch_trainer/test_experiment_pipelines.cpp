@@ -44,9 +44,9 @@ std::set<std::string> column_values(const std::string& csv, const std::string& n
 void check_pipeline(const std::string& config, const std::string& data_overrides) {
   loci::test::TempDir dir;
   const fs::path out = dir.path() / "p";
-  const auto r = run_loci("run -q " + std::string(LOCI_SOURCE_DIR) + "/configs/paper/" + config + " out=" +
-                          out.string() + " " + data_overrides +
-                          " train.train.epochs=1 train.train.eval_every=1 train.train.precision=fp32");
+  const auto r =
+      run_loci("run -q " + std::string(LOCI_SOURCE_DIR) + "/configs/paper/" + config + " out=" + out.string() + " " +
+               data_overrides + " train.train.epochs=1 train.train.eval_every=1 train.train.precision=fp32");
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const std::string summary = read_file(out / "analysis" / "summary.csv");
@@ -81,8 +81,8 @@ TEST_CASE("configs/paper/exp3_parcels_quick.yaml runs end to end on a tiny brain
 TEST_CASE("a swept generate stage makes a dataset per point, trains the grid on each and the summary pools them") {
   loci::test::TempDir dir;
   const fs::path out = dir.path() / "p";
-  const auto r = run_loci("run -q " + std::string(LOCI_SOURCE_DIR) + "/configs/paper/exp2_network_datasets.yaml out=" +
-                          out.string() +
+  const auto r = run_loci("run -q " + std::string(LOCI_SOURCE_DIR) +
+                          "/configs/paper/exp2_network_datasets.yaml out=" + out.string() +
                           " generate.splits.train=32 generate.splits.test=8 generate.splits.test_noise=8 "
                           "generate.graph.nodes=16 generate.windows.length=6 generate.windows.stride=6 "
                           "'generate.sweep=[\"seed=0,1\"]' "
@@ -91,7 +91,8 @@ TEST_CASE("a swept generate stage makes a dataset per point, trains the grid on 
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   // Two graphs, each its own dataset: their true positions differ, so their shards do.
-  const std::string a = read_file(out / "data" / "seed=0" / "index.json"), b = read_file(out / "data" / "seed=1" / "index.json");
+  const std::string a = read_file(out / "data" / "seed=0" / "index.json"),
+                    b = read_file(out / "data" / "seed=1" / "index.json");
   REQUIRE(!a.empty());
   REQUIRE(!b.empty());
   CHECK(a != b);

@@ -9,9 +9,9 @@
 #include <fstream>
 #include <string>
 
+#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_files.hpp"
-#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 
 namespace fs = std::filesystem;
 
@@ -60,9 +60,8 @@ TEST_CASE("a full disk during training is one error line, never a crash, and lea
       CHECK(r.output.find(disk.dir.string()) != std::string::npos);  // names the file it could not write
       if (r.output.find("checkpoints/last.pt: write failed") != std::string::npos) ++checkpoint_failures;
     }
-    for (const auto& e : fs::recursive_directory_iterator(disk.dir))
-      CHECK(e.path().extension() != ".tmp");
+    for (const auto& e : fs::recursive_directory_iterator(disk.dir)) CHECK(e.path().extension() != ".tmp");
   }
-  CHECK(failed_cleanly > 0);        // the sizes above do run out of space somewhere
-  CHECK(checkpoint_failures > 0);   // and some of them while the checkpoint is written
+  CHECK(failed_cleanly > 0);       // the sizes above do run out of space somewhere
+  CHECK(checkpoint_failures > 0);  // and some of them while the checkpoint is written
 }

@@ -42,13 +42,15 @@ TEST_CASE("loci intervene scores every intervention per split, per block and per
   // The unchanged model scores what training's last evaluation scored.
   REQUIRE(j["baseline"].contains("test"));
   CHECK_FALSE(j["baseline"].contains("train"));  // the training split is not scored by default
-  CHECK(j["baseline"]["test"].get<double>() == Approx(summary["final"]["test"]["accuracy"].get<double>()).margin(1e-12));
+  CHECK(j["baseline"]["test"].get<double>() ==
+        Approx(summary["final"]["test"]["accuracy"].get<double>()).margin(1e-12));
   std::set<std::string> names, scopes;
   int symmetries = 0;
   for (const auto& row : j["results"]) {
     names.insert(row["intervention"].get<std::string>());
     scopes.insert(row["scope"].get<std::string>());
-    CHECK(row["change"].get<double>() == Approx(row["value"].get<double>() - j["baseline"][row["split"].get<std::string>()].get<double>()));
+    CHECK(row["change"].get<double>() ==
+          Approx(row["value"].get<double>() - j["baseline"][row["split"].get<std::string>()].get<double>()));
     if (row["intervention"] == "permute_symmetry" && row["scope"] == "all" && row["split"] == "test") {
       ++symmetries;
       CHECK(row["distortion"].get<double>() == Approx(0).margin(1e-12));
@@ -59,7 +61,9 @@ TEST_CASE("loci intervene scores every intervention per split, per block and per
   CHECK(scopes == std::set<std::string>{"all", "block0", "block1"});
   CHECK(symmetries == 7);  // the 4x4 grid's rotations and reflections
   CHECK(j["per_position"]["change"].size() == 16);
-  CHECK(slurp(run / "interventions.csv").rfind("intervention,variant,scope,split,metric,value,change,distortion\n", 0) == 0);
+  CHECK(
+      slurp(run / "interventions.csv").rfind("intervention,variant,scope,split,metric,value,change,distortion\n", 0) ==
+      0);
 
   SECTION("a second call keeps current interventions; --force writes the same bytes again") {
     const std::string before = slurp(run / "interventions.json");
@@ -80,7 +84,8 @@ TEST_CASE("loci intervene scores every intervention per split, per block and per
     CHECK(header.find("test_accuracy_change_permute_symmetry_block1_mean") != std::string::npos);
     CHECK(header.find("test_accuracy_symmetry_minus_matched_mean") != std::string::npos);
     // The report draws them.
-    const auto rep = run_loci("report " + (dir.path() / "analysis").string() + " -o " + (dir.path() / "report").string());
+    const auto rep =
+        run_loci("report " + (dir.path() / "analysis").string() + " -o " + (dir.path() / "report").string());
     INFO(rep.output);
     REQUIRE(rep.exit_code == 0);
     CHECK(slurp(dir.path() / "report" / "report.html").find("id=\"interventions\"") != std::string::npos);

@@ -33,16 +33,17 @@ TEST_CASE("a dense LST objective trains every blank cell from its own token and 
   const std::string py =
       "/usr/bin/python3 -c \"import pandas; "
       "l = lambda f: pandas.read_csv(f).query('split == \\\"train\\\"').loss.tolist(); "
-      "a, b = l('" + (dense.path() / "run" / "metrics.csv").string() + "'), l('" +
-      (blank.path() / "run" / "metrics.csv").string() + "'); "
+      "a, b = l('" +
+      (dense.path() / "run" / "metrics.csv").string() + "'), l('" + (blank.path() / "run" / "metrics.csv").string() +
+      "'); "
       "assert a[-1] < 0.95 and a[-1] < a[0] - 0.1 and b[-1] < b[0] - 0.02 and a[-1] < b[-1], (a, b)\"";
   CHECK(std::system(py.c_str()) == 0);
 }
 
 TEST_CASE("a dense objective where it cannot apply is refused naming the key, not ignored") {
   loci::test::TempDir dir;
-  const auto net = dir.write("net.yaml", "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/network_ou.yaml\nout: " +
-                                             (dir.path() / "net").string() +
+  const auto net = dir.write("net.yaml", "include: " + std::string(LOCI_SOURCE_DIR) +
+                                             "/configs/network_ou.yaml\nout: " + (dir.path() / "net").string() +
                                              "\nsplits: {train: 16, test: 4, test_noise: 4}\ngraph: {nodes: 8}\n"
                                              "windows: {length: 4, stride: 4}\n");
   REQUIRE(run_loci("generate -q " + net).exit_code == 0);
@@ -59,7 +60,8 @@ TEST_CASE("train.data_fraction trains on the split's first share, the same sampl
   REQUIRE(run_loci("train -q " + train_config(half) + " train.data_fraction=0.5").exit_code == 0);
   // The train split's evaluation scores the 48 samples trained on, of 96; the test split stays whole.
   const std::string py = "/usr/bin/python3 -c \"import pandas; m = pandas.read_csv('" +
-                         (half.path() / "run" / "metrics.csv").string() + "'); "
+                         (half.path() / "run" / "metrics.csv").string() +
+                         "'); "
                          "assert set(m[m.split == 'train'].samples) == {48}, m; "
                          "assert set(m[m.split == 'test'].samples) == {24}, m\"";
   CHECK(std::system(py.c_str()) == 0);

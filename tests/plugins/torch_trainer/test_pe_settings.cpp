@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_files.hpp"
-#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 
 using loci::test::run_loci;
 using loci::test::slurp;
@@ -66,15 +66,17 @@ TEST_CASE("a run whose PE has settings of its own resumes bit-identical, and ref
   REQUIRE(run_loci("train -q " + train_config(whole) + own).exit_code == 0);
   const auto cfg = train_config(parts);
   REQUIRE(run_loci("train -q --until-epoch 1 " + cfg + own).exit_code == 0);
-  CHECK_THAT(loci::test::refusal(run_loci("train -q --resume " + cfg + " train.pe.weight_decay=1 train.pe.lr_scale=2")), Catch::Contains("train.pe.lr_scale"));
+  CHECK_THAT(loci::test::refusal(run_loci("train -q --resume " + cfg + " train.pe.weight_decay=1 train.pe.lr_scale=2")),
+             Catch::Contains("train.pe.lr_scale"));
   REQUIRE(run_loci("train -q --resume " + cfg + own).exit_code == 0);
   CHECK(slurp(whole.path() / "run/pe.h5") == slurp(parts.path() / "run/pe.h5"));
 }
 
 TEST_CASE("learned_fixed_norm trains with each block's PE norm held at its draw's, and counts as drawn from its init") {
   loci::test::TempDir dir;
-  REQUIRE(run_loci("train -q " + train_config(dir) + " model.pe.type=learned_fixed_norm train.weight_decay=5").exit_code ==
-          0);
+  REQUIRE(
+      run_loci("train -q " + train_config(dir) + " model.pe.type=learned_fixed_norm train.weight_decay=5").exit_code ==
+      0);
   CHECK(pe_file_check(dir.path() / "run",
                       "p = f['placement_0'][:]; n = numpy.linalg.norm(p.reshape(len(p), -1), axis=1); "
                       "assert numpy.allclose(n, n[0], rtol=1e-5), n; assert not numpy.array_equal(p[0], p[-1]); "
@@ -116,11 +118,12 @@ namespace {
 // Whether block 0's PE at epoch 0 of run `a`, over `scale_a`, equals run `b`'s over `scale_b` (float32 rounding
 // allowed): the same draw, rescaled by each run's sigma.
 bool same_draw(const fs::path& a, double scale_a, const fs::path& b, double scale_b) {
-  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy; "
-                         "p = h5py.File('" + (a / "pe.h5").string() + "')['placement_0'][0] / " +
-                         std::to_string(scale_a) + "; q = h5py.File('" + (b / "pe.h5").string() +
-                         "')['placement_0'][0] / " + std::to_string(scale_b) +
-                         "; assert numpy.allclose(p, q, rtol=1e-5, atol=1e-6)\" 2>/dev/null";
+  const std::string py =
+      "/usr/bin/python3 -c \"import h5py, numpy; "
+      "p = h5py.File('" +
+      (a / "pe.h5").string() + "')['placement_0'][0] / " + std::to_string(scale_a) + "; q = h5py.File('" +
+      (b / "pe.h5").string() + "')['placement_0'][0] / " + std::to_string(scale_b) +
+      "; assert numpy.allclose(p, q, rtol=1e-5, atol=1e-6)\" 2>/dev/null";
   return std::system(py.c_str()) == 0;
 }
 

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_files.hpp"
-#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 
 using loci::test::run_loci;
 using loci::test::slurp;

@@ -10,11 +10,11 @@
 
 #include <nlohmann/json.hpp>
 
-#include "tests/support/run_command.hpp"
-#include "tests/support/temp_files.hpp"
 #include "datasets/error.hpp"
 #include "datasets/folder_lock.hpp"
 #include "tests/plugins/torch_trainer/trainer_fixture.hpp"
+#include "tests/support/run_command.hpp"
+#include "tests/support/temp_files.hpp"
 
 using loci::test::dataset;
 using loci::test::refusal;
@@ -42,17 +42,35 @@ bool same_pe_arrays(const fs::path& a, const fs::path& b) {
 TEST_CASE("every choice the trainer's schema offers for a PE builds and trains") {
   // placement input_only and offsets coordinates were unreachable from YAML before the options were declared once.
   const std::vector<std::string> settings{
-      "model.pe.placement=input_only", "model.pe.placement=shared",
-      "model.pe.type=relative model.pe.offsets=coordinates", "model.pe.type=relative model.pe.variant=music_causal",
-      "model.pe.type=alibi model.pe.offsets=coordinates", "model.pe.type=learned model.pe.init.name=orthogonal",
+      "model.pe.placement=input_only",
+      "model.pe.placement=shared",
+      "model.pe.type=relative model.pe.offsets=coordinates",
+      "model.pe.type=relative model.pe.variant=music_causal",
+      "model.pe.type=alibi model.pe.offsets=coordinates",
+      "model.pe.type=learned model.pe.init.name=orthogonal",
       "model.pe.type=learned model.pe.init.name=from_sinusoidal model.pe.init.source=coordinates",
       "model.pe.type=learned model.pe.init.name=from_coordinates model.pe.init.mode=tile",
-      "model.pe.type=none", "model.pe.type=sinusoidal_1d", "model.pe.type=sinusoidal_2d", "model.pe.type=sinusoidal_nd",
-      "model.pe.type=random_fixed", "model.pe.type=rope", "model.pe.type=rope_axial",
-      "model.pe.init.name=uniform", "model.pe.init.name=truncated_normal", "model.pe.init.name=zeros",
-      "model.pe.type=relative model.pe.max_distance=2", "model.final_norm=true", "model.dropout=0.1",
-      "model.activation_after_both=false", "train.precision=bf16", "model.activation=relu",
-      "model.norm=pre", "model.pooling=target", "model.pooling=mean", "model.pooling=cls", "train.optimizer=sgd",
+      "model.pe.type=none",
+      "model.pe.type=sinusoidal_1d",
+      "model.pe.type=sinusoidal_2d",
+      "model.pe.type=sinusoidal_nd",
+      "model.pe.type=random_fixed",
+      "model.pe.type=rope",
+      "model.pe.type=rope_axial",
+      "model.pe.init.name=uniform",
+      "model.pe.init.name=truncated_normal",
+      "model.pe.init.name=zeros",
+      "model.pe.type=relative model.pe.max_distance=2",
+      "model.final_norm=true",
+      "model.dropout=0.1",
+      "model.activation_after_both=false",
+      "train.precision=bf16",
+      "model.activation=relu",
+      "model.norm=pre",
+      "model.pooling=target",
+      "model.pooling=mean",
+      "model.pooling=cls",
+      "train.optimizer=sgd",
       "train.schedule=warmup_cosine train.warmup_steps=2"};
   for (const auto& s : settings) {
     loci::test::TempDir dir;
@@ -61,7 +79,8 @@ TEST_CASE("every choice the trainer's schema offers for a PE builds and trains")
     const bool other_init = s.find("init.name=") != std::string::npos && s.find("normal") == std::string::npos;
     const bool bias = s.find("type=relative") != std::string::npos && s.find("music_causal") == std::string::npos;
     const bool reads_std = !other_init && !bias;
-    const auto r = run_loci("train -q " + train_config(dir) + " train.epochs=1 " + s + (reads_std ? "" : " model.pe.init.std=null"));
+    const auto r = run_loci("train -q " + train_config(dir) + " train.epochs=1 " + s +
+                            (reads_std ? "" : " model.pe.init.std=null"));
     INFO(s << "\n" << r.output);
     CHECK(r.exit_code == 0);
   }
@@ -88,7 +107,8 @@ TEST_CASE("a PE without model.pe.init uses its own default initialiser, recorded
 TEST_CASE("config mistakes the model finds are one-line user errors naming the key") {
   loci::test::TempDir dir;
   const auto cfg = train_config(dir);
-  CHECK_THAT(refusal(run_loci("train -q " + cfg + " model.heads=3")), Catch::Contains("model.heads: must divide model.d_model"));
+  CHECK_THAT(refusal(run_loci("train -q " + cfg + " model.heads=3")),
+             Catch::Contains("model.heads: must divide model.d_model"));
   const auto placement = run_loci("train -q " + cfg + " model.pe.placement=input");
   CHECK(placement.exit_code == 1);
   CHECK(contains(placement.output, "model.pe.placement"));
@@ -103,7 +123,8 @@ TEST_CASE("config mistakes the model finds are one-line user errors naming the k
   const auto data = (ring.path() / "ring").string();
   REQUIRE(run_loci("generate -q " + std::string(LOCI_SOURCE_DIR) + "/configs/network.yaml out=" + data +
                    " graph.topology=watts_strogatz graph.dims=1 graph.nodes=15 splits.train=8 splits.test=4 "
-                   "splits.test_noise=4 windows.length=5").exit_code == 0);
+                   "splits.test_noise=4 windows.length=5")
+              .exit_code == 0);
   const auto pe = run_loci("train -q " + cfg + " data=" + data + " model.pe.type=sinusoidal_2d");
   INFO(pe.output);
   CHECK(pe.exit_code == 1);
@@ -115,7 +136,8 @@ TEST_CASE("a resumed run with other settings is refused, naming the keys that di
   loci::test::TempDir dir;
   const auto cfg = train_config(dir);
   REQUIRE(run_loci("train -q --until-epoch 1 " + cfg).exit_code == 0);
-  CHECK_THAT(refusal(run_loci("train -q --resume " + cfg + " train.lr=0.01")), Catch::Contains("train.lr (0.001 -> 0.01)"));
+  CHECK_THAT(refusal(run_loci("train -q --resume " + cfg + " train.lr=0.01")),
+             Catch::Contains("train.lr (0.001 -> 0.01)"));
   // A finished run is refused the same way, and so is another seed.
   REQUIRE(run_loci("train -q --resume " + cfg).exit_code == 0);
   CHECK_THAT(refusal(run_loci("train -q --resume " + cfg + " seed=1")), Catch::Contains("seed (0 -> 1)"));
@@ -164,7 +186,8 @@ TEST_CASE("a run made before an option existed continues as if it had that optio
   CHECK(resumed.exit_code == 0);
   CHECK(fs::exists(dir.path() / "run/summary.json"));
   // Another value than the earlier one is still another setting.
-  CHECK_THAT(refusal(run_loci("train -q --resume " + cfg + " train.bf16_products=fused")), Catch::Contains("train.bf16_products"));
+  CHECK_THAT(refusal(run_loci("train -q --resume " + cfg + " train.bf16_products=fused")),
+             Catch::Contains("train.bf16_products"));
 }
 
 TEST_CASE("identity.json holds typed values and only the keys that apply, and an earlier loci's record still matches") {
@@ -185,10 +208,10 @@ TEST_CASE("identity.json holds typed values and only the keys that apply, and an
   CHECK(keys["train.pe.weight_decay"].is_null());
   CHECK(keys["data.shards_sha256"].is_string());
   // What an fp32 AdamW run with a constant rate, no early stopping and a normal init never reads.
-  for (const char* absent : {"train.bf16_products", "train.momentum", "train.warmup_steps", "train.min_lr",
-                             "train.early_stop_split", "train.early_stop_min_delta", "model.pe.init.a",
-                             "model.pe.init.gain", "model.pe.init.scale", "model.pe.init.source", "model.pe.init.mode",
-                             "model.pe.init.base"}) {
+  for (const char* absent :
+       {"train.bf16_products", "train.momentum", "train.warmup_steps", "train.min_lr", "train.early_stop_split",
+        "train.early_stop_min_delta", "model.pe.init.a", "model.pe.init.gain", "model.pe.init.scale",
+        "model.pe.init.source", "model.pe.init.mode", "model.pe.init.base"}) {
     INFO(absent);
     CHECK_FALSE(keys.contains(absent));
   }
@@ -202,16 +225,20 @@ TEST_CASE("identity.json holds typed values and only the keys that apply, and an
   nlohmann::json old = nlohmann::json::parse(slurp(file));
   for (auto& [k, v] : old["keys"].items()) v = v.is_string() ? v : nlohmann::json(v.is_null() ? "null" : v.dump());
   old["keys"]["train.lr"] = "1e-3";
-  for (const auto& [k, v] : std::map<std::string, std::string>{
-           {"train.bf16_products", "autocast"}, {"train.momentum", "0.9"}, {"train.warmup_steps", "0"},
-           {"model.pe.init.a", "0.1"}, {"model.pe.init.base", "1e+04"}, {"model.pe.init.mode", "project"}})
+  for (const auto& [k, v] : std::map<std::string, std::string>{{"train.bf16_products", "autocast"},
+                                                               {"train.momentum", "0.9"},
+                                                               {"train.warmup_steps", "0"},
+                                                               {"model.pe.init.a", "0.1"},
+                                                               {"model.pe.init.base", "1e+04"},
+                                                               {"model.pe.init.mode", "project"}})
     old["keys"][k] = v;
   std::ofstream(file) << old.dump(2);
   const auto same = run_loci("train -q " + cfg + " train.epochs=2");
   INFO(same.output);
   CHECK(same.exit_code == 0);
   CHECK(contains(same.output, "nothing to do"));
-  CHECK_THAT(refusal(run_loci("train -q " + cfg + " train.epochs=2 train.lr=0.01")), Catch::Contains("train.lr (0.001 -> 0.01)"));
+  CHECK_THAT(refusal(run_loci("train -q " + cfg + " train.epochs=2 train.lr=0.01")),
+             Catch::Contains("train.lr (0.001 -> 0.01)"));
 
   // Where they apply, the same keys are recorded: bf16's products, SGD's momentum, an init's own keys.
   loci::test::TempDir other_dir;
@@ -247,14 +274,16 @@ TEST_CASE("train.epochs may grow on a finished run, which then equals a run aske
   const auto grow = run_loci("train -q " + cfg + " train.epochs=4");
   CHECK(grow.exit_code == 1);
   CHECK(contains(grow.output, "finished at epoch 3; pass --resume to continue it to epoch 4"));
-  CHECK_THAT(refusal(run_loci("train -q " + cfg + " train.epochs=3 train.lr=0.01")), Catch::Contains("holds a run made with other settings: train.lr"));
+  CHECK_THAT(refusal(run_loci("train -q " + cfg + " train.epochs=3 train.lr=0.01")),
+             Catch::Contains("holds a run made with other settings: train.lr"));
   const auto more = run_loci("train -q --resume " + cfg + " train.epochs=4");
   INFO(more.output);
   REQUIRE(more.exit_code == 0);
   REQUIRE(run_loci("train -q " + train_config(whole) + " train.epochs=4").exit_code == 0);
   CHECK(same_pe_arrays(grown.path() / "run/pe.h5", whole.path() / "run/pe.h5"));
   CHECK(contains(slurp(grown.path() / "run/summary.json"), "\"epochs\": 4"));
-  CHECK_THAT(refusal(run_loci("train -q --resume " + cfg + " train.epochs=2")), Catch::Contains("finished 4 epochs already"));
+  CHECK_THAT(refusal(run_loci("train -q --resume " + cfg + " train.epochs=2")),
+             Catch::Contains("finished 4 epochs already"));
 }
 
 TEST_CASE("a second writer of a run folder or a dataset folder is refused") {
@@ -290,15 +319,17 @@ TEST_CASE("training refuses data whose checksums do not match index.json") {
     f.seekp(static_cast<std::streamoff>(fs::file_size(shard) / 2));
     f.write(&c, 1);
   }
-  CHECK_THAT(refusal(run_loci("train -q " + train_config(dir) + " data=" + (dir.path() / "data").string())), Catch::Contains(shard.filename().string() + ": checksum mismatch"));
+  CHECK_THAT(refusal(run_loci("train -q " + train_config(dir) + " data=" + (dir.path() / "data").string())),
+             Catch::Contains(shard.filename().string() + ": checksum mismatch"));
 }
 
 TEST_CASE("a split of 0 samples and non-finite class weights are named errors") {
   loci::test::TempDir dir;
-  const auto cfg = dir.write("gen.yaml", "include: " + std::string(LOCI_SOURCE_DIR) + "/configs/lst.yaml\nout: " +
-                                             (dir.path() / "data").string() + "\n");
+  const auto cfg = dir.write("gen.yaml", "include: " + std::string(LOCI_SOURCE_DIR) +
+                                             "/configs/lst.yaml\nout: " + (dir.path() / "data").string() + "\n");
   CHECK_THAT(refusal(run_loci("generate -q " + cfg + " splits.train=0")), Catch::Contains("splits.train"));
-  CHECK_THAT(refusal(run_loci("generate -q " + cfg + " 'lst.class_weights=[1,1,.inf]'")), Catch::Contains("lst.class_weights"));
+  CHECK_THAT(refusal(run_loci("generate -q " + cfg + " 'lst.class_weights=[1,1,.inf]'")),
+             Catch::Contains("lst.class_weights"));
   CHECK_THAT(refusal(run_loci("generate -q " + cfg + " splits.train=010")), Catch::Contains("splits.train"));
 }
 
@@ -306,25 +337,28 @@ TEST_CASE("loci analyze gives the same analysis from any working folder") {
   loci::test::TempDir dir, elsewhere;
   // A relative `data:`, as configs/lst_train.yaml has: the run records it absolute.
   const fs::path parent = dataset().parent_path();
-  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: " + dataset().filename().string() + "\nout: " +
-                                           (dir.path() / "run").string() +
-                                           "\nmodel: {d_model: 16, blocks: 2}\n"
-                                           "train: {epochs: 2, eval_every: 2, batch_size: 32, threads: 1, progress: false}\n");
+  const auto cfg =
+      dir.write("t.yaml", "trainer: torch_trainer\ndata: " + dataset().filename().string() +
+                              "\nout: " + (dir.path() / "run").string() +
+                              "\nmodel: {d_model: 16, blocks: 2}\n"
+                              "train: {epochs: 2, eval_every: 2, batch_size: 32, threads: 1, progress: false}\n");
   REQUIRE(run_loci("train -q " + cfg, "cd " + parent.string() + " &&").exit_code == 0);
   const auto a = run_loci("analyze -q " + (dir.path() / "run").string(), "cd " + parent.string() + " &&");
   INFO(a.output);
   REQUIRE(a.exit_code == 0);
   const auto first = slurp(dir.path() / "run/analysis.json");
   fs::remove(dir.path() / "run/analysis.json");
-  REQUIRE(run_loci("analyze -q " + (dir.path() / "run").string(), "cd " + elsewhere.path().string() + " &&").exit_code == 0);
+  REQUIRE(
+      run_loci("analyze -q " + (dir.path() / "run").string(), "cd " + elsewhere.path().string() + " &&").exit_code ==
+      0);
   CHECK(slurp(dir.path() / "run/analysis.json") == first);
 }
 
 TEST_CASE("loci analyze groups runs by every setting that differs except the seed") {
   loci::test::TempDir dir;
   const auto cfg = train_config(dir);
-  const auto r = run_loci("train -q " + cfg + " train.epochs=2 -m train.lr=0.001,0.01 seed=0,1 out=" +
-                          (dir.path() / "sweep").string());
+  const auto r = run_loci("train -q " + cfg +
+                          " train.epochs=2 -m train.lr=0.001,0.01 seed=0,1 out=" + (dir.path() / "sweep").string());
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   // One line as each run starts and one as it ends, with its headline number, its time and what is left.
@@ -357,8 +391,8 @@ TEST_CASE("loci analyze groups runs by every setting that differs except the see
   CHECK(contains(runs.substr(0, runs.find('\n')), ",train.lr,"));
 
   // A key that is not part of a run's identity never splits a group: checkpoint cadence, threads.
-  const auto cadence = run_loci("train -q " + cfg + " train.epochs=2 -m train.checkpoint.every=1,2 out=" +
-                                (dir.path() / "cadence").string());
+  const auto cadence = run_loci(
+      "train -q " + cfg + " train.epochs=2 -m train.checkpoint.every=1,2 out=" + (dir.path() / "cadence").string());
   REQUIRE(cadence.exit_code == 0);
   REQUIRE(run_loci("analyze -q " + (dir.path() / "cadence").string()).exit_code == 0);
   const auto one_group = slurp(dir.path() / "cadence/summary.csv");
@@ -385,13 +419,14 @@ TEST_CASE("loci analyze groups runs by every setting that differs except the see
   CHECK(std::count(still_one.begin(), still_one.end(), '\n') == 2);
 
   // The same sweep asked with another model keeps nothing it was not made for: each point is refused by name.
-  const auto changed = run_loci("train -q " + cfg + " train.epochs=2 model.d_model=8 -m train.lr=0.001,0.01 seed=0,1 out=" +
-                                (dir.path() / "sweep").string());
+  const auto changed =
+      run_loci("train -q " + cfg + " train.epochs=2 model.d_model=8 -m train.lr=0.001,0.01 seed=0,1 out=" +
+               (dir.path() / "sweep").string());
   INFO(changed.output);
   CHECK(changed.exit_code != 0);
   CHECK(contains(changed.output, "model.d_model (16 -> 8)"));
-  const auto same = run_loci("train -q " + cfg + " train.epochs=2 -m train.lr=0.001,0.01 seed=0,1 out=" +
-                             (dir.path() / "sweep").string());
+  const auto same = run_loci("train -q " + cfg +
+                             " train.epochs=2 -m train.lr=0.001,0.01 seed=0,1 out=" + (dir.path() / "sweep").string());
   CHECK(same.exit_code == 0);
   CHECK(contains(same.output, "kept"));
 }

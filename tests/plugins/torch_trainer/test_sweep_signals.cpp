@@ -15,9 +15,9 @@
 #include <thread>
 #include <vector>
 
+#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 #include "tests/support/processes.hpp"
 #include "tests/support/temp_files.hpp"
-#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
@@ -59,7 +59,8 @@ pid_t start_sweep(const std::string& config, const fs::path& log) {
 }
 
 // Both runs training (each has written a checkpoint), and their two processes.
-std::vector<pid_t> wait_for_two_runs(pid_t sweep, const fs::path& out, const char* a = "seed=0", const char* b = "seed=1") {
+std::vector<pid_t> wait_for_two_runs(pid_t sweep, const fs::path& out, const char* a = "seed=0",
+                                     const char* b = "seed=1") {
   const auto deadline = std::chrono::steady_clock::now() + 120s;
   while (std::chrono::steady_clock::now() < deadline) {
     if (fs::exists(out / a / "checkpoints/last.pt") && fs::exists(out / b / "checkpoints/last.pt")) break;
@@ -108,13 +109,15 @@ TEST_CASE("SIGTERM to a sweep stops its runs and waits for them, keeping their c
   for (const char* run : {"seed=0", "seed=1"}) CHECK(fs::exists(dir.path() / "run" / run / "checkpoints/last.pt"));
 }
 
-TEST_CASE("a second sweep into a folder being swept is refused on its own stderr, not in the runs' logs", "[trainer][sweep]") {
+TEST_CASE("a second sweep into a folder being swept is refused on its own stderr, not in the runs' logs",
+          "[trainer][sweep]") {
   loci::test::TempDir dir;
   const fs::path log = dir.path() / "sweep.log";
   const TrainingSweep t = two_runs_training(dir, log);
   const auto second = loci::test::run_loci("train -q " + loci::test::train_config(dir) + " -m seed=0,1 jobs=2");
   CHECK(second.exit_code == 1);
-  CHECK_THAT(second.output, Catch::Contains((dir.path() / "run").string()) && Catch::Contains("pid " + std::to_string(t.sweep)));
+  CHECK_THAT(second.output,
+             Catch::Contains((dir.path() / "run").string()) && Catch::Contains("pid " + std::to_string(t.sweep)));
   ::kill(t.sweep, SIGTERM);
   int status = 0;
   REQUIRE(::waitpid(t.sweep, &status, 0) == t.sweep);
@@ -150,7 +153,8 @@ TEST_CASE("SIGTERM to loci run stops the sweep after generation on several threa
   const auto out = dir.path() / "pipe";
   const auto cfg = dir.write(
       "pipe.yaml", "out: " + out.string() + "\ngenerate:\n  include: " + std::string(LOCI_SOURCE_DIR) +
-                       "/configs/lst.yaml\n  out: " + out.string() + "/data\n  splits: {train: 256, test: 16}\n"
+                       "/configs/lst.yaml\n  out: " + out.string() +
+                       "/data\n  splits: {train: 256, test: 16}\n"
                        "  samples_per_shard: 32\n  threads: 2\n"
                        "train:\n  trainer: torch_trainer\n  jobs: 2\n  sweep: [\"model.pe.init.std=0.1,1.0\"]\n"
                        "  model: {d_model: 16, blocks: 1}\n  train: {epochs: 100000, eval_every: 1, batch_size: 32}\n");
@@ -197,9 +201,8 @@ TEST_CASE("SIGUSR1 at once after loci train starts pauses the run at its epoch's
 TEST_CASE("SIGUSR1 to a sweep pauses every running run with a checkpoint and starts no other", "[trainer][sweep]") {
   loci::test::TempDir dir;
   const fs::path log = dir.path() / "sweep.log";
-  const pid_t sweep = start_loci({"train", "-q", loci::test::train_config(dir), "-m", "seed=0,1,2", "jobs=2",
-                                  "train.epochs=100000"},
-                                 log);
+  const pid_t sweep = start_loci(
+      {"train", "-q", loci::test::train_config(dir), "-m", "seed=0,1,2", "jobs=2", "train.epochs=100000"}, log);
   REQUIRE(wait_for_two_runs(sweep, dir.path() / "run").size() == 2);
   ::kill(sweep, SIGUSR1);
   int status = 0;
@@ -219,9 +222,8 @@ TEST_CASE("SIGUSR1 to a sweep pauses every running run with a checkpoint and sta
 TEST_CASE("SIGTERM to a sweep's whole process group stops every run and starts no other", "[trainer][sweep]") {
   loci::test::TempDir dir;
   const fs::path log = dir.path() / "sweep.log";
-  const pid_t sweep = start_loci({"train", "-q", loci::test::train_config(dir), "-m", "seed=0,1,2", "jobs=2",
-                                  "train.epochs=100000"},
-                                 log, true);
+  const pid_t sweep = start_loci(
+      {"train", "-q", loci::test::train_config(dir), "-m", "seed=0,1,2", "jobs=2", "train.epochs=100000"}, log, true);
   REQUIRE(wait_for_two_runs(sweep, dir.path() / "run").size() == 2);
   ::kill(-sweep, SIGTERM);
   int status = 0;
@@ -239,9 +241,8 @@ TEST_CASE("SIGTERM to a sweep's whole process group stops every run and starts n
 TEST_CASE("SIGTERM to one run of a sweep stops the sweep, that run read as stopped, not failed", "[trainer][sweep]") {
   loci::test::TempDir dir;
   const fs::path log = dir.path() / "sweep.log";
-  const pid_t sweep = start_loci({"train", "-q", loci::test::train_config(dir), "-m", "seed=0,1,2", "jobs=2",
-                                  "train.epochs=100000"},
-                                 log);
+  const pid_t sweep = start_loci(
+      {"train", "-q", loci::test::train_config(dir), "-m", "seed=0,1,2", "jobs=2", "train.epochs=100000"}, log);
   const auto runs = wait_for_two_runs(sweep, dir.path() / "run");
   REQUIRE(runs.size() == 2);
   ::kill(runs.front(), SIGTERM);

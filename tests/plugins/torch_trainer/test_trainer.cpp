@@ -5,9 +5,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_files.hpp"
-#include "tests/plugins/torch_trainer/trainer_fixture.hpp"
 
 using loci::test::run_loci;
 using loci::test::slurp;
@@ -33,14 +33,23 @@ std::string strip_seconds(const std::string& csv) {
 // A bf16 run against its fp32 twin: bfloat16 products change the weights (so they ran), not what the model learns
 // (the losses agree to a few hundredths), and the learned PE stays float32.
 bool learns_like(const fs::path& fp32_run, const fs::path& bf16_run) {
-  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy, pandas; "
-                         "a = pandas.read_csv('" + (fp32_run / "metrics.csv").string() + "'); "
-                         "b = pandas.read_csv('" + (bf16_run / "metrics.csv").string() + "'); "
-                         "p = h5py.File('" + (fp32_run / "pe.h5").string() + "')['placement_0'][-1]; "
-                         "q = h5py.File('" + (bf16_run / "pe.h5").string() + "')['placement_0']; "
-                         "assert q.dtype == numpy.float32, q.dtype; q = q[-1]; "
-                         "assert not numpy.array_equal(p, q); assert numpy.abs(p - q).max() < 0.05, numpy.abs(p - q).max(); "
-                         "d = (a.loss - b.loss).abs().max(); assert d < 0.05, d\"";
+  const std::string py =
+      "/usr/bin/python3 -c \"import h5py, numpy, pandas; "
+      "a = pandas.read_csv('" +
+      (fp32_run / "metrics.csv").string() +
+      "'); "
+      "b = pandas.read_csv('" +
+      (bf16_run / "metrics.csv").string() +
+      "'); "
+      "p = h5py.File('" +
+      (fp32_run / "pe.h5").string() +
+      "')['placement_0'][-1]; "
+      "q = h5py.File('" +
+      (bf16_run / "pe.h5").string() +
+      "')['placement_0']; "
+      "assert q.dtype == numpy.float32, q.dtype; q = q[-1]; "
+      "assert not numpy.array_equal(p, q); assert numpy.abs(p - q).max() < 0.05, numpy.abs(p - q).max(); "
+      "d = (a.loss - b.loss).abs().max(); assert d < 0.05, d\"";
   return std::system(py.c_str()) == 0;
 }
 
@@ -55,8 +64,8 @@ TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a s
   const fs::path run = dir.path() / "run";
   // How it was made, apart from what it is: version, command, host, CPU, BLAS kernel, times, the data's index.
   const auto prov = slurp(run / "provenance.json");
-  for (const char* key : {"\"loci_version\"", "\"command\"", "\"host\"", "\"cpu\"", "\"blas_kernel\"",
-                          "\"started\"", "\"ended\"", "\"data_index_sha256\""}) {
+  for (const char* key : {"\"loci_version\"", "\"command\"", "\"host\"", "\"cpu\"", "\"blas_kernel\"", "\"started\"",
+                          "\"ended\"", "\"data_index_sha256\""}) {
     INFO(key);
     CHECK(prov.find(key) != std::string::npos);
   }
@@ -64,7 +73,9 @@ TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a s
   for (const char* f : {"config.yaml", "metrics.csv", "metrics.jsonl", "pe.h5", "summary.json", "checkpoints/last.pt"})
     CHECK(fs::exists(run / f));
   const auto csv = slurp(run / "metrics.csv");
-  CHECK(csv.rfind("epoch,step,seconds,lr,split,samples,loss,accuracy,accuracy_binary,accuracy_ternary,accuracy_quaternary,mse,pe_norm,embedding_norm\n", 0) == 0);
+  CHECK(csv.rfind("epoch,step,seconds,lr,split,samples,loss,accuracy,accuracy_binary,accuracy_ternary,accuracy_"
+                  "quaternary,mse,pe_norm,embedding_norm\n",
+                  0) == 0);
   // 2 evaluations x 3 splits (train, test, human) + header.
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 7);
   CHECK(csv.find(",human,108,") != std::string::npos);
@@ -78,10 +89,14 @@ TEST_CASE("a training run writes config - metrics - pe.h5 - a checkpoint and a s
                          "assert f['placement_1'].shape == (3, 16, 16); assert f['positions'].shape == (16, 2); "
                          "assert list(f['epoch'][:]) == [0, 2, 4]; "
                          // xarray opens it as it is: every array has named dimensions (netCDF-4 dimension scales)
-                         "import xarray; x = xarray.open_dataset('" + (run / "pe.h5").string() + "', engine='h5netcdf'); "
+                         "import xarray; x = xarray.open_dataset('" +
+                         (run / "pe.h5").string() +
+                         "', engine='h5netcdf'); "
                          "assert x['placement_0'].dims == ('evaluation', 'token', 'dim'), x; "
                          "assert x.sizes['evaluation'] == 3 and 'evaluation' not in x.data_vars; "
-                         "m = pandas.read_csv('" + (run / "metrics.csv").string() + "'); "
+                         "m = pandas.read_csv('" +
+                         (run / "metrics.csv").string() +
+                         "'); "
                          "assert set(m.split) == {'train', 'test', 'human'}; assert m.accuracy.between(0, 1).all()\"";
   CHECK(std::system(py.c_str()) == 0);
 }
@@ -103,8 +118,9 @@ TEST_CASE("training progress reports the running loss - accuracy and rate") {
 TEST_CASE("learned PEs move during training and fixed ones stay put") {
   loci::test::TempDir dir;
   REQUIRE(run_loci("train -q " + train_config(dir)).exit_code == 0);
-  const std::string check = "/usr/bin/python3 -c \"import h5py, numpy; f = h5py.File('%s'); p = f['placement_0'][:]; "
-                            "import sys; sys.exit(0 if %s else 1)\"";
+  const std::string check =
+      "/usr/bin/python3 -c \"import h5py, numpy; f = h5py.File('%s'); p = f['placement_0'][:]; "
+      "import sys; sys.exit(0 if %s else 1)\"";
   char cmd[1024];
   std::snprintf(cmd, sizeof cmd, check.c_str(), (dir.path() / "run/pe.h5").c_str(), "not numpy.allclose(p[0], p[1])");
   CHECK(std::system(cmd) == 0);
@@ -160,7 +176,8 @@ TEST_CASE("a run stopped and resumed ends bit-identical to an uninterrupted one"
   REQUIRE(resumed.exit_code == 0);
   CHECK(slurp(whole.path() / "run/pe.h5") == slurp(parts.path() / "run/pe.h5"));
   // Metrics agree except for the wall-clock column.
-  CHECK(strip_seconds(slurp(whole.path() / "run/metrics.csv")) == strip_seconds(slurp(parts.path() / "run/metrics.csv")));
+  CHECK(strip_seconds(slurp(whole.path() / "run/metrics.csv")) ==
+        strip_seconds(slurp(parts.path() / "run/metrics.csv")));
 }
 
 TEST_CASE("training gives the same bytes on 1 and 2 threads - dropout included - and records its BLAS") {
@@ -183,7 +200,8 @@ TEST_CASE("training gives the same bytes on 1 and 2 threads - dropout included -
   CHECK(summary.find("\"blas\": \"OpenBLAS ") != std::string::npos);
 }
 
-TEST_CASE("train.save_attention writes each block's mean attention maps at every evaluation - and resumes bit-identical") {
+TEST_CASE(
+    "train.save_attention writes each block's mean attention maps at every evaluation - and resumes bit-identical") {
   loci::test::TempDir whole, parts;
   const std::string extra = " train.save_attention=true";
   REQUIRE(run_loci("train -q " + train_config(whole) + extra).exit_code == 0);
@@ -194,25 +212,29 @@ TEST_CASE("train.save_attention writes each block's mean attention maps at every
   REQUIRE(resumed.exit_code == 0);
   CHECK(slurp(whole.path() / "run/attention.h5") == slurp(parts.path() / "run/attention.h5"));
   // By default the maps average the human puzzles; every row of an averaged softmax still sums to one.
-  const std::string py = "/usr/bin/python3 -c \"import h5py, numpy; f = h5py.File('" +
-                         (whole.path() / "run/attention.h5").string() + "'); "
-                         "assert f.attrs['split'] == 'human' and f.attrs['samples'] == 108, dict(f.attrs); "
-                         "assert list(f['epoch'][:]) == [0, 2, 4]; "
-                         "b = [f['block_%d' % i][:] for i in range(2)]; assert b[0].shape == (3, 1, 16, 16), b[0].shape; "
-                         "assert all(numpy.allclose(x.sum(-1), 1, atol=1e-5) for x in b); "
-                         "assert not numpy.allclose(b[1][1], b[1][2]); "
-                         "import xarray; x = xarray.open_dataset('" + (whole.path() / "run/attention.h5").string() +
-                         "', engine='h5netcdf'); assert x['block_0'].dims == ('evaluation', 'head', 'query', 'key'), x\"";
+  const std::string py =
+      "/usr/bin/python3 -c \"import h5py, numpy; f = h5py.File('" + (whole.path() / "run/attention.h5").string() +
+      "'); "
+      "assert f.attrs['split'] == 'human' and f.attrs['samples'] == 108, dict(f.attrs); "
+      "assert list(f['epoch'][:]) == [0, 2, 4]; "
+      "b = [f['block_%d' % i][:] for i in range(2)]; assert b[0].shape == (3, 1, 16, 16), b[0].shape; "
+      "assert all(numpy.allclose(x.sum(-1), 1, atol=1e-5) for x in b); "
+      "assert not numpy.allclose(b[1][1], b[1][2]); "
+      "import xarray; x = xarray.open_dataset('" +
+      (whole.path() / "run/attention.h5").string() +
+      "', engine='h5netcdf'); assert x['block_0'].dims == ('evaluation', 'head', 'query', 'key'), x\"";
   CHECK(std::system(py.c_str()) == 0);
 
   // `loci analyze` compares the learned run's final maps with the 2d-fixed run's (the paper's attention similarity).
-  REQUIRE(run_loci("train -q " + train_config(whole) + extra + " model.pe.type=sinusoidal_2d out=" +
-                   (whole.path() / "fixed").string()).exit_code == 0);
+  REQUIRE(run_loci("train -q " + train_config(whole) + extra +
+                   " model.pe.type=sinusoidal_2d out=" + (whole.path() / "fixed").string())
+              .exit_code == 0);
   const auto a = run_loci("analyze -q " + whole.path().string());
   INFO(a.output);
   REQUIRE(a.exit_code == 0);
   const std::string check = "/usr/bin/python3 -c \"import pandas; r = pandas.read_csv('" +
-                            (whole.path() / "runs.csv").string() + "'); "
+                            (whole.path() / "runs.csv").string() +
+                            "'); "
                             "c = r.set_index('pe_type').attention_cosine; "
                             "assert 0 < c['learned'] <= 1, c; assert c.isna()['sinusoidal_2d'], c; "
                             // Every probe with its controls: the fixed PE at epoch 0 is the PE at the end and never
@@ -227,7 +249,9 @@ TEST_CASE("train.save_attention writes each block's mean attention maps at every
                             "assert pandas.isna(f.disp_norm_ratio) and pandas.isna(f.disp_predicted_rsa), f; "
                             "assert l.disp_norm_ratio > 0 and -1 <= l.disp_predicted_rsa <= 1, l; "
                             "assert l.disp_predicted_rsa_sd > 0 and 0.5 < l.disp_kept_draw < 1.5, l; "
-                            "s = pandas.read_csv('" + (whole.path() / "summary.csv").string() + "'); "
+                            "s = pandas.read_csv('" +
+                            (whole.path() / "summary.csv").string() +
+                            "'); "
                             "assert 'disp_norm_ratio_mean' in s and 'disp_predicted_rsa_mean' in s, list(s)\"";
   CHECK(std::system(check.c_str()) == 0);
 }
@@ -294,7 +318,8 @@ TEST_CASE("a sweep keeps the user's train.threads instead of sharing the cores b
   loci::test::TempDir dir;
   const auto cfg = train_config(dir);
   const auto out = (dir.path() / "sweep").string();
-  const auto r = run_loci("train -m " + cfg + " model.pe.init.std=0.1,1.0 jobs=1 train.threads=1 train.epochs=1 out=" + out);
+  const auto r =
+      run_loci("train -m " + cfg + " model.pe.init.std=0.1,1.0 jobs=1 train.threads=1 train.epochs=1 out=" + out);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   for (const char* point : {"model.pe.init.std=0.1", "model.pe.init.std=1.0"}) {
@@ -306,7 +331,8 @@ TEST_CASE("a sweep keeps the user's train.threads instead of sharing the cores b
     const auto point_at = provenance.find("model.pe.init.std=", command);
     REQUIRE(point_at != std::string::npos);
     CHECK(provenance.substr(command, point_at - command).find("train.threads=1") != std::string::npos);
-    CHECK(provenance.substr(point_at, provenance.find('"', point_at) - point_at).find("train.threads") == std::string::npos);
+    CHECK(provenance.substr(point_at, provenance.find('"', point_at) - point_at).find("train.threads") ==
+          std::string::npos);
   }
 }
 
@@ -315,7 +341,8 @@ TEST_CASE("loci run: generate then a training sweep - and a second run keeps wha
   const auto out = (dir.path() / "pipe").string();
   const auto cfg = dir.write(
       "pipe.yaml", "out: " + out + "\ngenerate:\n  include: " + std::string(LOCI_SOURCE_DIR) +
-                       "/configs/lst.yaml\n  out: " + out + "/data\n  splits: {train: 64, test: 16}\n"
+                       "/configs/lst.yaml\n  out: " + out +
+                       "/data\n  splits: {train: 64, test: 16}\n"
                        "train:\n  trainer: torch_trainer\n  sweep: [\"model.pe.init.std=0.1,1.0\"]\n"
                        "  model: {d_model: 16, blocks: 1}\n  train: {epochs: 2, eval_every: 1, batch_size: 32}\n");
   auto r = run_loci("run -q " + cfg);
@@ -341,15 +368,17 @@ TEST_CASE("the trainer's masked-token regression runs unchanged on network_dynam
   REQUIRE(run_loci("generate -q " + std::string(LOCI_SOURCE_DIR) + "/configs/network.yaml out=" + data +
                    " splits.train=64 splits.test=16 splits.test_noise=16 graph.nodes=36 windows.length=10")
               .exit_code == 0);
-  const auto cfg = dir.write("t.yaml", "trainer: torch_trainer\ndata: " + data + "\nout: " + (dir.path() / "run").string() +
-                                           "\nmodel: {d_model: 16, blocks: 1}\n"
-                                           "train: {epochs: 3, eval_every: 3, batch_size: 16, lr: 0.003, threads: 1}\n");
+  const auto cfg =
+      dir.write("t.yaml", "trainer: torch_trainer\ndata: " + data + "\nout: " + (dir.path() / "run").string() +
+                              "\nmodel: {d_model: 16, blocks: 1}\n"
+                              "train: {epochs: 3, eval_every: 3, batch_size: 16, lr: 0.003, threads: 1}\n");
   const auto r = run_loci("train -q " + cfg);
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   const auto csv = slurp(dir.path() / "run/metrics.csv");
   CHECK(csv.rfind("epoch,step,seconds,lr,split,samples,loss,accuracy,mse,mse_global_mean,mse_token_mean,r2_global_mean,"
-                  "r2_token_mean,mask_ratio,pe_norm,embedding_norm\n", 0) == 0);
+                  "r2_token_mean,mask_ratio,pe_norm,embedding_norm\n",
+                  0) == 0);
   CHECK(csv.find(",test_noise,16,") != std::string::npos);
   // Every split is also evaluated at 50% masking (train.eval_mask_ratios), beside model.mask_ratio_eval's 90%.
   CHECK(csv.find(",test@0.5,16,") != std::string::npos);
@@ -373,7 +402,8 @@ TEST_CASE("the robustness test: noise of sd 0 on the embeddings changes nothing,
   REQUIRE(run_loci("train -q " + train_config(dir) + " 'train.robustness_noise=[0, 2]'").exit_code == 0);
   const std::string py = "/usr/bin/python3 -c \"import pandas; r = pandas.read_csv('" +
                          (dir.path() / "run/robustness.csv").string() + "'); m = pandas.read_csv('" +
-                         (dir.path() / "run/metrics.csv").string() + "'); m = m[m.epoch == m.epoch.max()].set_index('split'); "
+                         (dir.path() / "run/metrics.csv").string() +
+                         "'); m = m[m.epoch == m.epoch.max()].set_index('split'); "
                          "z = r[r.noise_std == 0].set_index('split'); n = r[r.noise_std == 2].set_index('split'); "
                          "assert set(z.index) == {'train', 'test', 'human'}, z; "
                          // metrics.csv prints 9 significant digits, robustness.csv every digit

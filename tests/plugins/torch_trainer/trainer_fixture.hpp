@@ -29,11 +29,11 @@ inline const fs::path& dataset() {
 }
 
 inline std::string train_config(const TempDir& dir, const std::string& extra = "") {
-  return dir.write("train.yaml", "trainer: torch_trainer\ndata: " + dataset().string() + "\nout: " +
-                                     (dir.path() / "run").string() +
-                                     "\nmodel: {d_model: 16, blocks: 2, pe: {type: learned, init: {std: 0.2}}}\n"
-                                     "train: {epochs: 4, eval_every: 2, batch_size: 32, threads: 1, lr: 0.001, progress: false}\n" +
-                                     extra);
+  return dir.write("train.yaml",
+                   "trainer: torch_trainer\ndata: " + dataset().string() + "\nout: " + (dir.path() / "run").string() +
+                       "\nmodel: {d_model: 16, blocks: 2, pe: {type: learned, init: {std: 0.2}}}\n"
+                       "train: {epochs: 4, eval_every: 2, batch_size: 32, threads: 1, lr: 0.001, progress: false}\n" +
+                       extra);
 }
 
 }  // namespace loci::test

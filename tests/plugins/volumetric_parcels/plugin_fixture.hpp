@@ -30,7 +30,8 @@ activity: {burn_in: 5, hemodynamics: balloon, field: {fwhm_mm: 10}}
 windows: {length: 10}
 )yaml";
 
-template <class T> std::vector<T> values(const loci::datasets::Array& a) {
+template <class T>
+std::vector<T> values(const loci::datasets::Array& a) {
   std::vector<T> out(a.bytes.size() / sizeof(T));
   std::memcpy(out.data(), a.bytes.data(), a.bytes.size());
   return out;
@@ -72,6 +73,5 @@ inline std::string series_csv(int points, int parcels, int offset) {
     for (int p = 0; p < parcels; ++p) s << (p ? "," : "") << offset + 100 * t + p << (p + 1 == parcels ? "\n" : "");
   return s.str();
 }
-
 
 }  // namespace loci::test::parcels

@@ -9,13 +9,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "datasets/checksum.hpp"
+#include "datasets/reader.hpp"
+#include "sim/volume/nifti.hpp"
+#include "tests/plugins/volumetric_parcels/plugin_fixture.hpp"
 #include "tests/support/generated.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_files.hpp"
-#include "datasets/checksum.hpp"
-#include "datasets/reader.hpp"
-#include "tests/plugins/volumetric_parcels/plugin_fixture.hpp"
-#include "sim/volume/nifti.hpp"
 
 namespace fs = std::filesystem;
 using loci::test::run_loci;
@@ -74,8 +74,9 @@ TEST_CASE("an atlas's label file names each token in /token_label, and the atlas
     CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
   }
   SECTION("a label file where the tokens are not the atlas's labels is a named error") {
-    const auto r = run_loci("generate " + config + " out=" + (dir.path() / "m").string() + common +
-                            " volume.atlas_labels=mask parcels.count=4 parcels.mirror=false volume.label_file=" + names);
+    const auto r =
+        run_loci("generate " + config + " out=" + (dir.path() / "m").string() + common +
+                 " volume.atlas_labels=mask parcels.count=4 parcels.mirror=false volume.label_file=" + names);
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.output, Catch::Contains("'volume.label_file' names regions of an atlas's own labels"));
   }
@@ -116,8 +117,10 @@ TEST_CASE("AAL's region names reach /token_label", "[parcels][plugin][nifti][lab
   const loci::test::TempDir dir;
   const auto config = dir.write("parcels.yaml", kConfig);
   const auto out = (dir.path() / "aal").string();
-  const auto ds = loci::test::generated(config, out, "volume.mask=nifti volume.nifti=" + aal +
-                                       " volume.resample_mm=6 activity.field.fwhm_mm=12 splits.train=3 splits.test=1");
+  const auto ds =
+      loci::test::generated(config, out,
+                            "volume.mask=nifti volume.nifti=" + aal +
+                                " volume.resample_mm=6 activity.field.fwhm_mm=12 splits.train=3 splits.test=1");
   const auto labels = ds.read_text("token_label");
   const auto tokens = ds.array("positions").shape[0];
   REQUIRE(static_cast<std::int64_t>(labels.size()) == tokens);
@@ -135,9 +138,10 @@ TEST_CASE("imported data: the licence from `license`, its files checksummed, onl
   vol::write_nifti_labels(atlas, block_atlas());
   const auto a = dir.write("sub-a.csv", series_csv(12, 3, 0));
   const auto c = dir.write("sub-c.csv", series_csv(7, 3, 50000));
-  const std::string config = dir.write("import.yaml", "generator: volumetric_parcels\nsource: import\nsplits: {}\n"
-                                                      "compression: none\nwindows: {length: 5}\nimport:\n  atlas: " +
-                                                          atlas + "\n  subjects: {train: [" + a + "], test: [" + c + "]}\n");
+  const std::string config = dir.write("import.yaml",
+                                       "generator: volumetric_parcels\nsource: import\nsplits: {}\n"
+                                       "compression: none\nwindows: {length: 5}\nimport:\n  atlas: " +
+                                           atlas + "\n  subjects: {train: [" + a + "], test: [" + c + "]}\n");
   const auto out = (dir.path() / "data").string();
   const auto made = run_loci("generate " + config + " out=" + out);
   INFO(made.output);

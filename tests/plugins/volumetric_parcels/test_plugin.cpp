@@ -9,13 +9,13 @@
 #include <set>
 #include <sstream>
 
+#include "datasets/array_file.hpp"
+#include "datasets/reader.hpp"
+#include "sim/volume/nifti.hpp"
+#include "tests/plugins/volumetric_parcels/plugin_fixture.hpp"
 #include "tests/support/generated.hpp"
 #include "tests/support/run_command.hpp"
 #include "tests/support/temp_files.hpp"
-#include "datasets/array_file.hpp"
-#include "datasets/reader.hpp"
-#include "tests/plugins/volumetric_parcels/plugin_fixture.hpp"
-#include "sim/volume/nifti.hpp"
 
 namespace fs = std::filesystem;
 namespace vol = loci::sim::volume;
@@ -62,7 +62,8 @@ TEST_CASE("loci generate: volumetric_parcels shards hold windows of parcel activ
         const auto l = labels[static_cast<std::size_t>((i * 14 + j) * 10 + k)];
         if (l == 0) continue;
         Eigen::Vector3d mm;
-        for (int r = 0; r < 3; ++r) mm[r] = affine[r * 4] * i + affine[r * 4 + 1] * j + affine[r * 4 + 2] * k + affine[r * 4 + 3];
+        for (int r = 0; r < 3; ++r)
+          mm[r] = affine[r * 4] * i + affine[r * 4 + 1] * j + affine[r * 4 + 2] * k + affine[r * 4 + 3];
         sum[static_cast<std::size_t>(l - 1)] += mm;
         count[static_cast<std::size_t>(l - 1)] += 1;
       }
@@ -177,11 +178,13 @@ TEST_CASE("source: import writes a user's series and atlas into the same layout"
   std::vector<double> bold;
   for (int t = 0; t < 10; ++t)
     for (int p = 0; p < 3; ++p) bold.push_back(-1000.0 - 100 * t - p);
-  loci::datasets::write_array_file(b, {loci::datasets::Array::of({"bold", DType::f64, {"time", "parcel"}, {10, 3}, "series"}, bold)}, {});
-  const std::string config = dir.write("import.yaml", "generator: volumetric_parcels\nsource: import\nsplits: {}\n"
-                                                      "compression: none\nwindows: {length: 5}\nimport:\n  atlas: " +
-                                                          atlas + "\n  subjects: {train: [" + a + ", " + b +
-                                                          "], test: [" + c + "]}\n");
+  loci::datasets::write_array_file(
+      b, {loci::datasets::Array::of({"bold", DType::f64, {"time", "parcel"}, {10, 3}, "series"}, bold)}, {});
+  const std::string config =
+      dir.write("import.yaml",
+                "generator: volumetric_parcels\nsource: import\nsplits: {}\n"
+                "compression: none\nwindows: {length: 5}\nimport:\n  atlas: " +
+                    atlas + "\n  subjects: {train: [" + a + ", " + b + "], test: [" + c + "]}\n");
   const auto out = (dir.path() / "data").string();
   const auto ds = loci::test::generated(config, out);
   // Windows of 5 every 5 points, subject after subject: a has 2, b has 2, c has 1.
@@ -192,10 +195,10 @@ TEST_CASE("source: import writes a user's series and atlas into the same layout"
   CHECK(ds.read<std::int64_t>("train", "start", 0, 4) == std::vector<std::int64_t>{0, 5, 0, 5});
   CHECK(ds.read<std::int64_t>("test", "subject", 0, 1) == std::vector<std::int64_t>{2});
   const auto train = ds.read<float>("train", "activity", 0, 4);
-  CHECK(train[0] == 0.0f);                       // a, parcel 0, t = 0
-  CHECK(train[1 * 5 + 2] == 201.0f);             // a, parcel 1, t = 2
-  CHECK(train[15 + 0 * 5 + 1] == 600.0f);        // a's second window starts at t = 5
-  CHECK(train[30 + 2 * 5 + 4] == -1402.0f);      // b, parcel 2, t = 4
+  CHECK(train[0] == 0.0f);                   // a, parcel 0, t = 0
+  CHECK(train[1 * 5 + 2] == 201.0f);         // a, parcel 1, t = 2
+  CHECK(train[15 + 0 * 5 + 1] == 600.0f);    // a's second window starts at t = 5
+  CHECK(train[30 + 2 * 5 + 4] == -1402.0f);  // b, parcel 2, t = 4
   CHECK(ds.read<float>("test", "activity", 0, 1)[0] == 50000.0f);
   const auto positions = values<float>(ds.read_dataset_array("positions"));
   const auto expected = label_centroids(block_atlas());
@@ -216,15 +219,18 @@ TEST_CASE("source: import writes a user's series and atlas into the same layout"
   }
   SECTION("bad files are one-line errors naming them") {
     const auto wide = dir.write("sub-wide.csv", series_csv(12, 4, 0));
-    auto r = run_loci("generate " + config + " out=" + (dir.path() / "x").string() + " import.subjects.train=[" + wide + "]");
+    auto r = run_loci("generate " + config + " out=" + (dir.path() / "x").string() + " import.subjects.train=[" + wide +
+                      "]");
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("sub-wide.csv: 4 columns (parcels) but the atlas has 3 parcels") != std::string::npos);
     CHECK(std::count(r.output.begin(), r.output.end(), '\n') == 1);
     const auto broken = dir.write("sub-broken.csv", "1,2,3\n4,x,6\n");
-    r = run_loci("generate " + config + " out=" + (dir.path() / "y").string() + " import.subjects.train=[" + broken + "]");
+    r = run_loci("generate " + config + " out=" + (dir.path() / "y").string() + " import.subjects.train=[" + broken +
+                 "]");
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("sub-broken.csv:2: field 2 ('x') is not a finite number") != std::string::npos);
-    r = run_loci("generate " + config + " out=" + (dir.path() / "z").string() + " import.atlas=" + (dir.path() / "nope.nii").string());
+    r = run_loci("generate " + config + " out=" + (dir.path() / "z").string() +
+                 " import.atlas=" + (dir.path() / "nope.nii").string());
     CHECK(r.exit_code == 1);
     CHECK(r.output.find("nope.nii: no such file") != std::string::npos);
     r = run_loci("generate " + config + " out=" + (dir.path() / "w").string() + " splits.train=5");
@@ -236,11 +242,15 @@ TEST_CASE("source: import writes a user's series and atlas into the same layout"
 TEST_CASE("volumetric_parcels config errors name the key", "[parcels][plugin]") {
   const loci::test::TempDir dir;
   const auto config = dir.write("parcels.yaml", kConfig);
-  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + (dir.path() / "a").string() + " parcels.count=15")), Catch::Contains("even number of parcels"));
-  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + (dir.path() / "b").string() + " subjects.trian=2")), Catch::Contains("did you mean 'train'"));
-  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + (dir.path() / "c").string() + " splits.val=3")), Catch::Contains("split 'val' has no entry in `subjects`"));
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + (dir.path() / "a").string() + " parcels.count=15")),
+             Catch::Contains("even number of parcels"));
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + (dir.path() / "b").string() + " subjects.trian=2")),
+             Catch::Contains("did you mean 'train'"));
+  CHECK_THAT(refusal(run_loci("generate " + config + " out=" + (dir.path() / "c").string() + " splits.val=3")),
+             Catch::Contains("split 'val' has no entry in `subjects`"));
   CHECK_THAT(refusal(run_loci("generate " + config + " out=" + (dir.path() / "d").string() +
-                               " activity.network.weight=1 activity.network.params.gg=3")), Catch::Contains("'g'"));
+                              " activity.network.weight=1 activity.network.params.gg=3")),
+             Catch::Contains("'g'"));
   const auto slow = run_loci("generate " + config + " out=" + (dir.path() / "e").string() +
                              " activity.network.weight=1 activity.network.velocity_m_s=50");
   CHECK(slow.exit_code == 1);

@@ -35,8 +35,8 @@ vol::SeriesVolume small_run(double offset = 0) {
 
 std::string config(const loci::test::TempDir& dir, const std::string& train, const std::string& test, int block) {
   return dir.write("v.yaml", "generator: volumetric_parcels\nout: " + (dir.path() / "d").string() +
-                                 "\nsource: import\nsplits: {}\nimport:\n  subjects: {train: [" + train +
-                                 "], test: [" + test + "]}\n  voxel_block: " + std::to_string(block) +
+                                 "\nsource: import\nsplits: {}\nimport:\n  subjects: {train: [" + train + "], test: [" +
+                                 test + "]}\n  voxel_block: " + std::to_string(block) +
                                  "\nwindows: {length: 4, stride: 4}\n");
 }
 
@@ -75,7 +75,8 @@ TEST_CASE("4-D NIfTI subjects: each block of voxels is a token at its voxels' me
   // Positions: x = 3 - 2 i, y = -1 + 2 j, z = 5 + 2 k, averaged over each block's voxels.
   const fs::path d = dir.path() / "d";
   const std::string py =
-      "/usr/bin/python3 -c \"import glob, h5py, numpy; d = '" + d.string() + "'; "
+      "/usr/bin/python3 -c \"import glob, h5py, numpy; d = '" + d.string() +
+      "'; "
       "h = h5py.File(sorted(glob.glob(d + '/train-*.h5'))[0]); t = h5py.File(sorted(glob.glob(d + '/test-*.h5'))[0]); "
       "p = h['positions'][:]; "
       "b1 = [1, 4, 5, 8, 9, 12, 13]; b2 = [2, 3, 6, 7, 10, 11, 14, 15]; "
@@ -95,18 +96,21 @@ TEST_CASE("4-D NIfTI subjects: each block of voxels is a token at its voxels' me
   INFO(one.output);
   REQUIRE(one.exit_code == 0);
   const std::string py1 = "/usr/bin/python3 -c \"import glob, h5py, numpy; h = h5py.File(sorted(glob.glob('" +
-                          (dir.path() / "d1").string() + "/train-*.h5'))[0]); p = h['positions'][:]; "
+                          (dir.path() / "d1").string() +
+                          "/train-*.h5'))[0]); p = h['positions'][:]; "
                           "assert p.shape == (15, 3) and numpy.allclose(p[0], [1, -1, 5]), p[:2]\"";
   CHECK(std::system(py1.c_str()) == 0);
   // import.standardize: each token's series z-scored over its run's 12 points (windows of 4 points every 4: all 12).
-  const auto z = run_loci("generate -q " + config(dir, run1, run2, 2) + " import.standardize=true out=" +
-                          (dir.path() / "dz").string());
+  const auto z = run_loci("generate -q " + config(dir, run1, run2, 2) +
+                          " import.standardize=true out=" + (dir.path() / "dz").string());
   INFO(z.output);
   REQUIRE(z.exit_code == 0);
-  const std::string pyz = "/usr/bin/python3 -c \"import glob, h5py, numpy; h = h5py.File(sorted(glob.glob('" +
-                          (dir.path() / "dz").string() + "/train-*.h5'))[0]); a = h['activity'][:]; "
-                          "s = numpy.concatenate(list(a), axis=1); "
-                          "assert numpy.allclose(s.mean(1), 0, atol=1e-6) and numpy.allclose(s.std(1), 1, atol=1e-5), s\"";
+  const std::string pyz =
+      "/usr/bin/python3 -c \"import glob, h5py, numpy; h = h5py.File(sorted(glob.glob('" +
+      (dir.path() / "dz").string() +
+      "/train-*.h5'))[0]); a = h['activity'][:]; "
+      "s = numpy.concatenate(list(a), axis=1); "
+      "assert numpy.allclose(s.mean(1), 0, atol=1e-6) and numpy.allclose(s.std(1), 1, atol=1e-5), s\"";
   CHECK(std::system(pyz.c_str()) == 0);
   CHECK_THAT(slurp(dir.path() / "dz" / "dataset_card.md"), Catch::Contains("z-scored"));
 }
@@ -136,19 +140,21 @@ TEST_CASE("4-D NIfTI subjects: another grid, a mix with tables, an atlas or a tr
              Catch::Contains("cut.nii"));
 }
 
-TEST_CASE("configs/fmri_nitime_voxels.yaml makes nitime's two real runs a voxel-block dataset", "[parcels][import][nifti]") {
+TEST_CASE("configs/fmri_nitime_voxels.yaml makes nitime's two real runs a voxel-block dataset",
+          "[parcels][import][nifti]") {
   if (!fs::exists(kNitimeRun1)) {
     WARN("python3-nitime is not installed (scripts/setup.sh installs it); nitime's 4-D runs not tested");
     return;
   }
   loci::test::TempDir dir;
-  const auto r = run_loci("generate -q " + std::string(LOCI_SOURCE_DIR) + "/configs/fmri_nitime_voxels.yaml out=" +
-                          (dir.path() / "d").string());
+  const auto r = run_loci("generate -q " + std::string(LOCI_SOURCE_DIR) +
+                          "/configs/fmri_nitime_voxels.yaml out=" + (dir.path() / "d").string());
   INFO(r.output);
   REQUIRE(r.exit_code == 0);
   // 10 x 10 x 18 voxels of 2.08 x 2.08 x 2.3 mm in blocks of 2: 5 x 5 x 9 = 225 tokens, every voxel varying.
   const std::string py = "/usr/bin/python3 -c \"import glob, h5py, numpy; h = h5py.File(sorted(glob.glob('" +
-                         (dir.path() / "d").string() + "/train-*.h5'))[0]); p = h['positions'][:]; "
+                         (dir.path() / "d").string() +
+                         "/train-*.h5'))[0]); p = h['positions'][:]; "
                          "assert p.shape == (225, 3), p.shape; d = h['distance'][:]; "
                          "assert 4.0 < numpy.sort(d[0])[1] < 5.0, numpy.sort(d[0])[:3]\"";
   CHECK(std::system(py.c_str()) == 0);

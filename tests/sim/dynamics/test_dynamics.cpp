@@ -8,8 +8,8 @@
 #include <limits>
 #include <vector>
 
-#include "sim/dynamics/coupling.hpp"
 #include "cpu/fast_math.hpp"
+#include "sim/dynamics/coupling.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
 #include "sim/dynamics/normal.hpp"

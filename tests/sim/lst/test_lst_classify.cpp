@@ -3,12 +3,12 @@
 #include <utility>
 #include <vector>
 
-#include "tests/sim/lst/lst_helpers.hpp"
 #include "sim/lst/classify.hpp"
 #include "sim/lst/csv.hpp"
 #include "sim/lst/latin.hpp"
 #include "sim/lst/removal.hpp"
 #include "sim/lst/solver.hpp"
+#include "tests/sim/lst/lst_helpers.hpp"
 
 using namespace loci::sim;
 using namespace loci::sim::lst;

@@ -5,8 +5,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "tests/sim/lst/lst_helpers.hpp"
 #include "sim/lst/csv.hpp"
+#include "tests/sim/lst/lst_helpers.hpp"
 
 using namespace loci::sim::lst;
 

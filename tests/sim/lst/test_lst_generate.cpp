@@ -4,10 +4,10 @@
 #include <set>
 #include <vector>
 
-#include "tests/sim/lst/lst_helpers.hpp"
 #include "sim/lst/csv.hpp"
 #include "sim/lst/generate.hpp"
 #include "sim/lst/solver.hpp"
+#include "tests/sim/lst/lst_helpers.hpp"
 
 using namespace loci::sim;
 using namespace loci::sim::lst;
@@ -134,13 +134,8 @@ TEST_CASE("lst generate: 6x6 and 9x9 Sudoku items are valid", "[lst][generate]")
     Rng rng = Rng::stream(6, "six", i);
     recheck(generate(six, static_cast<int>(i % 3), rng), six, static_cast<int>(i % 3));
   }
-  const PuzzleOptions nine = PuzzleOptions()
-                                   .n(9)
-                                   .boxes(true)
-                                   .fill(LatinFill::restart_row)
-                                   .min_givens(20)
-                                   .max_givens(60)
-                                   .max_attempts(200000);
+  const PuzzleOptions nine =
+      PuzzleOptions().n(9).boxes(true).fill(LatinFill::restart_row).min_givens(20).max_givens(60).max_attempts(200000);
   for (std::uint64_t i = 0; i < 6; ++i) {
     Rng rng = Rng::stream(9, "nine", i);
     const int wanted = i < 3 ? static_cast<int>(i) : kNone;
@@ -155,8 +150,7 @@ TEST_CASE("lst generate: bad options and impossible requests say why", "[lst][ge
   CHECK_THROWS_WITH(generate(PuzzleOptions().n(10), kNone, rng), Catch::Contains("n must be in 3..9"));
   CHECK_THROWS_WITH(generate(PuzzleOptions().n(6).boxes(true).max_givens(20), kNone, rng),
                     Catch::Contains("boxes need n = 4 or 9"));
-  CHECK_THROWS_WITH(generate(PuzzleOptions().min_givens(9).max_givens(4), kNone, rng),
-                    Catch::Contains("givens range"));
+  CHECK_THROWS_WITH(generate(PuzzleOptions().min_givens(9).max_givens(4), kNone, rng), Catch::Contains("givens range"));
   CHECK_THROWS_WITH(generate(PuzzleOptions().n(5).reference(human_reference()), kNone, rng),
                     Catch::Contains("reference puzzles have N=4"));
   CHECK_THROWS_WITH(generate(PuzzleOptions(), 3, rng), Catch::Contains("wanted condition"));

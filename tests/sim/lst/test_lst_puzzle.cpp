@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "tests/sim/lst/lst_helpers.hpp"
 #include "sim/lst/puzzle.hpp"
+#include "tests/sim/lst/lst_helpers.hpp"
 
 using namespace loci::sim::lst;
 using lst_test::from_digits;

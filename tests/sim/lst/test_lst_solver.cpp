@@ -2,9 +2,9 @@
 #include <functional>
 #include <vector>
 
-#include "tests/sim/lst/lst_helpers.hpp"
 #include "sim/lst/latin.hpp"
 #include "sim/lst/solver.hpp"
+#include "tests/sim/lst/lst_helpers.hpp"
 
 using namespace loci::sim;
 using namespace loci::sim::lst;

@@ -57,7 +57,8 @@ TEST_CASE("smooth field: unit variance - correlation falls with distance at the 
           auto other = ijk;
           other[a] += offsets[k];
           if (other[a] >= g.dims[a]) continue;
-          products[k] += f[static_cast<std::size_t>(v)] * f[static_cast<std::size_t>(g.index(other[0], other[1], other[2]))];
+          products[k] +=
+              f[static_cast<std::size_t>(v)] * f[static_cast<std::size_t>(g.index(other[0], other[1], other[2]))];
           pairs[k] += 1;
         }
     }
@@ -76,7 +77,8 @@ TEST_CASE("smooth field: unit variance - correlation falls with distance at the 
 TEST_CASE("smooth field: the same values for 1 and 2 threads - another subject differs", "[parcels][field]") {
   const auto g = cube(20, 3.0);
   const auto o = vol::SmoothFieldOptions().fwhm_mm(9).rho(0.8);
-  vol::SmoothField one(g, vol::SmoothFieldOptions(o).threads(1), 4, 2), two(g, vol::SmoothFieldOptions(o).threads(2), 4, 2);
+  vol::SmoothField one(g, vol::SmoothFieldOptions(o).threads(1), 4, 2),
+      two(g, vol::SmoothFieldOptions(o).threads(2), 4, 2);
   vol::SmoothField other(g, o, 4, 3);
   for (int t = 0; t < 3; ++t) one.step(), two.step(), other.step();
   CHECK(one.values() == two.values());
@@ -141,7 +143,8 @@ TEST_CASE("a subject's activity: standardised parcels - field and network parts 
     double mean = 0, sq = 0;
     for (int t = 0; t < 60; ++t) mean += a[static_cast<std::size_t>(i * 60 + t)];
     mean /= 60;
-    for (int t = 0; t < 60; ++t) sq += (a[static_cast<std::size_t>(i * 60 + t)] - mean) * (a[static_cast<std::size_t>(i * 60 + t)] - mean);
+    for (int t = 0; t < 60; ++t)
+      sq += (a[static_cast<std::size_t>(i * 60 + t)] - mean) * (a[static_cast<std::size_t>(i * 60 + t)] - mean);
     CHECK(std::abs(mean) < 1e-5);
     CHECK(std::sqrt(sq / 60) == Approx(1.0).margin(1e-4));
   }
@@ -166,7 +169,8 @@ TEST_CASE("conduction delays: distance over velocity in whole steps - none at al
   CHECK_THROWS_WITH(vol::delay_by_distance(fast, c, 100.0, 1e-3), Catch::Contains("every delay is under half a step"));
 }
 
-TEST_CASE("a subject's network activity with conduction delays: repeatable - other than without", "[parcels][activity]") {
+TEST_CASE("a subject's network activity with conduction delays: repeatable - other than without",
+          "[parcels][activity]") {
   const auto mask = vol::ellipsoid_mask(vol::EllipsoidOptions().semi_axes_mm({30, 36, 24}).voxel_mm(6));
   const auto p = vol::parcellate(mask, vol::ParcellationOptions().parcels(12).mirror(true), 2);
   const auto facts = vol::describe_parcels(p.labels, 12);

@@ -82,7 +82,8 @@ TEST_CASE("centroids lie inside their parcels' hull and mostly in the parcel its
   // parcel's smallest and largest projections.
   loci::sim::Rng rng(5);
   std::vector<Eigen::Vector3d> directions;
-  for (int k = 0; k < 200; ++k) directions.push_back(Eigen::Vector3d(rng.normal(), rng.normal(), rng.normal()).normalized());
+  for (int k = 0; k < 200; ++k)
+    directions.push_back(Eigen::Vector3d(rng.normal(), rng.normal(), rng.normal()).normalized());
   std::vector<Eigen::VectorXd> lo(static_cast<std::size_t>(P), Eigen::VectorXd::Constant(200, 1e9)),
       hi(static_cast<std::size_t>(P), Eigen::VectorXd::Constant(200, -1e9));
   for (std::int64_t v = 0; v < mask.grid.voxels(); ++v) {
@@ -112,7 +113,8 @@ TEST_CASE("centroids lie inside their parcels' hull and mostly in the parcel its
   for (std::int64_t i = 0; i < P; ++i) {
     int degree = 0;
     for (std::int64_t j = 0; j < P; ++j) {
-      CHECK(facts.adjacency[static_cast<std::size_t>(i * P + j)] == facts.adjacency[static_cast<std::size_t>(j * P + i)]);
+      CHECK(facts.adjacency[static_cast<std::size_t>(i * P + j)] ==
+            facts.adjacency[static_cast<std::size_t>(j * P + i)]);
       degree += facts.adjacency[static_cast<std::size_t>(i * P + j)];
     }
     CHECK(facts.adjacency[static_cast<std::size_t>(i * P + i)] == 0);
@@ -120,7 +122,8 @@ TEST_CASE("centroids lie inside their parcels' hull and mostly in the parcel its
   }
 }
 
-TEST_CASE("parcellation: same seed gives the same parcels for 1 and 2 threads - another seed differs", "[parcels][parcellate]") {
+TEST_CASE("parcellation: same seed gives the same parcels for 1 and 2 threads - another seed differs",
+          "[parcels][parcellate]") {
   const auto mask = small_brain();
   const auto o = vol::ParcellationOptions().parcels(20).mirror(true);
   const auto one = vol::parcellate(mask, vol::ParcellationOptions(o).threads(1), 5);

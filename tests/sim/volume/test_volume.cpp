@@ -8,9 +8,9 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tests/support/temp_files.hpp"
 #include "sim/volume/mask.hpp"
 #include "sim/volume/nifti.hpp"
+#include "tests/support/temp_files.hpp"
 
 namespace vol = loci::sim::volume;
 
@@ -90,7 +90,8 @@ TEST_CASE("a NIfTI header that claims more voxels than its file holds is refused
     const std::int16_t big = 30000;  // NIfTI-1 dim[1..3] at byte 42, little-endian
     for (int k = 0; k < 3; ++k) std::memcpy(&bytes[42 + 2 * k], &big, 2);
     const auto huge = dir.write("huge.nii", bytes);
-    CHECK_THROWS_WITH(vol::read_nifti_labels(huge), Catch::Contains("huge.nii: its header claims 30000 x 30000 x 30000 voxels"));
+    CHECK_THROWS_WITH(vol::read_nifti_labels(huge),
+                      Catch::Contains("huge.nii: its header claims 30000 x 30000 x 30000 voxels"));
   }
   SECTION("voxels cut off") {
     const auto cut = dir.write("cut.nii", bytes.substr(0, bytes.size() - 10));
@@ -122,8 +123,9 @@ TEST_CASE("a small .nii.gz whose 512^3 voxels would not fit in memory is refused
   rlimit capped = before;
   capped.rlim_cur = 4ull << 30;
   REQUIRE(setrlimit(RLIMIT_AS, &capped) == 0);
-  CHECK_THROWS_WITH(vol::read_nifti_labels(path), Catch::Contains("zeros.nii.gz: its 512 x 512 x 512 voxels need about") &&
-                                                      Catch::Contains("crop or downsample"));
+  CHECK_THROWS_WITH(
+      vol::read_nifti_labels(path),
+      Catch::Contains("zeros.nii.gz: its 512 x 512 x 512 voxels need about") && Catch::Contains("crop or downsample"));
   setrlimit(RLIMIT_AS, &before);
 }
 
@@ -150,7 +152,8 @@ TEST_CASE("resampling takes the nearest voxel's label on a grid symmetric about 
   v.grid.dims = {8, 4, 4};
   v.grid.affine << -1, 0, 0, 3.5, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1;  // x from 3.5 down to -3.5 mm
   v.labels.assign(128, 0);
-  for (std::int64_t v_ = 0; v_ < v.grid.voxels(); ++v_) v.labels[static_cast<std::size_t>(v_)] = v.grid.mm(v_).x() < 0 ? 1 : 2;
+  for (std::int64_t v_ = 0; v_ < v.grid.voxels(); ++v_)
+    v.labels[static_cast<std::size_t>(v_)] = v.grid.mm(v_).x() < 0 ? 1 : 2;
   const auto r = vol::resample(v, 2.0);
   CHECK(r.grid.dims[0] == 6);  // centres at -5, -3, -1, 1, 3, 5 mm: the outer ones an empty margin
   CHECK(r.grid.mm(0).x() == Approx(-5));
