@@ -36,6 +36,8 @@ packages=(
   slurm-wlm munge
   # libFuzzer harnesses of the readers (tests/fuzz): clang's fuzzer runtime and sanitizers; a short run is a test.
   clang-14 libfuzzer-14-dev
+  # The style check (tests/style): the C++ as .clang-format says.
+  clang-format
 )
 
 missing=()
