@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/config/fail_at.hpp"
 #include "core/config/identity.hpp"
 #include "core/config/node.hpp"
 #include "core/error.hpp"
@@ -205,8 +206,7 @@ class OptionTable {
     for (const auto& c : checks_)
       if (!c.ok(target)) {
         const Node* n = resolved.find_path(c.key);
-        const std::string where = n ? n->mark().str() : "config";
-        throw UserError(where + ": " + c.key + ": " + c.message(target));
+        fail_at(n ? n->mark() : Mark{"config", 0, 0}, c.key + ": " + c.message(target));
       }
   }
 

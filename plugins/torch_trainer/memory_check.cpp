@@ -28,8 +28,7 @@ TrainingMemory training_memory(const TrainOptions& opt, const FeedPlan& plan, st
   return m;
 }
 
-void check_training_memory(const TrainOptions& opt, const FeedPlan& plan, std::int64_t train_samples,
-                           const config::Node& resolved) {
+void check_training_memory(const TrainOptions& opt, const FeedPlan& plan, std::int64_t train_samples) {
   const TrainingMemory m = training_memory(opt, plan, train_samples);
   const double available = static_cast<double>(cpu::memory_available());
   if (m.bytes <= available) return;
@@ -38,12 +37,11 @@ void check_training_memory(const TrainOptions& opt, const FeedPlan& plan, std::i
   std::snprintf(params, sizeof params, "%.3g", m.parameters);
   char ratio[32];
   std::snprintf(ratio, sizeof ratio, "%g", e.mlp_ratio());
-  config::fail_at(resolved.at("model.d_model").mark(),
-                  "model.d_model " + std::to_string(e.d_model()) + ", model.mlp_ratio " + ratio + ", model.blocks " +
-                      std::to_string(e.blocks()) + " and train.batch_size " + std::to_string(opt.batch_size) +
-                      " need about " + cpu::gib_text(m.bytes) + " to train (" + params +
-                      " parameters), more than the " + cpu::gib_text(available) +
-                      " this process may use; make the model or the batch smaller");
+  opt.marks.fail("model.d_model",
+                 "model.d_model " + std::to_string(e.d_model()) + ", model.mlp_ratio " + ratio + ", model.blocks " +
+                     std::to_string(e.blocks()) + " and train.batch_size " + std::to_string(opt.batch_size) +
+                     " need about " + cpu::gib_text(m.bytes) + " to train (" + params + " parameters), more than the " +
+                     cpu::gib_text(available) + " this process may use; make the model or the batch smaller");
 }
 
 }  // namespace loci::torch_trainer

@@ -20,7 +20,6 @@ struct TrainingMemory {
 TrainingMemory training_memory(const TrainOptions& opt, const FeedPlan& plan, std::int64_t train_samples);
 
 // UserError at model.d_model's position when training_memory exceeds memory_available().
-void check_training_memory(const TrainOptions& opt, const FeedPlan& plan, std::int64_t train_samples,
-                           const config::Node& resolved);
+void check_training_memory(const TrainOptions& opt, const FeedPlan& plan, std::int64_t train_samples);
 
 }  // namespace loci::torch_trainer

@@ -23,10 +23,10 @@ namespace {
 
 // A new or continued run records what it is made from.
 void write_record(Session& s, const config::Identity& identity, const ResumePlan& plan) {
-  if (!s.lead || (plan.finished && !plan.extend)) return;
-  datasets::write_file_atomically(s.run / "config.yaml", config::to_yaml(s.recorded));
-  write_identity(s.run, identity);
-  if (plan.extend) fs::remove(s.run / "summary.json");  // running again until it finishes anew
+  if (!s.process.lead || (plan.finished && !plan.extend)) return;
+  datasets::write_file_atomically(s.folder.run / "config.yaml", config::to_yaml(s.folder.recorded));
+  write_identity(s.folder.run, identity);
+  if (plan.extend) fs::remove(s.folder.run / "summary.json");  // running again until it finishes anew
 }
 
 }  // namespace
@@ -59,12 +59,12 @@ std::string describe_plan(const config::Node& resolved, TrainOptions opt, const 
 }
 
 void claim_run_folder(Session& s) {
-  s.run = s.opt.out;
-  s.last = s.run / "checkpoints" / "last.pt";
-  if (!s.lead) return;
-  datasets::make_own_subfolder(s.run / "checkpoints");
-  s.claim = std::make_unique<datasets::FolderLock>(s.run);
-  for (const fs::path dir : {s.run, s.run / "checkpoints"}) {
+  s.folder.run = s.opt.out;
+  s.folder.last = s.folder.run / "checkpoints" / "last.pt";
+  if (!s.process.lead) return;
+  datasets::make_own_subfolder(s.folder.run / "checkpoints");
+  s.folder.claim = std::make_unique<datasets::FolderLock>(s.folder.run);
+  for (const fs::path dir : {s.folder.run, s.folder.run / "checkpoints"}) {
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
       const std::string name = it->path().filename().string();
@@ -75,22 +75,23 @@ void claim_run_folder(Session& s) {
 }
 
 ResumePlan check_identity(Session& s, const config::Node& resolved, const plugins::TrainRequest& request) {
-  s.recorded = recorded_config(resolved, s.opt);
-  const config::Identity identity = run_identity(s.recorded, *s.ds);
-  s.identity = identity;
-  if (s.dp) s.dp->agree(identity);  // before any rank reads or writes the folder under its own settings
-  if (s.opt.on_other_settings == "new_folder" && made_otherwise(s.run, identity)) {
+  s.folder.recorded = recorded_config(resolved, s.opt);
+  const config::Identity identity = run_identity(s.folder.recorded, *s.data.ds);
+  s.folder.identity = identity;
+  if (s.process.dp) s.process.dp->agree(identity);  // before any rank reads or writes the folder under its own settings
+  if (s.opt.on_other_settings == "new_folder" && made_otherwise(s.folder.run, identity)) {
     // Asked for: these settings get a folder of their own beside the other run, found again on a rerun.
-    s.opt.out = s.run.string() + "@" + identity.hash.substr(0, 8);
-    if (s.lead)
-      std::cerr << "loci: " << s.run.string() << " holds a run made otherwise; training into " << s.opt.out << "\n";
+    s.opt.out = s.folder.run.string() + "@" + identity.hash.substr(0, 8);
+    if (s.process.lead)
+      std::cerr << "loci: " << s.folder.run.string() << " holds a run made otherwise; training into " << s.opt.out
+                << "\n";
     claim_run_folder(s);
-    s.recorded = recorded_config(resolved, s.opt);
-    const ResumePlan plan = plan_resume(s.run, identity, s.opt, true);
+    s.folder.recorded = recorded_config(resolved, s.opt);
+    const ResumePlan plan = plan_resume(s.folder.run, identity, s.opt, true);
     write_record(s, identity, plan);
     return plan;
   }
-  const ResumePlan plan = plan_resume(s.run, identity, s.opt, request.resume);
+  const ResumePlan plan = plan_resume(s.folder.run, identity, s.opt, request.resume);
   write_record(s, identity, plan);
   return plan;
 }
@@ -99,32 +100,32 @@ void use_checkpoint(Session& s, const std::string& from) {
   if (!fs::is_regular_file(from)) throw UserError("--from " + from + ": no such checkpoint file");
   // Another run's checkpoint would continue that run's state under this run's identity: a silent mix-up.
   std::error_code ec;
-  if (fs::weakly_canonical(fs::path(from).parent_path(), ec) != fs::weakly_canonical(s.run / "checkpoints", ec))
-    throw UserError("--from " + from + ": not a checkpoint of this run (" + (s.run / "checkpoints").string() +
+  if (fs::weakly_canonical(fs::path(from).parent_path(), ec) != fs::weakly_canonical(s.folder.run / "checkpoints", ec))
+    throw UserError("--from " + from + ": not a checkpoint of this run (" + (s.folder.run / "checkpoints").string() +
                     "); continue a run from its own checkpoints");
-  s.last_source = from;
-  if (s.lead) fs::remove(s.run / "summary.json");
+  s.folder.last_source = from;
+  if (s.process.lead) fs::remove(s.folder.run / "summary.json");
 }
 
 void write_robustness(Session& s) {
   if (s.opt.robustness_noise.empty()) return;
   std::ostringstream csv;
   csv << "split,noise_std,samples,loss,accuracy,mse\n";
-  for (const auto& split : s.eval_splits)
+  for (const auto& split : s.data.eval_splits)
     for (const double sd : s.opt.robustness_noise) {
-      const SplitMetrics m =
-          evaluate(s.model, *s.ds, split, s.plan, s.opt.eval_batch_size, s.opt.seed, *s.micro, -1, s.means, sd);
+      const SplitMetrics m = evaluate(s.learner.model, *s.data.ds, split, s.data.plan, s.opt.eval_batch_size,
+                                      s.opt.seed, *s.learner.micro, -1, s.data.means, sd);
       auto cell = [](double v) { return v < 0 ? std::string() : config::default_text(v); };
       csv << split << "," << config::default_text(sd) << "," << m.samples << "," << cell(m.loss) << ","
           << cell(m.accuracy) << "," << cell(m.mse) << "\n";
     }
-  datasets::write_file_atomically(s.run / "robustness.csv", csv.str());
+  datasets::write_file_atomically(s.folder.run / "robustness.csv", csv.str());
 }
 
 void write_summary(const Session& s, const std::string& status) {
   const TrainOptions& opt = s.opt;
-  const RunState& state = s.state;
-  const auto& pe = s.mopt.encoder().pe();
+  const RunState& state = s.schedule.state;
+  const auto& pe = s.learner.mopt.encoder().pe();
   nlohmann::ordered_json j;
   j["status"] = status;
   j["epochs"] = state.epoch;
@@ -132,17 +133,17 @@ void write_summary(const Session& s, const std::string& status) {
   j["train_seconds"] = state.seconds;
   j["samples_per_second"] = state.seconds > 0 ? static_cast<double>(state.step * opt.batch_size) / state.seconds : 0.0;
   j["seed"] = opt.seed;
-  j["pe_draw"] = effective_pe_draw(opt, s.identity);
+  j["pe_draw"] = effective_pe_draw(opt, s.folder.identity);
   j["precision"] = opt.precision;
   j["micro_batches"] = opt.micro_batches;
   j.update(numerics_summary(opt.precision, fused_products(opt)));
-  j["data"] = s.recorded.at("data").text();
-  j["task"] = task_record(s.plan);
+  j["data"] = s.folder.recorded.at("data").text();
+  j["task"] = task_record(s.data.plan);
   j["pe"] = {{"type", pe.type()},
              {"placement", pe.placement()},
              {"init", pe.init() ? pe.init()->name() : ""},
              {"init_std", pe.init() ? pe.init()->std() : 0.0}};
-  j["batches_per_epoch"] = s.per_epoch;
+  j["batches_per_epoch"] = s.schedule.per_epoch;
   nlohmann::ordered_json final_metrics = nlohmann::ordered_json::object();
   if (!state.rows.empty()) {
     const auto last_epoch = state.rows.back().epoch;
@@ -155,12 +156,12 @@ void write_summary(const Session& s, const std::string& status) {
       }
   }
   j["final"] = final_metrics;
-  datasets::write_file_atomically(s.run / "summary.json", j.dump(2) + "\n");
+  datasets::write_file_atomically(s.folder.run / "summary.json", j.dump(2) + "\n");
 }
 
 void write_provenance(const Session& s, const std::string& status) {
   nlohmann::ordered_json all = nlohmann::ordered_json::array();
-  if (std::ifstream in(s.run / "provenance.json"); in) {
+  if (std::ifstream in(s.folder.run / "provenance.json"); in) {
     try {
       all = nlohmann::ordered_json::parse(in);
       if (!all.is_array()) all = nlohmann::ordered_json::array();
@@ -169,16 +170,16 @@ void write_provenance(const Session& s, const std::string& status) {
     }
   }
   nlohmann::ordered_json p = provenance(true);
-  p["started"] = s.started_at;
+  p["started"] = s.process.started_at;
   p["ended"] = utc_now();
   p["status"] = status;
-  p["epochs_done"] = s.state.epoch;
-  p["data"] = s.recorded.at("data").text();
-  const fs::path index = fs::path(s.recorded.at("data").text()) / "index.json";
+  p["epochs_done"] = s.schedule.state.epoch;
+  p["data"] = s.folder.recorded.at("data").text();
+  const fs::path index = fs::path(s.folder.recorded.at("data").text()) / "index.json";
   std::error_code ec;
   if (fs::is_regular_file(index, ec)) p["data_index_sha256"] = datasets::sha256_file(index);
   all.push_back(p);
-  datasets::write_file_atomically(s.run / "provenance.json", all.dump(2) + "\n");
+  datasets::write_file_atomically(s.folder.run / "provenance.json", all.dump(2) + "\n");
 }
 
 }  // namespace loci::torch_trainer

@@ -54,14 +54,14 @@ torch::Tensor positions_of(const datasets::Dataset& ds) {
 }
 
 // The split whose samples the saved attention maps average: the configured one (an unknown name is an error), else
-// the human puzzles, else test, else the first evaluated split. `where` is the key's position in the config.
+// the human puzzles, else test, else the first evaluated split.
 std::string attention_split_of(const TrainOptions& opt, const datasets::Dataset& ds,
-                               const std::vector<std::string>& eval_splits, const std::string& where) {
+                               const std::vector<std::string>& eval_splits) {
   const auto splits = ds.splits();
   if (!opt.attention_split.empty()) {
     if (std::find(splits.begin(), splits.end(), opt.attention_split) == splits.end())
-      throw UserError(where + ": train.attention_split: the dataset " + ds.path().string() + " has no split '" +
-                      opt.attention_split + "'");
+      opt.marks.fail("train.attention_split", "train.attention_split: the dataset " + ds.path().string() +
+                                                  " has no split '" + opt.attention_split + "'");
     return opt.attention_split;
   }
   for (const char* preferred : {"human", "test"})
@@ -82,37 +82,38 @@ class TorchTrainer final : public plugins::Trainer {
       std::cout << plan << std::endl;
       return;
     }
-    set_up_process(s, resolved);
-    if (s.lead && request.progress) {
+    set_up_process(s);
+    if (s.process.lead && request.progress) {
       const cpu::Choice kernel = cpu::current();
       std::cerr << "loci: BLAS kernel " << (kernel.kernel.empty() ? "(not OpenBLAS)" : kernel.kernel) << " ("
                 << kernel.why << ")\n";
-      if (s.opt.precision == "bf16" && s.device.is_cpu())
+      if (s.opt.precision == "bf16" && s.process.device.is_cpu())
         std::cerr << "loci: " << onednn_state(fused_products(s.opt)).why << "\n";
-      if (s.device.is_cpu()) std::cerr << "loci: chunk products: " << models::rows::jit_gemm_description() << "\n";
+      if (s.process.device.is_cpu())
+        std::cerr << "loci: chunk products: " << models::rows::jit_gemm_description() << "\n";
     }
     const PauseSignal pause;  // from here on SIGUSR1 pauses the run instead of ending the process
     claim_run_folder(s);
     open_data(s);
     const ResumePlan resume = check_identity(s, resolved, request);
-    s.started_at = utc_now();
+    s.process.started_at = utc_now();
     if (!request.from.empty())
       use_checkpoint(s, request.from);
     else if (resume.finished && !resume.extend) {
-      std::cerr << "loci: " << s.run.string() << " has finished already (summary.json); nothing to do\n";
+      std::cerr << "loci: " << s.folder.run.string() << " has finished already (summary.json); nothing to do\n";
       return;
     }
     verify_data(s);
-    build_model(s, resolved);
+    build_model(s);
     restore(s, resume, !request.from.empty());
-    plan_epochs(s, resolved, request);
+    plan_epochs(s, request);
     record_initial_pe(s);
     const std::string status = run_epochs(s, request);
-    if (s.lead && status != "paused") {
+    if (s.process.lead && status != "paused") {
       write_robustness(s);
       write_summary(s, status);
     }
-    if (s.lead) write_provenance(s, status);
+    if (s.process.lead) write_provenance(s, status);
   }
 
   // The finished run's model, loaded from its last checkpoint under the run's own settings, evaluated with its PE
@@ -120,7 +121,7 @@ class TorchTrainer final : public plugins::Trainer {
   void intervene(const config::Node& resolved, const plugins::InterveneRequest& request) override {
     Session s;
     const auto claim = load_trained(s, resolved, request.run, request.threads);
-    s.means = token_means(*s.ds, s.opt.train_split, s.plan);
+    s.data.means = token_means(*s.data.ds, s.opt.train_split, s.data.plan);
     write_interventions(s, request);
   }
 
@@ -141,99 +142,103 @@ class TorchTrainer final : public plugins::Trainer {
     s.opt = read_options(resolved);
     s.opt.out = run.string();
     if (threads > 0) s.opt.threads = threads;
-    s.run = run;
-    s.last = s.run / "checkpoints" / "last.pt";
+    s.folder.run = run;
+    s.folder.last = s.folder.run / "checkpoints" / "last.pt";
     check_finished_run(s);
-    set_up_process(s, resolved);
-    auto claim = std::make_unique<datasets::FolderLock>(s.run);
+    set_up_process(s);
+    auto claim = std::make_unique<datasets::FolderLock>(s.folder.run);
     open_data(s);
-    s.recorded = recorded_config(resolved, s.opt);
-    s.identity = run_identity(s.recorded, *s.ds);
+    s.folder.recorded = recorded_config(resolved, s.opt);
+    s.folder.identity = run_identity(s.folder.recorded, *s.data.ds);
     verify_data(s);
-    build_model(s, resolved);
-    s.state = load_checkpoint(s.last, s.model, *s.optimizer, lasting_keys(s.identity));
-    s.eval_splits = s.opt.eval_splits.empty() ? s.ds->splits() : s.opt.eval_splits;
+    build_model(s);
+    s.schedule.state =
+        load_checkpoint(s.folder.last, s.learner.model, *s.learner.optimizer, lasting_keys(s.folder.identity));
+    s.data.eval_splits = s.opt.eval_splits.empty() ? s.data.ds->splits() : s.opt.eval_splits;
     return claim;
   }
 
   // Device, threads, allocator, and the other ranks of a data-parallel launch.
-  static void set_up_process(Session& s, const config::Node& resolved) {
+  static void set_up_process(Session& s) {
     if (s.opt.device == "cuda" && !torch::cuda::is_available())
-      config::fail_at(resolved.at("train.device").mark(),
-                      "train.device is cuda, but this LibTorch has no CUDA device (Debian's libtorch is CPU-only)");
-    s.device = torch::Device(s.opt.device == "cuda" ? torch::kCUDA : torch::kCPU);
+      s.opt.marks.fail("train.device",
+                       "train.device is cuda, but this LibTorch has no CUDA device (Debian's libtorch is CPU-only)");
+    s.process.device = torch::Device(s.opt.device == "cuda" ? torch::kCUDA : torch::kCPU);
     // More threads than cores only time-slice them; the results never depend on the count.
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     if (s.opt.threads > 0) at::set_num_threads(std::min(s.opt.threads, cores));
     // Keeps freed tensor memory in the process: page faults on fresh multi-MB buffers otherwise double step time.
     models::tune_allocator();
-    if (s.opt.precision == "bf16" && s.device.is_cpu()) settle_onednn();
-    if (fused_products(s.opt) && s.device.is_cpu() && models::bf16_products_engine().empty())
-      config::fail_at(resolved.at("train.bf16_products").mark(),
-                      "train.bf16_products is fused, but oneDNN here has no bfloat16 arithmetic (" +
-                          onednn_state(false).isa + "; it needs AVX512_BF16 or AMX): use autocast");
+    if (s.opt.precision == "bf16" && s.process.device.is_cpu()) settle_onednn();
+    if (fused_products(s.opt) && s.process.device.is_cpu() && models::bf16_products_engine().empty())
+      s.opt.marks.fail("train.bf16_products",
+                       "train.bf16_products is fused, but oneDNN here has no bfloat16 arithmetic (" +
+                           onednn_state(false).isa + "; it needs AVX512_BF16 or AMX): use autocast");
     // Joined before anything else can fail, so that a rank which stops early stops the others at once.
-    s.dp = DataParallel::join(launch_rank(), std::chrono::seconds(s.opt.dist_timeout));
-    s.rank = s.dp ? s.dp->rank() : 0;
-    s.ranks = s.dp ? s.dp->world_size() : 1;
-    s.lead = s.rank == 0;
+    s.process.dp = DataParallel::join(launch_rank(), std::chrono::seconds(s.opt.dist_timeout));
+    s.process.rank = s.process.dp ? s.process.dp->rank() : 0;
+    s.process.ranks = s.process.dp ? s.process.dp->world_size() : 1;
+    s.process.lead = s.process.rank == 0;
   }
 
   static void open_data(Session& s) {
-    s.ds.emplace(datasets::Dataset::open(s.opt.data));
-    s.plan = plan_feed(*s.ds, s.opt);
-    s.positions = positions_of(*s.ds);
-    if (s.positions.size(0) != s.plan.tokens)
-      throw UserError(s.ds->path().string() + ": /positions has " + std::to_string(s.positions.size(0)) +
-                      " tokens but '" + s.plan.input + "' has " + std::to_string(s.plan.tokens));
+    s.data.ds.emplace(datasets::Dataset::open(s.opt.data));
+    s.data.plan = plan_feed(*s.data.ds, s.opt);
+    s.data.positions = positions_of(*s.data.ds);
+    if (s.data.positions.size(0) != s.data.plan.tokens)
+      throw UserError(s.data.ds->path().string() + ": /positions has " + std::to_string(s.data.positions.size(0)) +
+                      " tokens but '" + s.data.plan.input + "' has " + std::to_string(s.data.plan.tokens));
   }
 
   // Every shard's size and checksum against index.json, once, before anything trains on it.
   static void verify_data(Session& s) {
-    if (s.ds->is_folder()) s.ds->verify();
+    if (s.data.ds->is_folder()) s.data.ds->verify();
   }
 
-  static void build_model(Session& s, const config::Node& resolved) {
-    s.mopt = s.opt.model;
-    s.mopt.encoder().in_channels(s.plan.channels);
-    s.mopt.task(s.plan.task == Task::classification ? "classification" : "masked_regression");
-    s.mopt.classification().classes(s.plan.classes);
-    if (!s.plan.dense_label.empty()) s.mopt.classification().pooling("every");
-    if (const auto draw = pe_draw_seed(s.opt, s.identity)) s.mopt.encoder().pe().draw_seed(*draw);
-    check_training_memory(s.opt, s.plan, s.ds->samples(s.opt.train_split), resolved);
+  static void build_model(Session& s) {
+    s.learner.mopt = s.opt.model;
+    s.learner.mopt.encoder().in_channels(s.data.plan.channels);
+    s.learner.mopt.task(s.data.plan.task == Task::classification ? "classification" : "masked_regression");
+    s.learner.mopt.classification().classes(s.data.plan.classes);
+    if (!s.data.plan.dense_label.empty()) s.learner.mopt.classification().pooling("every");
+    if (const auto draw = pe_draw_seed(s.opt, s.folder.identity)) s.learner.mopt.encoder().pe().draw_seed(*draw);
+    check_training_memory(s.opt, s.data.plan, s.data.ds->samples(s.opt.train_split));
     try {
-      s.model = models::make_model(s.mopt, s.positions, s.opt.seed);
+      s.learner.model = models::make_model(s.learner.mopt, s.data.positions, s.opt.seed);
     } catch (const std::invalid_argument& e) {
       // The options passed their schema; what is left is a combination this dataset or model cannot take.
-      config::fail_at(resolved.at("model.pe.type").mark(), "model.pe.type '" + s.mopt.encoder().pe().type() +
-                                                               "' with these model keys cannot be built on " +
-                                                               s.ds->path().string() + ": " + e.what());
+      s.opt.marks.fail("model.pe.type", "model.pe.type '" + s.learner.mopt.encoder().pe().type() +
+                                            "' with these model keys cannot be built on " + s.data.ds->path().string() +
+                                            ": " + e.what());
     }
-    s.model->to(s.device);
-    s.optimizer = make_optimizer(s.opt, s.model);
+    s.learner.model->to(s.process.device);
+    s.learner.optimizer = make_optimizer(s.opt, s.learner.model);
     // Each batch's gradient as the sum of train.micro_batches parts, the parts side by side on the threads, one each.
-    s.micro =
+    s.learner.micro =
         std::make_unique<models::MicroBatches>(models::MicroBatchOptions(s.opt.micro_batches, at::get_num_threads()));
   }
 
   static void restore(Session& s, const ResumePlan& resume, bool from_file) {
     if (from_file) {
-      s.state = load_checkpoint(s.last_source, s.model, *s.optimizer, lasting_keys(s.identity));
-      if (s.lead)
-        std::cerr << "loci: continuing " << s.run.string() << " from " << s.last_source.string() << " (epoch "
-                  << s.state.epoch << ", step " << s.state.step << ")\n";
-    } else if (!resume.fresh && fs::exists(s.last)) {
-      s.state = load_checkpoint(s.last, s.model, *s.optimizer, lasting_keys(s.identity));
+      s.schedule.state =
+          load_checkpoint(s.folder.last_source, s.learner.model, *s.learner.optimizer, lasting_keys(s.folder.identity));
+      if (s.process.lead)
+        std::cerr << "loci: continuing " << s.folder.run.string() << " from " << s.folder.last_source.string()
+                  << " (epoch " << s.schedule.state.epoch << ", step " << s.schedule.state.step << ")\n";
+    } else if (!resume.fresh && fs::exists(s.folder.last)) {
+      s.schedule.state =
+          load_checkpoint(s.folder.last, s.learner.model, *s.learner.optimizer, lasting_keys(s.folder.identity));
       if (resume.extend) drop_final_evaluation(s);
-      if (s.lead)
-        std::cerr << "loci: " << (resume.extend ? "extending " : "resuming ") << s.run.string() << " at epoch "
-                  << s.state.epoch << ", step " << s.state.step << "\n";
+      if (s.process.lead)
+        std::cerr << "loci: " << (resume.extend ? "extending " : "resuming ") << s.folder.run.string() << " at epoch "
+                  << s.schedule.state.epoch << ", step " << s.schedule.state.step << "\n";
     }
-    if (s.dp) {
-      const std::int64_t lead_step = s.dp->broadcast(s.state.step, "the step to resume from", s.state.step);
-      if (lead_step != s.state.step)
-        throw UserError(s.run.string() + ": rank " + std::to_string(s.rank) + " would start at step " +
-                        std::to_string(s.state.step) + " but rank 0 at step " + std::to_string(lead_step) +
+    if (s.process.dp) {
+      const std::int64_t lead_step =
+          s.process.dp->broadcast(s.schedule.state.step, "the step to resume from", s.schedule.state.step);
+      if (lead_step != s.schedule.state.step)
+        throw UserError(s.folder.run.string() + ": rank " + std::to_string(s.process.rank) + " would start at step " +
+                        std::to_string(s.schedule.state.step) + " but rank 0 at step " + std::to_string(lead_step) +
                         "; every rank must see the same run folder (a shared file system)");
     }
   }
@@ -241,36 +246,34 @@ class TorchTrainer final : public plugins::Trainer {
   // A finished run evaluated at its last epoch whatever train.eval_every said; a run asked for more epochs from
   // the start would not have, so that evaluation goes (the model and optimizer are unchanged by it).
   static void drop_final_evaluation(Session& s) {
-    const std::int64_t e = s.state.epoch;
+    const std::int64_t e = s.schedule.state.epoch;
     if (e % s.opt.eval_every == 0) return;
-    auto& rows = s.state.rows;
+    auto& rows = s.schedule.state.rows;
     rows.erase(std::remove_if(rows.begin(), rows.end(), [e](const MetricsRow& r) { return r.epoch == e; }), rows.end());
-    auto& pe = s.state.pe_history;
+    auto& pe = s.schedule.state.pe_history;
     pe.erase(std::remove_if(pe.begin(), pe.end(), [e](const PeSnapshot& p) { return p.epoch == e; }), pe.end());
   }
 
-  static void plan_epochs(Session& s, const config::Node& resolved, const plugins::TrainRequest& request) {
-    s.eval_splits = s.opt.eval_splits.empty() ? s.ds->splits() : s.opt.eval_splits;
-    for (const auto& split : s.eval_splits)
-      s.ds->samples(split);  // an unknown split is an error now, not at the first eval
-    if (!s.opt.checkpoint_best.empty() &&
-        std::find(s.eval_splits.begin(), s.eval_splits.end(), s.opt.checkpoint_best) == s.eval_splits.end())
-      config::fail_at(
-          resolved.at("train.checkpoint.best").mark(),
-          "train.checkpoint.best: split '" + s.opt.checkpoint_best + "' is not evaluated (see task.eval_splits)");
-    s.attention_split = s.opt.save_attention ? attention_split_of(s.opt, *s.ds, s.eval_splits,
-                                                                  resolved.at("train.attention_split").mark().str())
-                                             : "";
-    s.per_epoch = datasets::BatchStream(*s.ds, s.plan.stream_options(s.opt.train_split, s.opt.batch_size)).batches();
-    if (s.per_epoch == 0)
-      config::fail_at(resolved.at("task.train_split").mark(), "task.train_split '" + s.opt.train_split + "' of " +
-                                                                  s.ds->path().string() +
-                                                                  " holds no samples; nothing to train on");
-    s.total_steps = s.opt.steps > 0 ? s.opt.steps : s.opt.epochs * s.per_epoch;
-    s.total_epochs = s.opt.steps > 0 ? (s.opt.steps + s.per_epoch - 1) / s.per_epoch : s.opt.epochs;
-    s.progress_shown = s.lead && s.opt.progress && request.progress;
-    s.say = s.lead && request.progress;
-    if (s.lead) s.means = token_means(*s.ds, s.opt.train_split, s.plan);
+  static void plan_epochs(Session& s, const plugins::TrainRequest& request) {
+    s.data.eval_splits = s.opt.eval_splits.empty() ? s.data.ds->splits() : s.opt.eval_splits;
+    for (const auto& split : s.data.eval_splits)
+      s.data.ds->samples(split);  // an unknown split is an error now, not at the first eval
+    if (!s.opt.checkpoint_best.empty() && std::find(s.data.eval_splits.begin(), s.data.eval_splits.end(),
+                                                    s.opt.checkpoint_best) == s.data.eval_splits.end())
+      s.opt.marks.fail("train.checkpoint.best", "train.checkpoint.best: split '" + s.opt.checkpoint_best +
+                                                    "' is not evaluated (see task.eval_splits)");
+    s.data.attention_split = s.opt.save_attention ? attention_split_of(s.opt, *s.data.ds, s.data.eval_splits) : "";
+    s.schedule.per_epoch =
+        datasets::BatchStream(*s.data.ds, s.data.plan.stream_options(s.opt.train_split, s.opt.batch_size)).batches();
+    if (s.schedule.per_epoch == 0)
+      s.opt.marks.fail("task.train_split", "task.train_split '" + s.opt.train_split + "' of " +
+                                               s.data.ds->path().string() + " holds no samples; nothing to train on");
+    s.schedule.total_steps = s.opt.steps > 0 ? s.opt.steps : s.opt.epochs * s.schedule.per_epoch;
+    s.schedule.total_epochs =
+        s.opt.steps > 0 ? (s.opt.steps + s.schedule.per_epoch - 1) / s.schedule.per_epoch : s.opt.epochs;
+    s.process.progress_shown = s.process.lead && s.opt.progress && request.progress;
+    s.process.say = s.process.lead && request.progress;
+    if (s.process.lead) s.data.means = token_means(*s.data.ds, s.opt.train_split, s.data.plan);
   }
 };
 

@@ -418,17 +418,17 @@ void refuse_unread_init_keys(const config::Node& r, const InitKeys& k, const c10
     const std::string& key = shared.key;
     if (!k.given(key)) continue;
     const std::string path = "model.pe.init." + key;
-    const config::Node* node = r.find_path(path);
-    const std::string where = node ? node->mark().str() + ": " : "";
+    const config::Mark where = r.find_path(path) ? r.find_path(path)->mark() : config::Mark{"config", 0, 0};
     if (!init)
-      throw UserError(where + "'" + path + "': this PE draws no table, so no initialiser reads it; leave it out");
+      config::fail_at(where, "'" + path + "': this PE draws no table, so no initialiser reads it; leave it out");
     const auto& reads = models::InitRegistry::reads(init->name());
     if (std::find(reads.begin(), reads.end(), key) != reads.end()) continue;
     std::string takes;
     for (const auto& x : reads) takes += (takes.empty() ? "" : ", ") + std::string("model.pe.init.") + x;
-    throw UserError(where + "'" + path + "' is not read by the " + init->name() + " initialiser" +
-                    (takes.empty() ? std::string(", which reads no key") : " (it reads " + takes + ")") + "; set " +
-                    (takes.empty() ? std::string("none") : "those") + " instead, or leave it out");
+    config::fail_at(where, "'" + path + "' is not read by the " + init->name() + " initialiser" +
+                               (takes.empty() ? std::string(", which reads no key") : " (it reads " + takes + ")") +
+                               "; set " + (takes.empty() ? std::string("none") : "those") +
+                               " instead, or leave it out");
   }
 }
 
@@ -445,12 +445,11 @@ void refuse_other_variant_keys(const config::Node& r, const std::string& group, 
       const std::string path = group + "." + name + "." + key.name;
       const config::Node* node = r.find_path(path);
       if (!node || node->mark().file.empty()) continue;
-      const std::string where = node->mark().str() + ": ";
       if (name != chosen)
-        throw UserError(where + "'" + path + "' is a key of the " + name + " " + what + ", and this run's " + what +
-                        " is " + (chosen.empty() ? std::string("none") : chosen) + "; leave it out");
+        config::fail_at(*node, "'" + path + "' is a key of the " + name + " " + what + ", and this run's " + what +
+                                   " is " + (chosen.empty() ? std::string("none") : chosen) + "; leave it out");
       if (key.min_exclusive && key.kind != sim::ParamSpec::Kind::flag && !(node->as_double() > key.min))
-        throw UserError(where + "'" + path + "' must be above " + config::default_text(key.min));
+        config::fail_at(*node, "'" + path + "' must be above " + config::default_text(key.min));
     }
 }
 
@@ -499,6 +498,7 @@ const char* schema_text() {
 
 TrainOptions read_options(const config::Node& r) {
   TrainOptions o;
+  o.marks = config::KeyMarks(r);
   TrainerCommon common;
   trainer_common_options().read(r, common);
   o.data = common.data;

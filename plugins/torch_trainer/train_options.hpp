@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/config/fail_at.hpp"
 #include "core/config/node.hpp"
 #include "core/config/options.hpp"
 #include "models/model.hpp"
@@ -81,6 +82,9 @@ struct TrainOptions {
   std::map<std::string, std::map<std::string, double>> pe_params;
   // Every registered initialiser's own keys (model.pe.init.<name>.<key>); the run's initialiser gets its own.
   std::map<std::string, std::map<std::string, double>> init_params;
+
+  // Where each key was given: a rule checked after reading (against the dataset, the machine) fails at its key.
+  config::KeyMarks marks;
 };
 
 // Whether `value` is a valid model.pe.draw: seed, run, or a whole number below 10^19.

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <iterator>
 
+#include "core/config/fail_at.hpp"
 #include "core/config/schema.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
@@ -138,4 +139,24 @@ TEST_CASE("the schema example in docs/EXTENDING.md parses and checks as the page
   CHECK_THROWS_WITH(s.resolve(Node::map(), {"grid.side=1"}), Catch::Contains("grid.side"));
   CHECK_THROWS_WITH(s.resolve(Node::map(), {"scales=[0.5,-1]"}), Catch::Contains("scales"));
   CHECK_THROWS_WITH(s.resolve(Node::map(), {"noise=uniform"}), Catch::Contains("gaussian"));
+}
+
+TEST_CASE_METHOD(Fixture,
+                 "a key's position outlives the parsed config: what the user wrote, the command line, or defaults") {
+  KeyMarks marks;
+  {
+    const Node n = resolve_text("out: data\nlst:\n  n: 5\n", {"seed=3"});
+    marks = KeyMarks(n);
+  }  // the parsed config is gone; the positions stay
+  CHECK(marks.of("lst.n").str() == path + ":3:6");
+  CHECK(marks.of("out").str() == path + ":1:6");
+  CHECK(marks.of("seed").str().find("seed=3") != std::string::npos);
+  CHECK(marks.of("lst.min_jaccard").str() == "defaults");
+  CHECK(marks.of("no.such.key").str() == "config");
+  try {
+    marks.fail("lst.n", "lst.n 5 is too large for this dataset");
+    FAIL("no error");
+  } catch (const loci::UserError& e) {
+    CHECK(std::string(e.what()) == path + ":3:6: lst.n 5 is too large for this dataset");
+  }
 }
