@@ -5,6 +5,7 @@
 #include <cmath>
 #include <map>
 
+#include "core/config/fail_at.hpp"
 #include "core/error.hpp"
 #include "core/printable.hpp"
 #include "datasets/error.hpp"
@@ -198,7 +199,7 @@ Atlas read_atlas(const ParcelsOptions& o) {
       try {
         return voxel_blocks(sim::volume::read_nifti_series(first), o.voxel_block, first);
       } catch (const std::exception& e) {
-        throw UserError(o.imports.front().marks.front().str() + ": " + e.what());
+        config::fail_at(o.imports.front().marks.front(), e.what());
       }
     }
     if (is_nifti_name(o.atlas) && !o.region_map.empty()) {
@@ -224,7 +225,7 @@ Atlas read_atlas(const ParcelsOptions& o) {
   } catch (const UserError&) {
     throw;
   } catch (const std::exception& e) {
-    throw UserError(o.atlas_mark.str() + ": " + e.what());
+    config::fail_at(o.atlas_mark, e.what());
   }
   return a;
 }
@@ -261,7 +262,7 @@ std::vector<ImportedSplitData> read_subjects(const ParcelsOptions& o, const Atla
         s.samples += sub.windows;
         s.subjects.push_back(std::move(sub));
       } catch (const std::exception& e) {
-        throw UserError(split.marks[k].str() + ": " + e.what());
+        config::fail_at(split.marks[k], e.what());
       }
     }
     out.push_back(std::move(s));
