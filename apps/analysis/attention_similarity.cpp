@@ -1,4 +1,5 @@
 #include "apps/analysis/attention_similarity.hpp"
+#include "apps/analysis/analysis_json.hpp"
 #include "apps/analysis/run_folder.hpp"
 
 #include "datasets/array_file.hpp"
@@ -51,10 +52,6 @@ bool same_shape(const std::vector<Eigen::MatrixXd>& a, const std::vector<Eigen::
   for (std::size_t l = 0; l < a.size(); ++l)
     if (a[l].rows() != b[l].rows() || a[l].cols() != b[l].cols()) return false;
   return true;
-}
-
-nlohmann::ordered_json number(double v) {
-  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json();
 }
 
 }  // namespace

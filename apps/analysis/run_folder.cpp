@@ -70,6 +70,32 @@ RunIdentity identity_of(const config::Node& c, const fs::path& file, const datas
   return id;
 }
 
+RunSettings settings_of(const config::Node& c, const fs::path& file) {
+  auto required = [&](const char* key) -> const config::Node& {
+    const config::Node* n = c.find_path(key);
+    if (!n || !n->is_scalar())
+      throw UserError(file.string() + ": no '" + key + "' (not a config written by loci train)");
+    return *n;
+  };
+  auto optional = [&](const char* key) -> std::optional<std::string> {
+    const config::Node* n = c.find_path(key);
+    return n && n->is_scalar() ? std::optional<std::string>(n->text()) : std::nullopt;
+  };
+  RunSettings s;
+  s.data = required("data").text();
+  s.d_model = required("model.d_model").as_int();
+  s.pe_base = required("model.pe.base").as_double();
+  s.pe_coordinate_scale = required("model.pe.coordinate_scale").as_double();
+  s.task_type = optional("task.type");
+  s.task_objective = optional("task.objective");
+  s.pooling = optional("model.pooling");
+  s.train_split = optional("task.train_split");
+  s.input = optional("task.input");
+  s.pe_draw = optional("model.pe.draw");
+  if (const config::Node* classes = c.find_path("task.classes")) s.classes = classes->as_int();
+  return s;
+}
+
 }  // namespace
 
 std::string RunIdentity::group() const {
@@ -170,6 +196,7 @@ RunFolder load_run_folder(const fs::path& folder) {
   if (!run_array_file(folder, "pe.h5")) throw datasets::DataError(folder / "pe.h5", "does not exist");
   r.pe = datasets::read_array_file(folder / "pe.h5");
   r.identity = identity_of(r.config, folder / "config.yaml", r.pe.attributes);
+  r.settings = settings_of(r.config, folder / "config.yaml");
   return r;
 }
 

@@ -27,10 +27,22 @@ struct RunIdentity {
   bool drawn = false;         // the PE is drawn from its init (learned, random_fixed), so sigma matters
 };
 
+// The trainer's settings the analyses use beside the identity, read from config.yaml once, when the folder is loaded:
+// with identity_of, the one place the analyses spell the trainer's keys. The optional ones may be absent from the
+// config of an older run; each use says what absence means.
+struct RunSettings {
+  std::string data;  // the dataset's folder
+  std::int64_t d_model = 0;
+  double pe_base = 0, pe_coordinate_scale = 0;  // the sinusoidal oracle's
+  std::optional<std::string> task_type, task_objective, pooling, train_split, input, pe_draw;
+  std::int64_t classes = 0;  // task.classes; 0: from the dataset
+};
+
 struct RunFolder {
   std::filesystem::path folder;
   config::Node config;  // config.yaml
   RunIdentity identity;
+  RunSettings settings;
   std::vector<nlohmann::json> metrics;  // metrics.jsonl rows: epoch, step, split, loss, accuracy or mse, ...
   nlohmann::ordered_json summary;       // summary.json of a finished run, null while it has none
   datasets::ArrayFileContents pe;       // pe.h5

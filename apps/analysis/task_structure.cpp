@@ -1,4 +1,5 @@
 #include "apps/analysis/task_structure.hpp"
+#include "apps/analysis/analysis_json.hpp"
 
 #include <cmath>
 
@@ -9,23 +10,14 @@ namespace loci::analysis {
 
 namespace {
 
-nlohmann::ordered_json number(double v) {
-  return std::isfinite(v) ? nlohmann::ordered_json(v) : nlohmann::ordered_json();
-}
-
-std::string text_at(const RunFolder& run, const char* key, const std::string& absent) {
-  const auto* node = run.config.find_path(key);
-  return node ? node->text() : absent;
-}
-
 // The task the trainer resolved (summary.json), else the config's; a dense objective reads every token.
 bool reads_one_token(const RunFolder& run) {
-  std::string task = text_at(run, "task.type", "auto");
+  std::string task = run.settings.task_type.value_or("auto");
   if (run.summary.is_object() && run.summary.contains("task") && run.summary["task"].is_object() &&
       run.summary["task"].contains("type") && run.summary["task"]["type"].is_string())
     task = run.summary["task"]["type"].get<std::string>();
-  return task != "masked_regression" && text_at(run, "task.objective", "readout") == "readout" &&
-         text_at(run, "model.pooling", "last") == "last";
+  return task != "masked_regression" && run.settings.task_objective.value_or("readout") == "readout" &&
+         run.settings.pooling.value_or("last") == "last";
 }
 
 }  // namespace
