@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "datasets/arg.hpp"
+#include "core/option.hpp"
 #include "datasets/reader.hpp"
 
 #include <boost/core/noncopyable.hpp>
@@ -19,21 +19,21 @@ namespace loci::datasets {
 struct BatchStreamOptions {
   BatchStreamOptions(std::string split, std::vector<std::string> arrays, std::int64_t batch_size)
       : split_(std::move(split)), arrays_(std::move(arrays)), batch_size_(batch_size) {}
-  LOCI_ARG(std::string, split);
-  LOCI_ARG(std::vector<std::string>, arrays);  // per-sample arrays to load, in the order Batch::arrays holds them
-  LOCI_ARG(std::int64_t, batch_size);
-  LOCI_ARG(std::uint64_t, seed) = 0;
-  LOCI_ARG(std::int64_t, epoch) = 0;
-  LOCI_ARG(bool, shuffle) = true;             // false: samples in stored order (evaluation)
-  LOCI_ARG(bool, drop_last) = false;          // drop a final batch smaller than batch_size
-  LOCI_ARG(std::int64_t, limit) = 0;          // only the split's first `limit` samples in stored order (0: all)
-  LOCI_ARG(std::int64_t, window_chunks) = 4;  // chunks whose samples are mixed together
-  LOCI_ARG(std::int64_t, prefetch_batches) = 4;
+  LOCI_OPTION(std::string, split);
+  LOCI_OPTION(std::vector<std::string>, arrays);  // per-sample arrays to load, in the order Batch::arrays holds them
+  LOCI_OPTION(std::int64_t, batch_size);
+  LOCI_OPTION(std::uint64_t, seed) = 0;
+  LOCI_OPTION(std::int64_t, epoch) = 0;
+  LOCI_OPTION(bool, shuffle) = true;             // false: samples in stored order (evaluation)
+  LOCI_OPTION(bool, drop_last) = false;          // drop a final batch smaller than batch_size
+  LOCI_OPTION(std::int64_t, limit) = 0;          // only the split's first `limit` samples in stored order (0: all)
+  LOCI_OPTION(std::int64_t, window_chunks) = 4;  // chunks whose samples are mixed together
+  LOCI_OPTION(std::int64_t, prefetch_batches) = 4;
   // Data-parallel training: of every batch of the order above (the global batch), keep only part `rank` of `ranks`
   // equal parts. Every rank gets the same number of batches, an empty one when a final batch has fewer samples than
   // ranks, so that all ranks take the same number of steps.
-  LOCI_ARG(int, rank) = 0;
-  LOCI_ARG(int, ranks) = 1;
+  LOCI_OPTION(int, rank) = 0;
+  LOCI_OPTION(int, ranks) = 1;
 };
 
 struct Batch {

@@ -9,7 +9,7 @@
 #include <mutex>
 #include <string>
 
-#include "datasets/arg.hpp"
+#include "core/option.hpp"
 
 #include <boost/core/noncopyable.hpp>
 
@@ -17,13 +17,13 @@ namespace loci::datasets {
 
 struct ProgressOptions {
   ProgressOptions(std::string label, std::int64_t total) : label_(std::move(label)), total_(total) {}
-  LOCI_ARG(std::string, label);
-  LOCI_ARG(std::int64_t, total);
-  LOCI_ARG(std::string, unit) = "samples";
-  LOCI_ARG(bool, enabled) = true;
-  LOCI_ARG(std::FILE*, stream) = stderr;
+  LOCI_OPTION(std::string, label);
+  LOCI_OPTION(std::int64_t, total);
+  LOCI_OPTION(std::string, unit) = "samples";
+  LOCI_OPTION(bool, enabled) = true;
+  LOCI_OPTION(std::FILE*, stream) = stderr;
   // Seconds between reports; 0 picks 0.2 on a terminal and 5 in a log.
-  LOCI_ARG(double, interval) = 0.0;
+  LOCI_OPTION(double, interval) = 0.0;
 };
 
 class Progress : boost::noncopyable {

@@ -2,6 +2,7 @@
 // Batch-first multi-head self-attention with the PE hooks (bias, rotation, causal mask) and an optional record of
 // its attention map. Written from Linear layers because LibTorch 1.13's MultiheadAttention is sequence-first.
 
+#include "core/option.hpp"
 #include "models/pe/positional_encoding.hpp"
 
 #include <torch/nn/modules/linear.h>
@@ -10,10 +11,10 @@ namespace loci::models {
 
 struct AttentionOptions {
   AttentionOptions(int64_t d_model, int64_t heads) : d_model_(d_model), heads_(heads) {}
-  TORCH_ARG(int64_t, d_model);
-  TORCH_ARG(int64_t, heads);
+  LOCI_OPTION(int64_t, d_model);
+  LOCI_OPTION(int64_t, heads);
   // On the attention weights.
-  TORCH_ARG(double, dropout) = 0.0;
+  LOCI_OPTION(double, dropout) = 0.0;
 };
 
 // How a block's PE reaches its attention: which PE and placement, and how many leading tokens (CLS) carry no position.

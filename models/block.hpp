@@ -2,6 +2,7 @@
 // One encoder block: the PE added at its input, self-attention, an MLP, LayerNorms after (paper) or before the
 // residual sums. With activation_after_both the MLP is act(fc2(act(fc1(x)))), the paper's model.
 
+#include "core/option.hpp"
 #include "models/attention.hpp"
 
 #include <torch/nn/modules/normalization.h>
@@ -9,16 +10,16 @@
 namespace loci::models {
 
 struct BlockOptions {
-  TORCH_ARG(int64_t, d_model) = 160;
-  TORCH_ARG(int64_t, heads) = 1;
-  TORCH_ARG(int64_t, mlp_hidden) = 640;
+  LOCI_OPTION(int64_t, d_model) = 160;
+  LOCI_OPTION(int64_t, heads) = 1;
+  LOCI_OPTION(int64_t, mlp_hidden) = 640;
   // "gelu" (exact, erf-based, as PyTorch's nn.GELU) or "relu".
-  TORCH_ARG(std::string, activation) = "gelu";
-  TORCH_ARG(bool, activation_after_both) = true;
+  LOCI_OPTION(std::string, activation) = "gelu";
+  LOCI_OPTION(bool, activation_after_both) = true;
   // "post": x = LN(attn(h) + h); x = LN(mlp(x) + x) (paper). "pre": x = h + attn(LN(h)); x = x + mlp(LN(x)).
-  TORCH_ARG(std::string, norm) = "post";
-  TORCH_ARG(double, dropout) = 0.0;
-  TORCH_ARG(double, layer_norm_eps) = 1e-5;
+  LOCI_OPTION(std::string, norm) = "post";
+  LOCI_OPTION(double, dropout) = 0.0;
+  LOCI_OPTION(double, layer_norm_eps) = 1e-5;
 };
 
 // A block input known to be the Linear embedding x Eᵀ + b of few channels (C much smaller than d) plus the block's PE.

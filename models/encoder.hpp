@@ -3,6 +3,7 @@
 // every block (each its own, or one shared) or at the input only, and an optional final LayerNorm.
 // Batch-first throughout: input [B, T, C] float, hidden [B, T, d].
 
+#include "core/option.hpp"
 #include "models/block.hpp"
 #include "models/pe/positional_encoding.hpp"
 
@@ -13,20 +14,20 @@
 namespace loci::models {
 
 struct EncoderOptions {
-  TORCH_ARG(int64_t, in_channels) = 5;
-  TORCH_ARG(int64_t, d_model) = 160;
-  TORCH_ARG(int64_t, blocks) = 4;
-  TORCH_ARG(int64_t, heads) = 1;
+  LOCI_OPTION(int64_t, in_channels) = 5;
+  LOCI_OPTION(int64_t, d_model) = 160;
+  LOCI_OPTION(int64_t, blocks) = 4;
+  LOCI_OPTION(int64_t, heads) = 1;
   // MLP hidden width = round(mlp_ratio * d_model): 640 for the paper.
-  TORCH_ARG(double, mlp_ratio) = 4.0;
-  TORCH_ARG(std::string, activation) = "gelu";
-  TORCH_ARG(bool, activation_after_both) = true;
-  TORCH_ARG(std::string, norm) = "post";
-  TORCH_ARG(double, dropout) = 0.0;
+  LOCI_OPTION(double, mlp_ratio) = 4.0;
+  LOCI_OPTION(std::string, activation) = "gelu";
+  LOCI_OPTION(bool, activation_after_both) = true;
+  LOCI_OPTION(std::string, norm) = "post";
+  LOCI_OPTION(double, dropout) = 0.0;
   // A LayerNorm after the last block (the paper has none; pre-norm models usually want one).
-  TORCH_ARG(bool, final_norm) = false;
-  TORCH_ARG(double, layer_norm_eps) = 1e-5;
-  TORCH_ARG(PEOptions, pe) = PEOptions();
+  LOCI_OPTION(bool, final_norm) = false;
+  LOCI_OPTION(double, layer_norm_eps) = 1e-5;
+  LOCI_OPTION(PEOptions, pe) = PEOptions();
 };
 
 class EncoderImpl : public torch::nn::Module {

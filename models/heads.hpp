@@ -3,16 +3,17 @@
 // (networks, parcels), with the mask helpers the trainer needs.
 
 #include <ATen/core/Generator.h>
-#include <torch/arg.h>
 #include <torch/nn/module.h>
 #include <torch/nn/modules/linear.h>
 
 #include <string>
 
+#include "core/option.hpp"
+
 namespace loci::models {
 
 struct ClassificationOptions {
-  TORCH_ARG(int64_t, classes) = 4;
+  LOCI_OPTION(int64_t, classes) = 4;
   // Which hidden state the Linear(d -> classes) reads:
   //   last   the last token (the paper: index T-1, whatever cell is the target);
   //   target a token given per sample (ModelInput::target_index, [B] int64 in 0..T-1);
@@ -23,7 +24,7 @@ struct ClassificationOptions {
   //          see only itself).
   //   every  each token's own hidden state, read by the same Linear: logits [B, T, classes], for a dense objective
   //          in which every token (every cell of the LST) is a target of its own.
-  TORCH_ARG(std::string, pooling) = "last";
+  LOCI_OPTION(std::string, pooling) = "last";
 };
 
 class ClassificationHeadImpl : public torch::nn::Module {
@@ -54,10 +55,10 @@ TORCH_MODULE(ClassificationHead);
 
 struct MaskedRegressionOptions {
   // Output channels; 0 means the encoder's in_channels (reconstruct the input).
-  TORCH_ARG(int64_t, channels) = 0;
+  LOCI_OPTION(int64_t, channels) = 0;
   // Fraction of tokens masked per sample in training and in evaluation.
-  TORCH_ARG(double, mask_ratio_train) = 0.5;
-  TORCH_ARG(double, mask_ratio_eval) = 0.9;
+  LOCI_OPTION(double, mask_ratio_train) = 0.5;
+  LOCI_OPTION(double, mask_ratio_eval) = 0.9;
 };
 
 class MaskedRegressionHeadImpl : public torch::nn::Module {

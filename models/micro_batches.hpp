@@ -7,6 +7,7 @@
 // (models/dropout.hpp). The bytes depend on `parts`, never on `threads`.
 #pragma once
 
+#include "core/option.hpp"
 #include "models/kernels/single_thread_scope.hpp"
 
 #include <torch/torch.h>
@@ -25,9 +26,9 @@ struct MicroBatchOptions {
   MicroBatchOptions(int parts = 1, int threads = 1) : parts_(parts), threads_(threads) {}
   // The number of parts each batch is cut into; with a loss weighted by each part's share of the batch the summed
   // gradient is the whole batch's.
-  TORCH_ARG(int, parts);
+  LOCI_OPTION(int, parts);
   // Threads for the parts: min(parts, threads) workers, one thread each (more threads than parts stay idle).
-  TORCH_ARG(int, threads);
+  LOCI_OPTION(int, threads);
 };
 
 class MicroBatches : boost::noncopyable {

@@ -1,6 +1,7 @@
 #pragma once
 // The whole model: encoder + task head, built from one plain options struct (the trainer maps YAML onto it).
 
+#include "core/option.hpp"
 #include "models/encoder.hpp"
 #include "models/heads.hpp"
 
@@ -9,20 +10,20 @@
 namespace loci::models {
 
 struct ModelOptions {
-  TORCH_ARG(EncoderOptions, encoder) = EncoderOptions();
+  LOCI_OPTION(EncoderOptions, encoder) = EncoderOptions();
   // "classification" or "masked_regression".
-  TORCH_ARG(std::string, task) = "classification";
-  TORCH_ARG(ClassificationOptions, classification) = ClassificationOptions();
-  TORCH_ARG(MaskedRegressionOptions, masked_regression) = MaskedRegressionOptions();
+  LOCI_OPTION(std::string, task) = "classification";
+  LOCI_OPTION(ClassificationOptions, classification) = ClassificationOptions();
+  LOCI_OPTION(MaskedRegressionOptions, masked_regression) = MaskedRegressionOptions();
   // The last block computes only the rows the loss reads after its attention: for a classification readout of one
   // token (last, target, cls) that token's row, about a fifth less work for the paper's model; for masked regression
   // the masked tokens' rows (their predictions; the visible tokens' rows of the output are then 0), about a tenth
   // less at half the tokens masked. The same outputs and gradients up to float rounding; switched off by itself
   // while attention maps are recorded, so that every map stays [B, H, N, N].
-  TORCH_ARG(bool, prune_last_block) = true;
+  LOCI_OPTION(bool, prune_last_block) = true;
   // The first block's input projection computed from the input channels (LinearInput, models/block.hpp): exact up to
   // float32 rounding; classification without a CLS token only.
-  TORCH_ARG(bool, factor_first_projection) = true;
+  LOCI_OPTION(bool, factor_first_projection) = true;
 };
 
 struct ModelInput {

@@ -3,7 +3,6 @@
 // by name so that a new scheme is one registration and the trainer can select it from YAML.
 
 #include <ATen/core/Generator.h>
-#include <torch/arg.h>
 #include <torch/types.h>
 
 #include <functional>
@@ -11,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "core/option.hpp"
 #include "core/registry.hpp"
 #include "models/choices.hpp"
 #include "models/init/init_keys.hpp"
@@ -23,17 +23,17 @@ namespace loci::models {
 struct InitOptions {
   InitOptions() = default;
   explicit InitOptions(std::string name) : name_(std::move(name)) {}
-  TORCH_ARG(std::string, name) = "normal";
+  LOCI_OPTION(std::string, name) = "normal";
   // The keys initialisers share, with their defaults (init_keys.hpp): std, a, gain, scale, source, mode, base.
-#define LOCI_INIT_FIELD(type, key, value, least, choices, doc) TORCH_ARG(type, key) = value;
+#define LOCI_INIT_FIELD(type, key, value, least, choices, doc) LOCI_OPTION(type, key) = value;
   LOCI_INIT_KEYS(LOCI_INIT_FIELD)
 #undef LOCI_INIT_FIELD
   // The initialiser's own keys (model.pe.init.<name>.<key> in a config), declared in its registration: name -> value,
   // flags as 1 / 0.
   using Params = std::map<std::string, double>;
-  TORCH_ARG(Params, params) = {};
+  LOCI_OPTION(Params, params) = {};
 
- public:  // TORCH_ARG leaves what follows it private
+ public:  // LOCI_OPTION leaves what follows it private
   // The value of one of the initialiser's own keys; std::invalid_argument naming it when it declared none such.
   double param(const std::string& key) const;
 };

@@ -8,6 +8,7 @@
 // A PE leaves the hooks it does not need at their defaults, which do nothing. Variants register themselves by name
 // (one file each under models/pe/), so a new PE is one new file.
 
+#include "core/option.hpp"
 #include "core/registry.hpp"
 #include "models/choices.hpp"
 #include "models/init/init_registry.hpp"
@@ -30,41 +31,41 @@ struct PEOptions {
   explicit PEOptions(std::string type) : type_(std::move(type)) {}
   // Registry name: none, sinusoidal_1d, sinusoidal_2d, sinusoidal_nd, learned, random_fixed, relative, rope,
   // rope_axial, alibi (PERegistry::names() lists what is linked in).
-  TORCH_ARG(std::string, type) = "learned";
+  LOCI_OPTION(std::string, type) = "learned";
   // per_block: each block adds its own PE at its input (the paper); shared: one PE, added at every block's input;
   // input_only: one PE, at the first block only. For PEs acting in attention the same words choose which blocks'
   // attention they modify and whether those blocks share tables. Choices: pe_placements().
-  TORCH_ARG(std::string, placement) = "per_block";
+  LOCI_OPTION(std::string, placement) = "per_block";
   // Initialiser of learned and random tables; unset means the PE's own default (PERegistry::default_init):
   // learned normal(0.2), random_fixed normal(1.0), relative bias zeros, relative music_causal normal(1.0).
-  TORCH_ARG(c10::optional<InitOptions>, init) = c10::nullopt;
+  LOCI_OPTION(c10::optional<InitOptions>, init) = c10::nullopt;
   // Wavelength base of sinusoidal and rotary PEs.
-  TORCH_ARG(double, base) = 10000.0;
+  LOCI_OPTION(double, base) = 10000.0;
   // Multiplies true coordinates before sinusoidal_nd, rope_axial and coordinate-based alibi use them.
-  TORCH_ARG(double, coordinate_scale) = 1.0;
+  LOCI_OPTION(double, coordinate_scale) = 1.0;
   // Paper quirk of the fixed sinusoidal PEs: dropout on the block input after the PE is added (0.1 in the paper),
   // which stays active in evaluation when dropout_at_eval is set (as in the paper). Off by default.
-  TORCH_ARG(double, sinusoidal_dropout) = 0.0;
-  TORCH_ARG(bool, dropout_at_eval) = false;
+  LOCI_OPTION(double, sinusoidal_dropout) = 0.0;
+  LOCI_OPTION(bool, dropout_at_eval) = false;
   // relative: "bias" (a learned logit bias per head and offset) or "music_causal" (Music-Transformer relative
   // attention, logits q.E_r, with a causal mask: the paper's "relative"). Choices: relative_variants().
-  TORCH_ARG(std::string, variant) = "bias";
+  LOCI_OPTION(std::string, variant) = "bias";
   // relative and alibi: "index" (offsets of the token index) or "coordinates" (offsets of the true positions: grid
   // offset vectors for relative bias, Euclidean distance for alibi).
-  TORCH_ARG(std::string, offsets) = "index";
+  LOCI_OPTION(std::string, offsets) = "index";
   // relative: offsets beyond this are clipped to it (per axis for coordinates); 0 keeps every offset distinct.
-  TORCH_ARG(int64_t, max_distance) = 0;
+  LOCI_OPTION(int64_t, max_distance) = 0;
   // Seed of a generator of the PE's own for its random tables. Unset: the model's generator, drawn first, so that
   // models of one seed share one draw (rescaled by the init's scale). Set, the PE's draw no longer follows the
   // training seed: cells of a sweep can draw independently, or runs of different seeds share a draw on purpose.
   // make_generator(s) here draws the same tables as a model of seed s without it.
-  TORCH_ARG(c10::optional<uint64_t>, draw_seed) = c10::nullopt;
+  LOCI_OPTION(c10::optional<uint64_t>, draw_seed) = c10::nullopt;
   // The chosen PE's own keys (model.pe.<type>.<key> in a config), declared by its class's keys() and so also by an
   // extension's PE: name -> value, flags as 1 / 0.
   using Params = std::map<std::string, double>;
-  TORCH_ARG(Params, params) = {};
+  LOCI_OPTION(Params, params) = {};
 
- public:  // TORCH_ARG leaves what follows it private
+ public:  // LOCI_OPTION leaves what follows it private
   // The value of one of the PE's own keys; std::invalid_argument naming it when the PE did not declare it.
   double param(const std::string& name) const;
 };

@@ -9,22 +9,22 @@
 #include <string>
 #include <vector>
 
+#include "core/option.hpp"
 #include "sim/dynamics/buffers.hpp"
 #include "sim/dynamics/coupling.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
-#include "sim/option.hpp"
 
 namespace loci::sim::dynamics {
 
 class SimulationOptions {
-  LOCI_OPTION(double, dt, 0.1);
-  LOCI_OPTION(std::int64_t, burn_in, 1000);   // steps before the first recorded point
-  LOCI_OPTION(std::int64_t, subsample, 1);    // steps between recorded points
-  LOCI_OPTION(std::int64_t, points, 1000);    // recorded points per run
-  LOCI_OPTION(double, observation_noise, 0);  // sd of Gaussian noise added to each recorded value
-  LOCI_OPTION(std::size_t, lanes, 16);        // runs advanced together (speed only; 16 = two AVX-512 registers)
-  LOCI_OPTION(int, threads, 0);               // 0 = OpenMP's default
+  LOCI_OPTION(double, dt) = 0.1;
+  LOCI_OPTION(std::int64_t, burn_in) = 1000;   // steps before the first recorded point
+  LOCI_OPTION(std::int64_t, subsample) = 1;    // steps between recorded points
+  LOCI_OPTION(std::int64_t, points) = 1000;    // recorded points per run
+  LOCI_OPTION(double, observation_noise) = 0;  // sd of Gaussian noise added to each recorded value
+  LOCI_OPTION(std::size_t, lanes) = 16;        // runs advanced together (speed only; 16 = two AVX-512 registers)
+  LOCI_OPTION(int, threads) = 0;               // 0 = OpenMP's default
 };
 
 // Throws std::invalid_argument naming the first bad option.

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "core/option.hpp"
 #include "core/registry.hpp"
 #include "sim/graph/graph.hpp"
-#include "sim/option.hpp"
 #include "sim/random/stream.hpp"
 #include "sim/registry/params.hpp"
 
@@ -18,8 +18,8 @@ namespace loci::sim::graph {
 
 // What every topology is asked for; the rest is in its own parameters.
 class GraphOptions {
-  LOCI_OPTION(std::size_t, nodes, 100);
-  LOCI_OPTION(int, dims, 2);  // 1 (a line or ring), 2 or 3
+  LOCI_OPTION(std::size_t, nodes) = 100;
+  LOCI_OPTION(int, dims) = 2;  // 1 (a line or ring), 2 or 3
 };
 
 struct TopologyInfo {

@@ -9,12 +9,12 @@
 #include <optional>
 #include <utility>
 
+#include "core/option.hpp"
 #include "sim/lst/classify.hpp"
 #include "sim/lst/latin.hpp"
 #include "sim/lst/puzzle.hpp"
 #include "sim/lst/reference.hpp"
 #include "sim/lst/removal.hpp"
-#include "sim/option.hpp"
 #include "sim/random/stream.hpp"
 
 namespace loci::sim::lst {
@@ -22,23 +22,23 @@ namespace loci::sim::lst {
 // Chainable like LibTorch's options: PuzzleOptions().n(4).min_givens(3).max_givens(11).reference(ref).
 class PuzzleOptions {
   // Grid side, 3..9.
-  LOCI_OPTION(int, n, 4);
+  LOCI_OPTION(int, n) = 4;
   // Sudoku boxes as extra lines (N = 4 or 9).
-  LOCI_OPTION(bool, boxes, false);
+  LOCI_OPTION(bool, boxes) = false;
   // Givens (non-blank cells besides the target) kept, inclusive; the paper's 4x4 data span 3..11.
-  LOCI_OPTION(int, min_givens, 3);
-  LOCI_OPTION(int, max_givens, 11);
+  LOCI_OPTION(int, min_givens) = 3;
+  LOCI_OPTION(int, max_givens) = 11;
   // With a reference set, keep an item only if its Jaccard distance to every reference puzzle exceeds this.
-  LOCI_OPTION(double, min_jaccard, 0.8);
-  LOCI_OPTION(std::shared_ptr<const ReferenceSet>, reference, nullptr);
+  LOCI_OPTION(double, min_jaccard) = 0.8;
+  LOCI_OPTION(std::shared_ptr<const ReferenceSet>, reference) = nullptr;
   // generate() gives up with std::runtime_error after this many attempts.
-  LOCI_OPTION(std::uint64_t, max_attempts, 1000000);
-  LOCI_OPTION(LatinFill, fill, LatinFill::restart_square);
-  LOCI_OPTION(bool, shuffle_lines, false);
-  LOCI_OPTION(RemovalRule, removal, RemovalRule::hidden_single);
+  LOCI_OPTION(std::uint64_t, max_attempts) = 1000000;
+  LOCI_OPTION(LatinFill, fill) = LatinFill::restart_square;
+  LOCI_OPTION(bool, shuffle_lines) = false;
+  LOCI_OPTION(RemovalRule, removal) = RemovalRule::hidden_single;
   // Stop blanking at a number of filled cells drawn uniformly in [min_givens, max_givens], so the givens spread
   // over the range; false blanks as many cells as the removal rule allows.
-  LOCI_OPTION(bool, random_stop, true);
+  LOCI_OPTION(bool, random_stop) = true;
 };
 
 // Throws std::invalid_argument naming the first bad option.

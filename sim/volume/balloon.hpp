@@ -10,19 +10,19 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "sim/option.hpp"
+#include "core/option.hpp"
 
 namespace loci::sim::volume {
 
 class BalloonOptions {
-  LOCI_OPTION(double, kappa, 0.65);       // decay of the vasodilatory signal, 1/s
-  LOCI_OPTION(double, gamma, 0.41);       // autoregulation, 1/s
-  LOCI_OPTION(double, tau, 0.98);         // haemodynamic transit time, s
-  LOCI_OPTION(double, alpha, 0.32);       // Grubb's exponent
-  LOCI_OPTION(double, e0, 0.34);          // resting oxygen extraction fraction
-  LOCI_OPTION(double, v0, 0.02);          // resting venous blood volume fraction
-  LOCI_OPTION(double, gain, 0.1);         // u = gain x: neural efficacy of the activity x
-  LOCI_OPTION(double, max_step_s, 0.05);  // longest Euler step; each TR is cut into equal steps no longer
+  LOCI_OPTION(double, kappa) = 0.65;       // decay of the vasodilatory signal, 1/s
+  LOCI_OPTION(double, gamma) = 0.41;       // autoregulation, 1/s
+  LOCI_OPTION(double, tau) = 0.98;         // haemodynamic transit time, s
+  LOCI_OPTION(double, alpha) = 0.32;       // Grubb's exponent
+  LOCI_OPTION(double, e0) = 0.34;          // resting oxygen extraction fraction
+  LOCI_OPTION(double, v0) = 0.02;          // resting venous blood volume fraction
+  LOCI_OPTION(double, gain) = 0.1;         // u = gain x: neural efficacy of the activity x
+  LOCI_OPTION(double, max_step_s) = 0.05;  // longest Euler step; each TR is cut into equal steps no longer
 };
 
 // Replaces each of `tokens` series (token-major: series[i * points + t], one value per TR of tr_s seconds) by its

@@ -4,16 +4,16 @@
 
 #include <Eigen/Dense>
 
-#include "sim/option.hpp"
+#include "core/option.hpp"
 #include "sim/volume/grid.hpp"
 
 namespace loci::sim::volume {
 
 class EllipsoidOptions {
-  LOCI_OPTION(Eigen::Vector3d, semi_axes_mm, Eigen::Vector3d(70, 85, 60));  // x (left-right), y, z
-  LOCI_OPTION(double, voxel_mm, 4.0);
-  LOCI_OPTION(bool, hemispheres, true);  // label 1 = left (x < 0), 2 = right; else 1 everywhere inside
-  LOCI_OPTION(int, margin, 1);           // empty voxels around the ellipsoid's bounding box
+  LOCI_OPTION(Eigen::Vector3d, semi_axes_mm) = Eigen::Vector3d(70, 85, 60);  // x (left-right), y, z
+  LOCI_OPTION(double, voxel_mm) = 4.0;
+  LOCI_OPTION(bool, hemispheres) = true;  // label 1 = left (x < 0), 2 = right; else 1 everywhere inside
+  LOCI_OPTION(int, margin) = 1;           // empty voxels around the ellipsoid's bounding box
 };
 
 // How many voxels ellipsoid_mask's grid holds for these options (a double, so that a tiny voxel cannot overflow it);

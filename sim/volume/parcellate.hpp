@@ -16,19 +16,19 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/option.hpp"
+#include "core/option.hpp"
 #include "sim/volume/grid.hpp"
 
 namespace loci::sim::volume {
 
 class ParcellationOptions {
-  LOCI_OPTION(std::int64_t, parcels, 100);  // in all; even when mirrored
-  LOCI_OPTION(int, lloyd_steps, 30);
+  LOCI_OPTION(std::int64_t, parcels) = 100;  // in all; even when mirrored
+  LOCI_OPTION(int, lloyd_steps) = 30;
   // > 0: balance sizes so that every parcel ends within +-spread of its region's mean size (std::runtime_error
   // when the steps do not get there); 0: plain Lloyd steps, sizes as they fall.
-  LOCI_OPTION(double, size_spread, 0.25);
-  LOCI_OPTION(bool, mirror, false);
-  LOCI_OPTION(int, threads, 0);  // 0 = OpenMP's default; the result is the same for any count
+  LOCI_OPTION(double, size_spread) = 0.25;
+  LOCI_OPTION(bool, mirror) = false;
+  LOCI_OPTION(int, threads) = 0;  // 0 = OpenMP's default; the result is the same for any count
 };
 
 struct Parcellation {

@@ -14,16 +14,16 @@
 #include <cstdint>
 #include <vector>
 
-#include "sim/option.hpp"
+#include "core/option.hpp"
 #include "sim/volume/grid.hpp"
 
 namespace loci::sim::volume {
 
 class SmoothFieldOptions {
-  LOCI_OPTION(double, fwhm_mm, 12.0);  // of the smoothing kernel; 0 = white noise
-  LOCI_OPTION(double, rho, 0.9);       // AR(1) coefficient per step, in [0, 1)
-  LOCI_OPTION(double, truncate, 4.0);  // kernel radius in sd, as scipy.ndimage's `truncate`
-  LOCI_OPTION(int, threads, 0);        // 0 = OpenMP's default
+  LOCI_OPTION(double, fwhm_mm) = 12.0;  // of the smoothing kernel; 0 = white noise
+  LOCI_OPTION(double, rho) = 0.9;       // AR(1) coefficient per step, in [0, 1)
+  LOCI_OPTION(double, truncate) = 4.0;  // kernel radius in sd, as scipy.ndimage's `truncate`
+  LOCI_OPTION(int, threads) = 0;        // 0 = OpenMP's default
 };
 
 // scipy.ndimage's Gaussian: exp(-x^2 / (2 sd^2)) for integer |x| <= int(truncate sd + 0.5), normalised to sum 1.
