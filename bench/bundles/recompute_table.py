@@ -55,7 +55,9 @@ def read_runs(path, permutations, pool_datasets=False):
             g = f[name]
             identity, summary = json.loads(g.attrs["identity"]), json.loads(g.attrs["summary"])
             truth = distances(g["positions"][:].astype(np.float64))
-            placements = sorted(k for k in g if k.startswith("placement_"))
+            # The PE tables loci probes: [evaluation, token, dim]; a relative PE's attention table is not one.
+            placements = sorted(k for k in g if k.startswith("placement_") and g[k].ndim == 3
+                                and g[k].shape[1] == len(truth))
             outside = OUTSIDE_GROUP | (DATASET_KEYS if pool_datasets else set())
             draw = summary.get("pe_draw", summary.get("seed"))
             dataset = identity["keys"].get("data.shards_sha256", "")

@@ -112,4 +112,25 @@ assert not recompute_table.check_against_loci([dict(run, rounded_ties=False)])[1
 assert recompute_table.check_against_loci([dict(run, rounded_ties=True)])[1]
 assert not recompute_table.check_against_loci([dict(run, rounded_ties=True, rsa=0.51)])[1]
 
-print("bundle recompute: 4 passed, 0 failed")
+# A PE whose tables are not [token, dim] (a relative PE keeps its attention table, [evaluation, head, token, offset])
+# has no RSA, as in loci's analysis: the table still recomputes, with that run's accuracies and no RSA of its own.
+with tempfile.TemporaryDirectory() as tmp:
+    mixed = os.path.join(tmp, "mixed.h5")
+    shutil.copy(bundle, mixed)
+    with h5py.File(mixed, "a") as f:
+        name = sorted(f)[0]
+        relative = name + ",relative"
+        f.copy(f[name], relative)
+        identity = json.loads(f[relative].attrs["identity"])
+        identity["keys"]["model.pe.type"] = "relative"
+        f[relative].attrs["identity"] = json.dumps(identity)
+        tokens = f[relative]["positions"].shape[0]
+        for key in [k for k in f[relative] if k.startswith("placement_")]:
+            del f[relative][key]
+            f[relative][key] = np.zeros((2, 1, tokens, 2 * tokens - 1), dtype=np.float32)
+    out = subprocess.run([sys.executable, script, mixed, "--check", "--permutations", "50"], capture_output=True,
+                         text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "model.pe.type=relative" in out.stdout, out.stdout
+
+print("bundle recompute: 5 passed, 0 failed")
