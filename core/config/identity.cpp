@@ -5,7 +5,7 @@
 #include <cstdlib>
 
 #include "core/config/yaml_io.hpp"
-#include "datasets/checksum.hpp"
+#include "core/sha256.hpp"
 
 namespace loci::config {
 
@@ -65,7 +65,7 @@ Node without(const Node& node, const std::vector<std::string>& drop) {
 Identity identity_of(const FlatConfig& keys) {
   std::string text;
   for (const auto& [k, v] : keys) text += k + "=" + v + "\n";
-  return {keys, datasets::sha256_hex(text.data(), text.size())};
+  return {keys, sha256_hex(text.data(), text.size())};
 }
 
 bool same_value(const std::string& a, const std::string& b) {

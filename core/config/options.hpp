@@ -22,7 +22,7 @@
 #include "core/config/identity.hpp"
 #include "core/config/node.hpp"
 #include "core/error.hpp"
-#include "sim/registry/params.hpp"
+#include "core/params.hpp"
 
 namespace loci::config {
 
@@ -143,24 +143,24 @@ class OptionTable {
   // states inclusive bounds; an exclusive one (ParamSpec::positive) is said in the doc and checked by its reader.
   // `applies`: when the keys apply (see OptionSpec::applies), e.g. only for the variant chosen.
   template <class Get>
-  void add_params(const std::string& group, const std::vector<sim::ParamSpec>& specs, Get get,
+  void add_params(const std::string& group, const std::vector<ParamSpec>& specs, Get get,
                   std::function<bool(const FlatConfig&)> applies = {}) {
     for (const auto& p : specs) {
       OptionSpec& s = specs_.emplace_back();
       s.path = group + "." + p.name;
       s.applies = applies;
       switch (p.kind) {
-        case sim::ParamSpec::Kind::flag:
+        case ParamSpec::Kind::flag:
           s.type = "bool", s.default_value = Node::scalar(p.fallback != 0 ? "true" : "false");
           break;
-        case sim::ParamSpec::Kind::integer:
+        case ParamSpec::Kind::integer:
           s.type = "int", s.default_value = Node::scalar(std::to_string(static_cast<long long>(p.fallback)));
           break;
-        case sim::ParamSpec::Kind::real:
+        case ParamSpec::Kind::real:
           s.type = "float", s.default_value = Node::scalar(default_text(p.fallback));
           break;
       }
-      if (p.kind != sim::ParamSpec::Kind::flag) {
+      if (p.kind != ParamSpec::Kind::flag) {
         if (std::isfinite(p.min)) s.min = p.min;
         if (std::isfinite(p.max)) s.max = p.max;
       }
@@ -170,9 +170,9 @@ class OptionTable {
       readers_.push_back([get, path, name, kind](const Node& resolved, T& target) {
         const Node* n = resolved.find_path(path);
         if (!n) return;
-        get(target)[name] = kind == sim::ParamSpec::Kind::flag      ? (n->as_bool() ? 1.0 : 0.0)
-                            : kind == sim::ParamSpec::Kind::integer ? static_cast<double>(n->as_int())
-                                                                    : n->as_double();
+        get(target)[name] = kind == ParamSpec::Kind::flag      ? (n->as_bool() ? 1.0 : 0.0)
+                            : kind == ParamSpec::Kind::integer ? static_cast<double>(n->as_int())
+                                                               : n->as_double();
       });
     }
   }

@@ -55,7 +55,7 @@ const std::vector<InitKey>& init_keys() {
 }
 
 InitInfo init_info(const std::string& name, InitFn fn, const InitScaleKey& scale,
-                   const std::vector<std::string>& also_reads, std::vector<sim::ParamSpec> keys) {
+                   const std::vector<std::string>& also_reads, std::vector<ParamSpec> keys) {
   if (!scale.empty() && (!shared_key(scale) || shared_key(scale)->text))
     throw std::logic_error("initialiser '" + name + "': scale '" + scale + "' is no number key of init_keys.hpp");
   std::vector<std::string> reads;
@@ -88,7 +88,7 @@ const InitScaleKey& InitRegistry::scale_key(const std::string& name) { return re
 
 const std::vector<std::string>& InitRegistry::reads(const std::string& name) { return registered(name).reads; }
 
-const std::vector<sim::ParamSpec>& InitRegistry::keys(const std::string& name) { return registered(name).keys; }
+const std::vector<ParamSpec>& InitRegistry::keys(const std::string& name) { return registered(name).keys; }
 
 double init_scale(const InitOptions& options) {
   const InitScaleKey& key = InitRegistry::scale_key(options.name());

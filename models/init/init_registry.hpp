@@ -11,10 +11,10 @@
 #include <vector>
 
 #include "core/option.hpp"
+#include "core/params.hpp"
 #include "core/registry.hpp"
 #include "models/choices.hpp"
 #include "models/init/init_keys.hpp"
-#include "sim/registry/params.hpp"
 
 namespace loci::models {
 
@@ -73,8 +73,8 @@ struct InitInfo {
   std::string name;
   InitFn fn;
   InitScaleKey scale;
-  std::vector<std::string> reads;    // every InitOptions key the initialiser reads, its scale first
-  std::vector<sim::ParamSpec> keys;  // its own keys beyond InitOptions' fields
+  std::vector<std::string> reads;  // every InitOptions key the initialiser reads, its scale first
+  std::vector<ParamSpec> keys;     // its own keys beyond InitOptions' fields
 };
 
 LOCI_DECLARE_REGISTRY(InitInfo)
@@ -87,15 +87,15 @@ LOCI_DECLARE_REGISTRY(InitInfo)
 //   init_info("normal", fn)                        scaled by `std`
 //   init_info("orthogonal", fn, "gain")            scaled by another field
 //   init_info("from_coordinates", fn, "scale", {"mode"})   reading more keys than its scale
-//   init_info("signs", fn, "gain", {}, {sim::ParamSpec::real("p", 0.5, "doc")})   with keys of its own
+//   init_info("signs", fn, "gain", {}, {ParamSpec::real("p", 0.5, "doc")})   with keys of its own
 InitInfo init_info(const std::string& name, InitFn fn, const InitScaleKey& scale = "std",
-                   const std::vector<std::string>& also_reads = {}, std::vector<sim::ParamSpec> keys = {});
+                   const std::vector<std::string>& also_reads = {}, std::vector<ParamSpec> keys = {});
 
 // Lookups in the initialiser registry by name.
 class InitRegistry {
  public:
   // The initialiser's own keys; empty for most.
-  static const std::vector<sim::ParamSpec>& keys(const std::string& name);
+  static const std::vector<ParamSpec>& keys(const std::string& name);
   static const InitFn& get(const std::string& name);
   static const InitScaleKey& scale_key(const std::string& name);
   // Every InitOptions key the initialiser reads besides its name: its scale key, then `also_reads`.

@@ -101,7 +101,7 @@ namespace {
 
 }  // namespace
 
-const std::vector<sim::ParamSpec>& PERegistry::keys(const std::string& name) { return pes().at(name).keys; }
+const std::vector<ParamSpec>& PERegistry::keys(const std::string& name) { return pes().at(name).keys; }
 
 double PEOptions::param(const std::string& name) const {
   const auto it = params_.find(name);

@@ -9,10 +9,10 @@
 // (one file each under models/pe/), so a new PE is one new file.
 
 #include "core/option.hpp"
+#include "core/params.hpp"
 #include "core/registry.hpp"
 #include "models/choices.hpp"
 #include "models/init/init_registry.hpp"
-#include "sim/registry/params.hpp"
 
 #include <c10/util/Optional.h>
 #include <torch/nn/module.h>
@@ -89,7 +89,7 @@ class PositionalEncodingImpl : public torch::nn::Module {
   static c10::optional<InitOptions> default_init(const PEOptions&) { return c10::nullopt; }
   // The keys a PE reads beyond PEOptions' own, each model.pe.<type>.<name> in a config with its default, range and
   // doc; read into PEOptions::params. A PE with keys of its own hides this (the registry records them).
-  static std::vector<sim::ParamSpec> keys() { return {}; }
+  static std::vector<ParamSpec> keys() { return {}; }
 
   const PEOptions& options() const { return options_; }
   int64_t tokens() const { return tokens_; }
@@ -173,7 +173,7 @@ struct PEInfo {
   std::string name;
   PEFactory factory;
   PEDefaultInit default_init;
-  std::vector<sim::ParamSpec> keys;  // the PE's own keys (its class's keys()); empty for most
+  std::vector<ParamSpec> keys;  // the PE's own keys (its class's keys()); empty for most
 };
 
 LOCI_DECLARE_REGISTRY(PEInfo)
@@ -193,7 +193,7 @@ PEInfo pe_info(std::string name) {
 class PERegistry {
  public:
   // The PE's own keys (its class's keys()); empty for most.
-  static const std::vector<sim::ParamSpec>& keys(const std::string& name);
+  static const std::vector<ParamSpec>& keys(const std::string& name);
   // The initialiser `options` would use: its own init when set, else its PE's default (nullopt: the PE draws nothing).
   // std::invalid_argument for an unknown type.
   static c10::optional<InitOptions> effective_init(const PEOptions& options);

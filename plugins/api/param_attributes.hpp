@@ -7,18 +7,17 @@
 #include <string>
 #include <vector>
 
+#include "core/params.hpp"
 #include "datasets/spec.hpp"
-#include "sim/registry/params.hpp"
 
 namespace loci::plugins {
 
 inline void add_param_attributes(datasets::Attributes& attributes, const std::string& prefix,
-                                 const std::vector<sim::ParamSpec>& specs,
-                                 const std::map<std::string, double>& values) {
+                                 const std::vector<ParamSpec>& specs, const std::map<std::string, double>& values) {
   for (const auto& [name, value] : values) {
     bool whole = false;
     for (const auto& s : specs)
-      if (s.name == name) whole = s.kind != sim::ParamSpec::Kind::real;
+      if (s.name == name) whole = s.kind != ParamSpec::Kind::real;
     if (whole)
       attributes[prefix + name] = static_cast<std::int64_t>(value);
     else

@@ -10,8 +10,8 @@
 #include "core/config/fail_at.hpp"
 #include "core/config/options.hpp"
 #include "core/config/schema.hpp"
-#include "core/config/split_keys.hpp"
 #include "core/error.hpp"
+#include "plugins/api/split_keys.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
 
@@ -20,8 +20,6 @@ namespace loci::network_dynamics {
 using config::fail_at;
 
 namespace {
-
-using sim::ParamSpec;
 
 // Recorded values kept in memory while a split is written; beyond this a config is surely a mistake.
 constexpr double kMaxRecordedBytes = 16.0 * (1ull << 30);
@@ -113,7 +111,7 @@ std::map<std::string, double> checked_params(const config::Node& r, const std::s
                                              const std::map<std::string, double>& values) {
   for (const auto& p : specs) {
     try {
-      sim::resolve_params({p}, {{p.name, values.at(p.name)}}, "'" + group + "'");
+      resolve_params({p}, {{p.name, values.at(p.name)}}, "'" + group + "'");
     } catch (const std::invalid_argument& e) {
       fail_at(r.at(group + "." + p.name), e.what());
     }
@@ -156,15 +154,15 @@ NetworkOptions read_options(const config::Node& r) {
   const auto& seeds = r.at("windows.noise_seed");
   // The default splits' entries stay in these maps when a config trims `splits`.
   const std::vector<std::string> defaults = {"train", "test", "test_noise"};
-  config::check_split_keys(runs, "windows.runs", splits, defaults);
-  config::check_split_keys(seeds, "windows.noise_seed", splits, defaults);
+  plugins::check_split_keys(runs, "windows.runs", splits, defaults);
+  plugins::check_split_keys(seeds, "windows.noise_seed", splits, defaults);
   std::map<std::int64_t, std::int64_t> next_run;  // noise seed -> its next unused run index
   double recorded_bytes = 0;
   for (const auto& [name, count] : splits.entries()) {
     SplitPlan p;
     p.name = name;
-    p.windows = config::split_windows(name, count, runs, "windows.runs", o.window, o.stride,
-                                      "how many independent runs its windows are cut from");
+    p.windows = plugins::split_windows(name, count, runs, "windows.runs", o.window, o.stride,
+                                       "how many independent runs its windows are cut from");
     const auto* seed = seeds.find(name);
     p.noise_seed = seed ? seed->as_int() : 0;
     if (runs.find(name)) {

@@ -8,10 +8,10 @@
 
 #include "core/error.hpp"
 #include "core/printable.hpp"
+#include "core/sha256.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/bounded_read.hpp"
 #include "datasets/checked_file.hpp"
-#include "datasets/checksum.hpp"
 #include "models/checkpoint.hpp"
 
 namespace loci::torch_trainer {
@@ -28,7 +28,7 @@ std::string weights_digest(models::Model& model) {
   };
   for (const auto& p : model->parameters()) add(p);
   for (const auto& b : model->buffers()) add(b);
-  return datasets::sha256_hex(bytes.data(), bytes.size());
+  return sha256_hex(bytes.data(), bytes.size());
 }
 
 // LibTorch's messages run to many lines (a C++ trace): the first, with its bytes escaped (core/printable.hpp).

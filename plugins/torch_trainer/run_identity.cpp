@@ -12,10 +12,10 @@
 #include "core/common_options.hpp"
 #include "core/config/yaml_io.hpp"
 #include "core/error.hpp"
+#include "core/sha256.hpp"
 #include "core/version.hpp"
 #include "datasets/atomic_file.hpp"
 #include "datasets/bounded_read.hpp"
-#include "datasets/checksum.hpp"
 
 namespace loci::torch_trainer {
 
@@ -167,7 +167,7 @@ config::Identity run_identity(const config::Node& recorded, const datasets::Data
   config::FlatConfig keys = config::flatten(config::without(recorded, not_identity()));
   std::string shards;
   for (const auto& s : dataset.index().shards) shards += s.file + " " + s.sha256 + "\n";
-  keys["data.shards_sha256"] = datasets::sha256_hex(shards.data(), shards.size());
+  keys["data.shards_sha256"] = sha256_hex(shards.data(), shards.size());
   return config::identity_of(canonical_keys(keys));
 }
 

@@ -438,7 +438,7 @@ void refuse_unread_init_keys(const config::Node& r, const InitKeys& k, const c10
 // `group` is "model.pe" or "model.pe.init", `what` "PE" or "initialiser", `chosen` the run's ("" for none).
 void refuse_other_variant_keys(const config::Node& r, const std::string& group, const char* what,
                                const std::vector<std::string>& names,
-                               const std::function<const std::vector<sim::ParamSpec>&(const std::string&)>& keys_of,
+                               const std::function<const std::vector<ParamSpec>&(const std::string&)>& keys_of,
                                const std::string& chosen) {
   for (const auto& name : names)
     for (const auto& key : keys_of(name)) {
@@ -448,19 +448,19 @@ void refuse_other_variant_keys(const config::Node& r, const std::string& group, 
       if (name != chosen)
         config::fail_at(*node, "'" + path + "' is a key of the " + name + " " + what + ", and this run's " + what +
                                    " is " + (chosen.empty() ? std::string("none") : chosen) + "; leave it out");
-      if (key.min_exclusive && key.kind != sim::ParamSpec::Kind::flag && !(node->as_double() > key.min))
+      if (key.min_exclusive && key.kind != ParamSpec::Kind::flag && !(node->as_double() > key.min))
         config::fail_at(*node, "'" + path + "' must be above " + config::default_text(key.min));
     }
 }
 
 // The variant's own keys as config.yaml records them (flags as true / false).
-config::Node own_keys_node(const std::vector<sim::ParamSpec>& keys, const std::map<std::string, double>& values) {
+config::Node own_keys_node(const std::vector<ParamSpec>& keys, const std::map<std::string, double>& values) {
   config::Node n = config::Node::map();
   for (const auto& key : keys) {
     const auto it = values.find(key.name);
     if (it == values.end()) continue;
-    n.set(key.name, config::Node::scalar(key.kind == sim::ParamSpec::Kind::flag ? (it->second != 0 ? "true" : "false")
-                                                                                : config::default_text(it->second)));
+    n.set(key.name, config::Node::scalar(key.kind == ParamSpec::Kind::flag ? (it->second != 0 ? "true" : "false")
+                                                                           : config::default_text(it->second)));
   }
   return n;
 }

@@ -11,9 +11,9 @@
 
 #include "core/common_options.hpp"
 #include "core/config/options.hpp"
-#include "core/config/split_keys.hpp"
 #include "core/error.hpp"
 #include "core/printable.hpp"
+#include "plugins/api/split_keys.hpp"
 #include "sim/dynamics/integrator.hpp"
 #include "sim/dynamics/model.hpp"
 #include "sim/volume/label_names.hpp"
@@ -306,13 +306,13 @@ void read_activity(const config::Node& r, ParcelsOptions& o) {
 void read_subjects(const config::Node& r, ParcelsOptions& o) {
   const auto& splits = r.at("splits");
   const auto& subjects = r.at("subjects");
-  config::check_split_keys(subjects, "subjects", splits, {"train", "test"});
+  plugins::check_split_keys(subjects, "subjects", splits, {"train", "test"});
   double recorded_bytes = 0;
   for (const auto& [name, count] : splits.entries()) {
     SubjectPlan p;
     p.name = name;
-    p.windows = config::split_windows(name, count, subjects, "`subjects`", o.window, o.stride,
-                                      "how many subjects its windows are cut from");
+    p.windows = plugins::split_windows(name, count, subjects, "`subjects`", o.window, o.stride,
+                                       "how many subjects its windows are cut from");
     if (subjects.find(name)) {
       p.first_subject = o.subjects;
       o.subjects += p.windows.used();

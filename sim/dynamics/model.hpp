@@ -14,11 +14,11 @@
 #include <string>
 #include <vector>
 
+#include "core/params.hpp"
 #include "core/registry.hpp"
 #include "sim/dynamics/coupling.hpp"
 #include "sim/dynamics/history.hpp"
 #include "sim/random/stream.hpp"
-#include "sim/registry/params.hpp"
 
 namespace loci::sim::dynamics {
 

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "core/option.hpp"
+#include "core/params.hpp"
 #include "core/registry.hpp"
 #include "sim/graph/graph.hpp"
 #include "sim/random/stream.hpp"
-#include "sim/registry/params.hpp"
 
 namespace loci::sim::graph {
 

@@ -16,8 +16,8 @@ class CoordinateStartPE : public loci::models::TablePEImpl {
     return loci::models::InitOptions("from_coordinates").scale(0.2);
   }
   // A key of its own: model.pe.coordinate_start.learn in a config, checked, documented and recorded like any other.
-  static std::vector<loci::sim::ParamSpec> keys() {
-    return {loci::sim::ParamSpec::flag("learn", true, "false keeps the table at its initial values (not trained)")};
+  static std::vector<loci::ParamSpec> keys() {
+    return {loci::ParamSpec::flag("learn", true, "false keeps the table at its initial values (not trained)")};
   }
 
   CoordinateStartPE(const loci::models::PEOptions& o, const loci::models::PEContext& c) : TablePEImpl(o, c) {
@@ -43,7 +43,7 @@ static torch::Tensor signs(at::IntArrayRef shape, const loci::models::InitOption
 LOCI_REGISTER(
     loci::models::InitInfo,
     loci::models::init_info("signs", signs, "gain", {},
-                            {loci::sim::ParamSpec::real("positive", 0.5, "odds of +gain over -gain").within(0, 1)}));
+                            {loci::ParamSpec::real("positive", 0.5, "odds of +gain over -gain").within(0, 1)}));
 
 // And a probe of its own: how unequal the PE's rows are in size (sd / mean of the row norms).
 LOCI_REGISTER(loci::probe::ProbeInfo,

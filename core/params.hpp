@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-namespace loci::sim {
+namespace loci {
 
 struct ParamSpec {
   enum class Kind { real, integer, flag };
@@ -76,4 +76,4 @@ class Params {
 Params resolve_params(const std::vector<ParamSpec>& specs, const std::map<std::string, double>& given,
                       const std::string& what);
 
-}  // namespace loci::sim
+}  // namespace loci

@@ -1,4 +1,4 @@
-#include "core/config/split_keys.hpp"
+#include "plugins/api/split_keys.hpp"
 
 #include <algorithm>
 
@@ -6,7 +6,11 @@
 #include "core/config/schema.hpp"
 #include "core/error.hpp"
 
-namespace loci::config {
+namespace loci::plugins {
+
+using config::fail_at;
+using config::nearest;
+using config::Node;
 
 void check_split_keys(const Node& map, const std::string& key, const Node& splits,
                       const std::vector<std::string>& defaults) {
@@ -33,4 +37,4 @@ datasets::WindowPlan split_windows(const std::string& name, const Node& count, c
   return w;
 }
 
-}  // namespace loci::config
+}  // namespace loci::plugins

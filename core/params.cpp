@@ -1,11 +1,11 @@
-#include "sim/registry/params.hpp"
+#include "core/params.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
 
-namespace loci::sim {
+namespace loci {
 
 namespace {
 
@@ -64,4 +64,4 @@ Params resolve_params(const std::vector<ParamSpec>& specs, const std::map<std::s
   return Params(std::move(values));
 }
 
-}  // namespace loci::sim
+}  // namespace loci
