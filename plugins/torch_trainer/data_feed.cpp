@@ -71,16 +71,12 @@ FeedPlan plan_feed(const datasets::Dataset& ds, const TrainOptions& opt) {
   };
   const std::string where = ds.path().string() + ": ";
   FeedPlan p;
-  if (opt.task == "classification")
-    p.task = Task::classification;
-  else if (opt.task == "masked_regression")
-    p.task = Task::masked_regression;
-  else
-    p.task = has(opt.label) ? Task::classification : Task::masked_regression;
+  p.task = opt.task ? *opt.task : has(opt.label) ? Task::classification : Task::masked_regression;
 
-  if (p.task != Task::classification && opt.objective != "readout")
-    throw UserError(where + "task.objective " + opt.objective + " supervises classes per token; this dataset trains " +
-                    "masked_regression (no '" + opt.label + "'), where every masked token is a target already");
+  if (p.task != Task::classification && opt.objective != Objective::readout)
+    throw UserError(where + "task.objective " + choice_name(opt.objective) +
+                    " supervises classes per token; this dataset trains " + "masked_regression (no '" + opt.label +
+                    "'), where every masked token is a target already");
   p.train_split = opt.train_split;
   if (opt.data_fraction < 1)
     p.train_samples =
@@ -110,20 +106,21 @@ FeedPlan plan_feed(const datasets::Dataset& ds, const TrainOptions& opt) {
       else
         throw UserError(where + "cannot tell the number of classes; set task.classes");
     }
-    if (opt.objective == "readout" && opt.model.classification().pooling() == "target") {
+    if (opt.objective == Objective::readout && opt.model.classification().pooling() == "target") {
       if (!has(opt.target_token)) throw UserError(where + "pooling: target needs the array '" + opt.target_token + "'");
       p.target_token = opt.target_token;
     }
-    if (opt.objective != "readout") {
+    if (opt.objective != Objective::readout) {
       // Every token a target: its class per token, and the target cell, whose own token the accuracy reads.
       if (!has("solution") || ds.array("solution").shape != std::vector<std::int64_t>{p.tokens})
-        throw UserError(where + "task.objective " + opt.objective + " needs a per-sample array 'solution' [token] of " +
-                        std::to_string(p.tokens) + " classes (an lst_grid dataset has one)");
+        throw UserError(where + "task.objective " + choice_name(opt.objective) +
+                        " needs a per-sample array 'solution' [token] of " + std::to_string(p.tokens) +
+                        " classes (an lst_grid dataset has one)");
       if (!has(opt.target_token))
-        throw UserError(where + "task.objective " + opt.objective + " reads accuracy at the target token: no array '" +
-                        opt.target_token + "' (task.target_token)");
+        throw UserError(where + "task.objective " + choice_name(opt.objective) +
+                        " reads accuracy at the target token: no array '" + opt.target_token + "' (task.target_token)");
       p.dense_label = "solution";
-      p.dense_blank = opt.objective == "dense_blank";
+      p.dense_blank = opt.objective == Objective::dense_blank;
       p.target_token = opt.target_token;
     }
     if (has("condition")) {

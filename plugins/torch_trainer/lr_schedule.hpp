@@ -7,9 +7,12 @@
 
 namespace loci::torch_trainer {
 
-inline double learning_rate(const std::string& schedule, double lr, double min_lr, std::int64_t warmup,
-                            std::int64_t step, std::int64_t total_steps) {
-  if (schedule == "constant") return lr;
+// train.schedule's choices (named in its declaration, train_options.cpp).
+enum class Schedule { constant, warmup_cosine };
+
+inline double learning_rate(Schedule schedule, double lr, double min_lr, std::int64_t warmup, std::int64_t step,
+                            std::int64_t total_steps) {
+  if (schedule == Schedule::constant) return lr;
   if (warmup > 0 && step < warmup) return lr * static_cast<double>(step + 1) / static_cast<double>(warmup);
   const double span = static_cast<double>(std::max<std::int64_t>(1, total_steps - warmup));
   const double t = std::min(1.0, static_cast<double>(step - warmup) / span);

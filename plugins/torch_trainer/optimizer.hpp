@@ -20,7 +20,7 @@ inline bool pe_has_own_group(const TrainOptions& opt) {
 }
 
 inline std::unique_ptr<torch::optim::OptimizerOptions> group_options(const TrainOptions& opt, double weight_decay) {
-  if (opt.optimizer == "sgd")
+  if (opt.optimizer == Optimizer::sgd)
     return std::make_unique<torch::optim::SGDOptions>(
         torch::optim::SGDOptions(opt.lr).momentum(opt.momentum).weight_decay(weight_decay));
   return std::make_unique<torch::optim::AdamWOptions>(
@@ -40,7 +40,7 @@ inline std::unique_ptr<torch::optim::Optimizer> make_optimizer(const TrainOption
     groups.emplace_back(rest, group_options(opt, opt.weight_decay));
     groups.emplace_back(own, group_options(opt, opt.pe_weight_decay.value_or(opt.weight_decay)));
   }
-  if (opt.optimizer == "sgd")
+  if (opt.optimizer == Optimizer::sgd)
     return std::make_unique<torch::optim::SGD>(std::move(groups), torch::optim::SGDOptions(opt.lr));
   return std::make_unique<models::FusedAdamW>(std::move(groups), torch::optim::AdamWOptions(opt.lr).eps(opt.adam_eps));
 }

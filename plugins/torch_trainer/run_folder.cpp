@@ -40,7 +40,7 @@ std::string describe_plan(const config::Node& resolved, TrainOptions opt, const 
   const datasets::Dataset ds = datasets::Dataset::open(opt.data);
   const config::Identity identity = run_identity(recorded_config(resolved, opt), ds);
   bool resume = request.resume;
-  if (opt.on_other_settings == "new_folder" && made_otherwise(run, identity)) {
+  if (opt.on_other_settings == OnOtherSettings::new_folder && made_otherwise(run, identity)) {
     run = run.string() + "@" + identity.hash.substr(0, 8);
     opt.out = run.string();
     resume = true;
@@ -79,7 +79,7 @@ ResumePlan check_identity(Session& s, const config::Node& resolved, const plugin
   const config::Identity identity = run_identity(s.folder.recorded, *s.data.ds);
   s.folder.identity = identity;
   if (s.process.dp) s.process.dp->agree(identity);  // before any rank reads or writes the folder under its own settings
-  if (s.opt.on_other_settings == "new_folder" && made_otherwise(s.folder.run, identity)) {
+  if (s.opt.on_other_settings == OnOtherSettings::new_folder && made_otherwise(s.folder.run, identity)) {
     // Asked for: these settings get a folder of their own beside the other run, found again on a rerun.
     s.opt.out = s.folder.run.string() + "@" + identity.hash.substr(0, 8);
     if (s.process.lead)

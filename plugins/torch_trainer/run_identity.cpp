@@ -247,8 +247,8 @@ ResumePlan plan_resume(const fs::path& run, const config::Identity& identity, co
   if (o.epochs == plan.done_epochs) return plan;
   if (status == "early_stopped")
     throw UserError(run.string() + ": the run stopped early (train.early_stop_patience); it cannot be extended");
-  if (o.schedule != "constant")
-    throw UserError(run.string() + ": train.epochs cannot grow under train.schedule " + o.schedule +
+  if (o.schedule != Schedule::constant)
+    throw UserError(run.string() + ": train.epochs cannot grow under train.schedule " + choice_name(o.schedule) +
                     " (its curve depends on the total); choose another `out`");
   plan.extend = true;
   return plan;

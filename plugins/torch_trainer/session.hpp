@@ -60,7 +60,7 @@ struct Learner {
 };
 
 // Where the run is in its training, and how far it goes.
-struct Schedule {
+struct RunSchedule {
   RunState state;
   std::int64_t per_epoch = 0, total_steps = 0, total_epochs = 0;
 };
@@ -73,7 +73,7 @@ struct Session {
   RunFolder folder;
   Data data;
   Learner learner;
-  Schedule schedule;
+  RunSchedule schedule;
 };
 
 // bf16 whose products run in the fused layers (train.bf16_products: fused), not under autocast.

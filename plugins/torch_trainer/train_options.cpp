@@ -24,9 +24,27 @@ namespace {
 using Table = config::OptionTable<TrainOptions>;
 using O = TrainOptions;
 
+// Each closed choice's names, once: the schema offers them, the reader maps them to the constants.
+const std::vector<std::pair<std::string, std::optional<Task>>> kTaskTypes{
+    {"auto", std::nullopt}, {"classification", Task::classification}, {"masked_regression", Task::masked_regression}};
+const std::vector<std::pair<std::string, Objective>> kObjectives{
+    {"readout", Objective::readout}, {"dense", Objective::dense}, {"dense_blank", Objective::dense_blank}};
+const std::vector<std::pair<std::string, Optimizer>> kOptimizers{{"adamw", Optimizer::adamw}, {"sgd", Optimizer::sgd}};
+const std::vector<std::pair<std::string, Schedule>> kSchedules{{"constant", Schedule::constant},
+                                                               {"warmup_cosine", Schedule::warmup_cosine}};
+const std::vector<std::pair<std::string, OnOtherSettings>> kOnOtherSettings{
+    {"refuse", OnOtherSettings::refuse}, {"new_folder", OnOtherSettings::new_folder}};
+
+template <class E>
+std::string name_in(const std::vector<std::pair<std::string, E>>& names, E value) {
+  for (const auto& [name, v] : names)
+    if (v == value) return name;
+  return "?";
+}
+
 void declare_task(Table& t) {
-  t.add("task.type", [](O& o) -> std::string& { return o.task; })
-      .choices({"auto", "classification", "masked_regression"})
+  t.add_choice(
+       "task.type", [](O& o) -> std::optional<Task>& { return o.task; }, kTaskTypes)
       .doc("auto: classification when the dataset has `label`, masked-token regression otherwise");
   t.add("task.input", [](O& o) -> std::string& {
      return o.input;
@@ -37,8 +55,8 @@ void declare_task(Table& t) {
   t.add("task.target_token", [](O& o) -> std::string& {
      return o.target_token;
    }).doc("per-sample array giving the target token (pooling: target)");
-  t.add("task.objective", [](O& o) -> std::string& { return o.objective; })
-      .choices({"readout", "dense", "dense_blank"})
+  t.add_choice(
+       "task.objective", [](O& o) -> Objective& { return o.objective; }, kObjectives)
       .doc(
           "what classification supervises: readout = one label per sample read from one token (the paper: the "
           "last); dense = every token's own class from the per-sample array `solution` [token] (the LST: every "
@@ -194,7 +212,9 @@ bool early_stopping(const config::FlatConfig& keys) {
 }
 
 void declare_optimizer(Table& t) {
-  t.add("train.optimizer", [](O& o) -> std::string& { return o.optimizer; }).choices({"adamw", "sgd"}).doc("optimizer");
+  t.add_choice(
+       "train.optimizer", [](O& o) -> Optimizer& { return o.optimizer; }, kOptimizers)
+      .doc("optimizer");
   t.add("train.lr", [](O& o) -> double& { return o.lr; }).min(0).doc("learning rate");
   t.add("train.weight_decay", [](O& o) -> double& { return o.weight_decay; }).min(0).doc("weight decay");
   t.add("train.pe.weight_decay", [](O& o) -> std::optional<double>& { return o.pe_weight_decay; })
@@ -228,8 +248,8 @@ void declare_optimizer(Table& t) {
       .min(0)
       .doc("SGD momentum")
       .applies_when("train.optimizer", {"sgd"});
-  t.add("train.schedule", [](O& o) -> std::string& { return o.schedule; })
-      .choices({"constant", "warmup_cosine"})
+  t.add_choice(
+       "train.schedule", [](O& o) -> Schedule& { return o.schedule; }, kSchedules)
       .doc("learning-rate schedule");
   t.add("train.warmup_steps", [](O& o) -> std::int64_t& { return o.warmup_steps; })
       .min(0)
@@ -337,8 +357,8 @@ void declare_numerics(Table& t) {
 }
 
 void declare_run_folder(Table& t) {
-  t.add("train.on_other_settings", [](O& o) -> std::string& { return o.on_other_settings; })
-      .choices({"refuse", "new_folder"})
+  t.add_choice(
+       "train.on_other_settings", [](O& o) -> OnOtherSettings& { return o.on_other_settings; }, kOnOtherSettings)
       .doc(
           "when `out` holds a run made with other settings: refuse, naming the keys that differ, or train into "
           "<out>@<first 8 hex of this run's identity hash> instead (resumed there when it exists)")
@@ -495,6 +515,9 @@ const char* schema_text() {
   static const std::string text = table().schema();
   return text.c_str();
 }
+
+std::string choice_name(Objective objective) { return name_in(kObjectives, objective); }
+std::string choice_name(Schedule schedule) { return name_in(kSchedules, schedule); }
 
 TrainOptions read_options(const config::Node& r) {
   TrainOptions o;

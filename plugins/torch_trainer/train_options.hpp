@@ -11,11 +11,22 @@
 #include "core/config/fail_at.hpp"
 #include "core/config/node.hpp"
 #include "core/config/options.hpp"
+#include "lr_schedule.hpp"
 #include "models/model.hpp"
 
 namespace loci::torch_trainer {
 
 enum class Task { classification, masked_regression };
+
+// The trainer's closed choices, typed: each constant is named once, in its key's declaration (train_options.cpp,
+// OptionTable::add_choice), which offers the names in the schema and reads them into the constants; choice_name
+// gives a name back for a message. (train.device, train.precision and train.bf16_products stay strings: they are
+// handed to models/ as its own options.)
+enum class Objective { readout, dense, dense_blank };
+enum class Optimizer { adamw, sgd };
+enum class OnOtherSettings { refuse, new_folder };
+std::string choice_name(Objective objective);
+std::string choice_name(Schedule schedule);
 
 // model.pe.init as given: every key absent (null) unless the config sets it. What is absent comes from the PE's own
 // default initialiser (or, when `name` names another one, from that initialiser's defaults).
@@ -31,14 +42,14 @@ struct InitKeys {
 struct TrainOptions {
   std::string data, out;
   std::uint64_t seed = 0;
-  std::string task = "auto";  // resolved against the dataset by the trainer
+  std::optional<Task> task;  // task.type; auto (none) is resolved against the dataset by the trainer
   std::string input = "auto", label = "label", target_token = "target_cell";
-  std::string objective = "readout";  // task.objective: readout | dense | dense_blank
+  Objective objective = Objective::readout;
   std::int64_t classes = 0;
   std::string train_split = "train";
   std::vector<std::string> eval_splits;
 
-  std::string optimizer = "adamw";
+  Optimizer optimizer = Optimizer::adamw;
   double lr = 1e-4, weight_decay = 0, momentum = 0.9;
   double adam_eps = 1e-8;      // train.adam_eps
   double label_smoothing = 0;  // train.label_smoothing (classification)
@@ -46,7 +57,7 @@ struct TrainOptions {
   // train.pe.*: the PE's own optimizer settings (its parameters then form a group of their own, optimizer.hpp).
   std::optional<double> pe_weight_decay;  // absent: train.weight_decay
   double pe_lr_scale = 1.0;               // the PE's learning rate = this x the schedule's
-  std::string schedule = "constant";
+  Schedule schedule = Schedule::constant;
   std::int64_t warmup_steps = 0;
   double min_lr = 0, clip_grad_norm = 0;
   std::int64_t epochs = 4000, steps = 0, batch_size = 128, eval_batch_size = 512, eval_every = 200;
@@ -62,10 +73,11 @@ struct TrainOptions {
   std::vector<double> robustness_noise;  // sds of embedding noise evaluated once training ends (robustness.csv)  //
                                          // masked regression: extra evaluations, rows named <split>@<ratio>
   std::string blas_kernel = "auto";
-  std::string on_other_settings = "refuse";  // or new_folder: <out>@<identity hash> (run_identity.hpp)  //
-                                             // cpu/blas_kernel.hpp; settled by the `loci` process before training
-  std::string precision = "fp32";            // or bf16 (models/precision_scope.hpp)
-  std::string bf16_products = "autocast";    // or fused: how a CPU bf16 step runs its products
+  OnOtherSettings on_other_settings =
+      OnOtherSettings::refuse;             // or new_folder: <out>@<identity hash> (run_identity.hpp)  //
+                                           // cpu/blas_kernel.hpp; settled by the `loci` process before training
+  std::string precision = "fp32";          // or bf16 (models/precision_scope.hpp)
+  std::string bf16_products = "autocast";  // or fused: how a CPU bf16 step runs its products
   bool save_attention = false, progress = true;
   std::string attention_split;        // "" = human, else test, else the first evaluated split
   std::int64_t checkpoint_every = 0;  // also keep checkpoints/epoch_<E>.pt every this many epochs (0 = off)
