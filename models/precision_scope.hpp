@@ -17,14 +17,18 @@
 
 namespace loci::models {
 
-// precision: "fp32" or "bf16"; bf16_products: "autocast" or "fused" (CPU only, where bf16_products_engine() is not
-// empty: callers check; on CUDA bf16 is autocast).
+// A training step's arithmetic (the trainer's train.precision), and how a bf16 step runs its products
+// (train.bf16_products): fused is CPU only, where bf16_products_engine() is not empty (callers check); on CUDA bf16 is
+// autocast.
+enum class Precision { fp32, bf16 };
+enum class Bf16Products { autocast, fused };
+
 class PrecisionScope : boost::noncopyable {
  public:
-  PrecisionScope(const std::string& precision, const std::string& bf16_products, torch::DeviceType device)
-      : autocast_(precision == "bf16" && (bf16_products != "fused" || device != torch::kCPU)),
+  PrecisionScope(Precision precision, Bf16Products bf16_products, torch::DeviceType device)
+      : autocast_(precision == Precision::bf16 && (bf16_products != Bf16Products::fused || device != torch::kCPU)),
         cuda_(device == torch::kCUDA) {
-    if (precision == "bf16" && !autocast_) products_.emplace();
+    if (precision == Precision::bf16 && !autocast_) products_.emplace();
     if (!autocast_) return;
     if (cuda_) {
       at::autocast::set_autocast_gpu_dtype(at::kBFloat16);

@@ -185,7 +185,8 @@ int main(int argc, char** argv) try {
                   (fwd_bwd.cpu - fwd.cpu) * 1e3, (t.cpu - fwd_bwd.cpu) * 1e3);
     }
     std::printf("GEMM threads=%d fp32_gflops=%.1f", threads, gemm_gflops(torch::kFloat32, 10));
-    if (args.step.precision != "fp32") std::printf(" bf16_gflops=%.1f", gemm_gflops(torch::kBFloat16, 10));
+    if (args.step.precision != loci::models::Precision::fp32)
+      std::printf(" bf16_gflops=%.1f", gemm_gflops(torch::kBFloat16, 10));
     std::printf("\n");
     std::fflush(stdout);
   }

@@ -6,10 +6,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/precision_scope.hpp"
+
 namespace loci::torch_trainer {
 
 // The entries blas, blas_kernel, onednn and chunk_products of summary.json for a run of `precision` (fp32, bf16);
 // `fused_products`: its bf16 products run in the fused layers rather than under autocast.
-nlohmann::ordered_json numerics_summary(const std::string& precision, bool fused_products);
+nlohmann::ordered_json numerics_summary(models::Precision precision, bool fused_products);
 
 }  // namespace loci::torch_trainer

@@ -134,7 +134,7 @@ void write_summary(const Session& s, const std::string& status) {
   j["samples_per_second"] = state.seconds > 0 ? static_cast<double>(state.step * opt.batch_size) / state.seconds : 0.0;
   j["seed"] = opt.seed;
   j["pe_draw"] = effective_pe_draw(opt, s.folder.identity);
-  j["precision"] = opt.precision;
+  j["precision"] = choice_name(opt.precision);
   j["micro_batches"] = opt.micro_batches;
   j.update(numerics_summary(opt.precision, fused_products(opt)));
   j["data"] = s.folder.recorded.at("data").text();

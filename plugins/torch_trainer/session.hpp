@@ -77,6 +77,8 @@ struct Session {
 };
 
 // bf16 whose products run in the fused layers (train.bf16_products: fused), not under autocast.
-inline bool fused_products(const TrainOptions& o) { return o.precision == "bf16" && o.bf16_products == "fused"; }
+inline bool fused_products(const TrainOptions& o) {
+  return o.precision == models::Precision::bf16 && o.bf16_products == models::Bf16Products::fused;
+}
 
 }  // namespace loci::torch_trainer

@@ -87,7 +87,7 @@ class TorchTrainer final : public plugins::Trainer {
       const cpu::Choice kernel = cpu::current();
       std::cerr << "loci: BLAS kernel " << (kernel.kernel.empty() ? "(not OpenBLAS)" : kernel.kernel) << " ("
                 << kernel.why << ")\n";
-      if (s.opt.precision == "bf16" && s.process.device.is_cpu())
+      if (s.opt.precision == models::Precision::bf16 && s.process.device.is_cpu())
         std::cerr << "loci: " << onednn_state(fused_products(s.opt)).why << "\n";
       if (s.process.device.is_cpu())
         std::cerr << "loci: chunk products: " << models::rows::jit_gemm_description() << "\n";
@@ -160,16 +160,16 @@ class TorchTrainer final : public plugins::Trainer {
 
   // Device, threads, allocator, and the other ranks of a data-parallel launch.
   static void set_up_process(Session& s) {
-    if (s.opt.device == "cuda" && !torch::cuda::is_available())
+    if (s.opt.device == Device::cuda && !torch::cuda::is_available())
       s.opt.marks.fail("train.device",
                        "train.device is cuda, but this LibTorch has no CUDA device (Debian's libtorch is CPU-only)");
-    s.process.device = torch::Device(s.opt.device == "cuda" ? torch::kCUDA : torch::kCPU);
+    s.process.device = torch::Device(s.opt.device == Device::cuda ? torch::kCUDA : torch::kCPU);
     // More threads than cores only time-slice them; the results never depend on the count.
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     if (s.opt.threads > 0) at::set_num_threads(std::min(s.opt.threads, cores));
     // Keeps freed tensor memory in the process: page faults on fresh multi-MB buffers otherwise double step time.
     models::tune_allocator();
-    if (s.opt.precision == "bf16" && s.process.device.is_cpu()) settle_onednn();
+    if (s.opt.precision == models::Precision::bf16 && s.process.device.is_cpu()) settle_onednn();
     if (fused_products(s.opt) && s.process.device.is_cpu() && models::bf16_products_engine().empty())
       s.opt.marks.fail("train.bf16_products",
                        "train.bf16_products is fused, but oneDNN here has no bfloat16 arithmetic (" +

@@ -32,6 +32,11 @@ const std::vector<std::pair<std::string, Objective>> kObjectives{
 const std::vector<std::pair<std::string, Optimizer>> kOptimizers{{"adamw", Optimizer::adamw}, {"sgd", Optimizer::sgd}};
 const std::vector<std::pair<std::string, Schedule>> kSchedules{{"constant", Schedule::constant},
                                                                {"warmup_cosine", Schedule::warmup_cosine}};
+const std::vector<std::pair<std::string, Device>> kDevices{{"cpu", Device::cpu}, {"cuda", Device::cuda}};
+const std::vector<std::pair<std::string, models::Precision>> kPrecisions{{"fp32", models::Precision::fp32},
+                                                                         {"bf16", models::Precision::bf16}};
+const std::vector<std::pair<std::string, models::Bf16Products>> kBf16Products{
+    {"autocast", models::Bf16Products::autocast}, {"fused", models::Bf16Products::fused}};
 const std::vector<std::pair<std::string, OnOtherSettings>> kOnOtherSettings{
     {"refuse", OnOtherSettings::refuse}, {"new_folder", OnOtherSettings::new_folder}};
 
@@ -329,16 +334,16 @@ void declare_evaluation(Table& t) {
 }
 
 void declare_numerics(Table& t) {
-  t.add("train.device", [](O& o) -> std::string& { return o.device; })
-      .choices({"cpu", "cuda"})
+  t.add_choice(
+       "train.device", [](O& o) -> Device& { return o.device; }, kDevices)
       .doc("cpu, or cuda when LibTorch was built with CUDA");
-  t.add("train.precision", [](O& o) -> std::string& { return o.precision; })
-      .choices({"fp32", "bf16"})
+  t.add_choice(
+       "train.precision", [](O& o) -> models::Precision& { return o.precision; }, kPrecisions)
       .doc(
           "bf16: the training step in bfloat16 as train.bf16_products says (parameters, optimizer and evaluation "
           "stay fp32; not the paper's numerics)");
-  t.add("train.bf16_products", [](O& o) -> std::string& { return o.bf16_products; })
-      .choices({"autocast", "fused"})
+  t.add_choice(
+       "train.bf16_products", [](O& o) -> models::Bf16Products& { return o.bf16_products; }, kBf16Products)
       .doc(
           "with train.precision bf16 on a CPU: autocast (LibTorch's bfloat16 autocast over the forward pass, the "
           "attention's own products in fp32) or fused (the fused layers keep float32 activations and round only "
@@ -518,6 +523,7 @@ const char* schema_text() {
 
 std::string choice_name(Objective objective) { return name_in(kObjectives, objective); }
 std::string choice_name(Schedule schedule) { return name_in(kSchedules, schedule); }
+std::string choice_name(models::Precision precision) { return name_in(kPrecisions, precision); }
 
 TrainOptions read_options(const config::Node& r) {
   TrainOptions o;

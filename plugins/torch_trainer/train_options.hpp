@@ -13,6 +13,7 @@
 #include "core/config/options.hpp"
 #include "lr_schedule.hpp"
 #include "models/model.hpp"
+#include "models/precision_scope.hpp"
 
 namespace loci::torch_trainer {
 
@@ -20,13 +21,15 @@ enum class Task { classification, masked_regression };
 
 // The trainer's closed choices, typed: each constant is named once, in its key's declaration (train_options.cpp,
 // OptionTable::add_choice), which offers the names in the schema and reads them into the constants; choice_name
-// gives a name back for a message. (train.device, train.precision and train.bf16_products stay strings: they are
-// handed to models/ as its own options.)
+// gives a name back for a message or a record. train.precision and train.bf16_products are models/'s own constants
+// (models/precision_scope.hpp).
 enum class Objective { readout, dense, dense_blank };
 enum class Optimizer { adamw, sgd };
 enum class OnOtherSettings { refuse, new_folder };
+enum class Device { cpu, cuda };
 std::string choice_name(Objective objective);
 std::string choice_name(Schedule schedule);
+std::string choice_name(models::Precision precision);
 
 // model.pe.init as given: every key absent (null) unless the config sets it. What is absent comes from the PE's own
 // default initialiser (or, when `name` names another one, from that initialiser's defaults).
@@ -68,16 +71,16 @@ struct TrainOptions {
   std::int64_t early_stop_patience = 0;
   std::string early_stop_split = "test";
   double early_stop_min_delta = 0;
-  std::string device = "cpu";
+  Device device = Device::cpu;
   std::vector<double> eval_mask_ratios{0.5};
   std::vector<double> robustness_noise;  // sds of embedding noise evaluated once training ends (robustness.csv)  //
                                          // masked regression: extra evaluations, rows named <split>@<ratio>
   std::string blas_kernel = "auto";
   OnOtherSettings on_other_settings =
-      OnOtherSettings::refuse;             // or new_folder: <out>@<identity hash> (run_identity.hpp)  //
-                                           // cpu/blas_kernel.hpp; settled by the `loci` process before training
-  std::string precision = "fp32";          // or bf16 (models/precision_scope.hpp)
-  std::string bf16_products = "autocast";  // or fused: how a CPU bf16 step runs its products
+      OnOtherSettings::refuse;  // or new_folder: <out>@<identity hash> (run_identity.hpp)  //
+                                // cpu/blas_kernel.hpp; settled by the `loci` process before training
+  models::Precision precision = models::Precision::fp32;
+  models::Bf16Products bf16_products = models::Bf16Products::autocast;  // how a CPU bf16 step runs its products
   bool save_attention = false, progress = true;
   std::string attention_split;        // "" = human, else test, else the first evaluated split
   std::int64_t checkpoint_every = 0;  // also keep checkpoints/epoch_<E>.pt every this many epochs (0 = off)
