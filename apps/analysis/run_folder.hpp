@@ -27,9 +27,10 @@ struct RunIdentity {
   bool drawn = false;         // the PE is drawn from its init (learned, random_fixed), so sigma matters
 };
 
-// The trainer's settings the analyses use beside the identity, read from config.yaml once, when the folder is loaded:
-// with identity_of, the one place the analyses spell the trainer's keys. The optional ones may be absent from the
-// config of an older run; each use says what absence means.
+// The trainer's settings one run's analysis uses beside its identity, read from config.yaml once, when the folder is
+// loaded: with identity_of, the one place a run's analysis spells the trainer's keys (the summary across runs groups
+// by identity.json's keys instead, and reads train.epochs from config.yaml for runs that lack one). The optional ones
+// may be absent from the config of an older run; each use says what absence means.
 struct RunSettings {
   std::string data;  // the dataset's folder
   std::int64_t d_model = 0;
