@@ -40,8 +40,9 @@ config::OptionTable<GeneratorCommon> make_generator_common() {
   t.add("splits", [](G& g) -> config::Entries<std::int64_t>& { return g.splits; })
       .min(1)
       .doc("split name -> number of samples (at least 1 each; leave a split out rather than sizing it 0)");
-  t.add("compression", [](G& g) -> std::string& { return g.compression; })
-      .choices({"gzip", "none"})
+  t.add_choice(
+       "compression", [](G& g) -> Compression& { return g.compression; },
+       Choices<Compression>{{"gzip", Compression::gzip}, {"none", Compression::none}})
       .doc("shard compression (gzip with byte shuffle, or none)");
   t.add("compression_level", [](G& g) -> int& { return g.compression_level; }).within(0, 9).doc("gzip level");
   t.add("threads", [](G& g) -> int& { return g.threads; })

@@ -11,13 +11,16 @@
 
 namespace loci {
 
+// Shards' compression: gzip (with byte shuffle) or none.
+enum class Compression { gzip, none };
+
 struct GeneratorCommon {
   std::string generator;
   std::int64_t seed = 0;
   std::string out;
   std::int64_t samples_per_shard = 1000;
   config::Entries<std::int64_t> splits{{"train", 1000}, {"test", 100}};
-  std::string compression = "gzip";
+  Compression compression = Compression::gzip;
   int compression_level = 4;
   int threads = 0;
   std::vector<std::string> plugin_path, plugin_override;

@@ -1,6 +1,5 @@
 #include "models/block.hpp"
 
-#include "models/choices.hpp"
 #include "models/dropout.hpp"
 #include "models/kernels/fused_gelu.hpp"
 #include "models/kernels/fused_linear_norm.hpp"
@@ -12,12 +11,8 @@
 namespace loci::models {
 
 EncoderBlockImpl::EncoderBlockImpl(const BlockOptions& options) : options_(options) {
-  if (!is_one_of(options.activation(), activations()))
-    throw std::invalid_argument("block: activation must be 'gelu' or 'relu', not '" + options.activation() + "'");
-  if (!is_one_of(options.norm(), norm_placements()))
-    throw std::invalid_argument("block: norm must be 'post' or 'pre', not '" + options.norm() + "'");
-  gelu_ = options.activation() == "gelu";
-  post_norm_ = options.norm() == "post";
+  gelu_ = options.activation() == Activation::gelu;
+  post_norm_ = options.norm() == NormPlacement::post;
   const auto d = options.d_model();
   attention =
       register_module("attention", SelfAttention(AttentionOptions(d, options.heads()).dropout(options.dropout())));

@@ -4,6 +4,7 @@
 
 #include "core/option.hpp"
 #include "models/attention.hpp"
+#include "models/choices.hpp"
 
 #include <torch/nn/modules/normalization.h>
 
@@ -13,11 +14,11 @@ struct BlockOptions {
   LOCI_OPTION(int64_t, d_model) = 160;
   LOCI_OPTION(int64_t, heads) = 1;
   LOCI_OPTION(int64_t, mlp_hidden) = 640;
-  // "gelu" (exact, erf-based, as PyTorch's nn.GELU) or "relu".
-  LOCI_OPTION(std::string, activation) = "gelu";
+  // gelu (exact, erf-based, as PyTorch's nn.GELU) or relu.
+  LOCI_OPTION(Activation, activation) = Activation::gelu;
   LOCI_OPTION(bool, activation_after_both) = true;
-  // "post": x = LN(attn(h) + h); x = LN(mlp(x) + x) (paper). "pre": x = h + attn(LN(h)); x = x + mlp(LN(x)).
-  LOCI_OPTION(std::string, norm) = "post";
+  // post: x = LN(attn(h) + h); x = LN(mlp(x) + x) (paper). pre: x = h + attn(LN(h)); x = x + mlp(LN(x)).
+  LOCI_OPTION(NormPlacement, norm) = NormPlacement::post;
   LOCI_OPTION(double, dropout) = 0.0;
   LOCI_OPTION(double, layer_norm_eps) = 1e-5;
 };

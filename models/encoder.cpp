@@ -15,18 +15,15 @@ EncoderImpl::EncoderImpl(const EncoderOptions& options, const torch::Tensor& pos
     throw std::invalid_argument("encoder: positions must be a [tokens, dims] tensor");
   if (options.blocks() < 1) throw std::invalid_argument("encoder: needs at least one block");
   tokens_ = positions.size(0);
-  const auto& placement = options.pe().placement();
-  if (!is_one_of(placement, pe_placements()))
-    throw std::invalid_argument("encoder: PE placement must be one of per_block, shared, input_only, not '" +
-                                placement + "'");
-  input_only_ = placement == "input_only";
-  shared_ = placement == "shared";
+  const PePlacement placement = options.pe().placement();
+  input_only_ = placement == PePlacement::input_only;
+  shared_ = placement == PePlacement::shared;
 
   embedding = register_module("embedding", torch::nn::Linear(options.in_channels(), options.d_model()));
   PEContext context;
   context.d_model = options.d_model();
   context.heads = options.heads();
-  context.placements = placement == "per_block" ? options.blocks() : 1;
+  context.placements = placement == PePlacement::per_block ? options.blocks() : 1;
   context.positions = positions;
   context.generator = options.pe().draw_seed() ? make_generator(*options.pe().draw_seed()) : generator;
   pe_ = register_module("pe", PERegistry::create(options.pe(), context));

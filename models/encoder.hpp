@@ -20,9 +20,9 @@ struct EncoderOptions {
   LOCI_OPTION(int64_t, heads) = 1;
   // MLP hidden width = round(mlp_ratio * d_model): 640 for the paper.
   LOCI_OPTION(double, mlp_ratio) = 4.0;
-  LOCI_OPTION(std::string, activation) = "gelu";
+  LOCI_OPTION(Activation, activation) = Activation::gelu;
   LOCI_OPTION(bool, activation_after_both) = true;
-  LOCI_OPTION(std::string, norm) = "post";
+  LOCI_OPTION(NormPlacement, norm) = NormPlacement::post;
   LOCI_OPTION(double, dropout) = 0.0;
   // A LayerNorm after the last block (the paper has none; pre-norm models usually want one).
   LOCI_OPTION(bool, final_norm) = false;

@@ -13,19 +13,7 @@ namespace loci::models {
 ClassificationHeadImpl::ClassificationHeadImpl(const ClassificationOptions& options, int64_t d_model,
                                                at::Generator generator)
     : options_(options) {
-  const auto& p = options.pooling();
-  if (p == "last")
-    pooling_ = Pooling::last;
-  else if (p == "target")
-    pooling_ = Pooling::target;
-  else if (p == "mean")
-    pooling_ = Pooling::mean;
-  else if (p == "cls")
-    pooling_ = Pooling::cls;
-  else if (p == "every")
-    pooling_ = Pooling::every;
-  else
-    throw std::invalid_argument("classification: pooling must be last, target, mean, cls or every, not '" + p + "'");
+  pooling_ = options.pooling();
   if (options.classes() < 1) throw std::invalid_argument("classification: needs at least one class");
   if (pooling_ == Pooling::cls)
     cls_token = register_parameter("cls_token", at::normal(0.0, 0.02, {d_model}, generator));

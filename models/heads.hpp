@@ -9,6 +9,7 @@
 #include <string>
 
 #include "core/option.hpp"
+#include "models/choices.hpp"
 
 namespace loci::models {
 
@@ -24,7 +25,7 @@ struct ClassificationOptions {
   //          see only itself).
   //   every  each token's own hidden state, read by the same Linear: logits [B, T, classes], for a dense objective
   //          in which every token (every cell of the LST) is a target of its own.
-  LOCI_OPTION(std::string, pooling) = "last";
+  LOCI_OPTION(Pooling, pooling) = Pooling::last;
 };
 
 class ClassificationHeadImpl : public torch::nn::Module {
@@ -48,7 +49,7 @@ class ClassificationHeadImpl : public torch::nn::Module {
 
  private:
   ClassificationOptions options_;
-  enum class Pooling { last, target, mean, cls, every } pooling_ = Pooling::last;
+  Pooling pooling_ = Pooling::last;
 };
 
 TORCH_MODULE(ClassificationHead);

@@ -28,18 +28,15 @@ ModelImpl::ModelImpl(const ModelOptions& options, const torch::Tensor& positions
     : options_(options) {
   const auto& enc = options.encoder();
   encoder = register_module("encoder", Encoder(enc, positions, generator));
-  if (options.task() == "classification") {
+  if (options.task() == Task::classification) {
     classification = register_module("head", ClassificationHead(options.classification(), enc.d_model(), generator));
     if (classification->prefix() > 0 && encoder->pe().causal())
       throw std::invalid_argument("model: a causal PE cannot be combined with cls pooling");
-  } else if (options.task() == "masked_regression") {
+  } else {
     const auto channels =
         options.masked_regression().channels() > 0 ? options.masked_regression().channels() : enc.in_channels();
     masked_regression =
         register_module("head", MaskedRegressionHead(options.masked_regression(), enc.d_model(), channels, generator));
-  } else {
-    throw std::invalid_argument("model: task must be 'classification' or 'masked_regression', not '" + options.task() +
-                                "'");
   }
 }
 

@@ -11,8 +11,7 @@ namespace loci::models {
 
 struct ModelOptions {
   LOCI_OPTION(EncoderOptions, encoder) = EncoderOptions();
-  // "classification" or "masked_regression".
-  LOCI_OPTION(std::string, task) = "classification";
+  LOCI_OPTION(Task, task) = Task::classification;
   LOCI_OPTION(ClassificationOptions, classification) = ClassificationOptions();
   LOCI_OPTION(MaskedRegressionOptions, masked_regression) = MaskedRegressionOptions();
   // The last block computes only the rows the loss reads after its attention: for a classification readout of one

@@ -24,8 +24,9 @@ const config::OptionTable<AnalyzeOptions>& analyze_options() {
         .doc(
             "also score runs that have not finished (training, paused, killed), marked partial with their epoch; "
             "by default they are left out and named");
-    t.add("comparisons", [](AnalyzeOptions& o) -> std::string& { return o.comparisons; })
-        .choices({"all", "one_setting"})
+    t.add_choice(
+         "comparisons", [](AnalyzeOptions& o) -> Comparisons& { return o.comparisons; },
+         Choices<Comparisons>{{"all", Comparisons::all}, {"one_setting", Comparisons::one_setting}})
         .doc(
             "which pairs of groups are compared, with Holm's adjustment over that family: all = every pair; "
             "one_setting = pairs that differ in exactly one setting (a grid's planned contrasts), a smaller family");

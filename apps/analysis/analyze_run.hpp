@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/analysis/run_folder.hpp"
+#include "apps/analysis/summary.hpp"
 #include "probe/distance.hpp"
 
 namespace loci::analysis {
@@ -33,10 +34,8 @@ struct AnalyzeOptions {
   // it reached; by default they are left out and named, so that no unfinished run is averaged in unawares.
   bool include_partial = false;
   bool force = false;  // analyse again even where analysis.json is current
-  // Across runs: which pairs of groups summary.md and comparisons.csv compare, Holm holding over that family. "all":
-  // every pair; "one_setting": only pairs that differ in exactly one setting (a factorial grid's planned contrasts:
-  // sigma within each learning rate, the learning rate within each sigma).
-  std::string comparisons = "all";
+  // Across runs: which pairs of groups are compared (summary.hpp).
+  Comparisons comparisons = Comparisons::all;
   // Across runs: runs on different datasets (a pipeline's swept generate stage: three graphs) summarised together,
   // the dataset a replicate like the seed; comparisons still pair the runs that share a dataset and a PE draw.
   bool pool_datasets = false;

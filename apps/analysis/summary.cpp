@@ -586,13 +586,13 @@ void write_group_tables(const Table& t, const fs::path& folder, bool one_setting
 
 }  // namespace
 
-void write_summary(const std::vector<ordered_json>& analyses, const fs::path& folder, const std::string& comparisons,
+void write_summary(const std::vector<ordered_json>& analyses, const fs::path& folder, Comparisons comparisons,
                    bool pool_datasets) {
   Table t = gather(analyses, pool_datasets);
   name_groups(t);
   t.records = records_of(t, analyses);
   write_runs_csv(t, folder);
-  write_group_tables(t, folder, comparisons == "one_setting", pool_datasets);
+  write_group_tables(t, folder, comparisons == Comparisons::one_setting, pool_datasets);
 }
 
 }  // namespace loci::analysis

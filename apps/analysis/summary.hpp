@@ -10,10 +10,14 @@
 
 namespace loci::analysis {
 
+// Which pairs of groups summary.md and comparisons.csv compare, Holm holding over that family: every pair, or only
+// pairs that differ in exactly one setting (a factorial grid's planned contrasts: sigma within each learning rate,
+// the learning rate within each sigma).
+enum class Comparisons { all, one_setting };
+
 // analyses: the analysis.json of each run. Files are written atomically into `folder`.
-// `comparisons`: AnalyzeOptions::comparisons ("all" or "one_setting"); `pool_datasets`: AnalyzeOptions's, runs
-// on different datasets grouped together.
+// `pool_datasets`: AnalyzeOptions's, runs on different datasets grouped together.
 void write_summary(const std::vector<nlohmann::ordered_json>& analyses, const std::filesystem::path& folder,
-                   const std::string& comparisons = "all", bool pool_datasets = false);
+                   Comparisons comparisons = Comparisons::all, bool pool_datasets = false);
 
 }  // namespace loci::analysis

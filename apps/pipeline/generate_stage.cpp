@@ -98,7 +98,7 @@ datasets::GenerateReport generate_from_config(const config::Node& resolved, cons
   opt.regenerate_command = regenerate_command(invocation_words());
   opt.plugin_abi = kPluginAbi;
   opt.loci_version = kVersion;
-  opt.compression.gzip = common.compression == "gzip";
+  opt.compression.gzip = common.compression == Compression::gzip;
   opt.compression.shuffle = opt.compression.gzip;
   opt.compression.level = common.compression_level;
   opt.resume = flags.resume;

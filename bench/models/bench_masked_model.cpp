@@ -94,7 +94,7 @@ int main(int argc, char** argv) try {
     at::set_num_threads(threads);
     const int parts = args.parts > 0 ? args.parts : threads;
     loci::models::ModelOptions options;
-    options.task("masked_regression");
+    options.task(loci::models::Task::masked_regression);
     options.encoder().in_channels(kWindow).d_model(kD).blocks(kBlocks).heads(1);
     options.encoder().pe().init(loci::models::InitOptions("normal").std(0.2));
     auto model = loci::models::make_model(options, positions, 0);

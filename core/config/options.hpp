@@ -18,6 +18,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/choices.hpp"
 #include "core/config/fail_at.hpp"
 #include "core/config/identity.hpp"
 #include "core/config/node.hpp"
@@ -120,7 +121,7 @@ class OptionTable {
   // A key that names one of a set of constants (an enum, as LibTorch's typed choices): the schema offers the names,
   // the reader stores the constant, the default is the name of the member's default.
   template <class Get, class V>
-  Declared add_choice(const std::string& dotted, Get get, std::vector<std::pair<std::string, V>> named) {
+  Declared add_choice(const std::string& dotted, Get get, Choices<V> named) {
     OptionSpec& s = specs_.emplace_back();
     s.path = dotted;
     s.type = "enum";

@@ -61,12 +61,10 @@ torch::Tensor orthogonal(at::IntArrayRef shape, const InitOptions& o, const Init
 torch::Tensor from_sinusoidal(at::IntArrayRef shape, const InitOptions& o, const InitContext& c) {
   require_matrix(shape, "from_sinusoidal");
   torch::Tensor table;
-  if (o.source() == "index")
+  if (o.source() == SinusoidSource::index)
     table = sinusoid_table(torch::arange(shape[0], torch::kFloat64), shape[1], o.base());
-  else if (o.source() == "coordinates")
-    table = sinusoid_table_nd(positions_for(shape, c, "from_sinusoidal"), shape[1], o.base());
   else
-    throw std::invalid_argument("from_sinusoidal: source must be 'index' or 'coordinates', not '" + o.source() + "'");
+    table = sinusoid_table_nd(positions_for(shape, c, "from_sinusoidal"), shape[1], o.base());
   return table.to(torch::kFloat64) * o.scale();
 }
 
@@ -79,16 +77,14 @@ torch::Tensor from_coordinates(at::IntArrayRef shape, const InitOptions& o, cons
   auto standard = centred / torch::where(spread > 0, spread, torch::ones_like(spread));
   const int64_t dims = p.size(1);
   torch::Tensor out;
-  if (o.mode() == "project") {
+  if (o.mode() == CoordinateMode::project) {
     // Gaussian columns over sqrt(dims) keep each output column at unit variance.
     auto w =
         at::normal(0.0, 1.0 / std::sqrt(static_cast<double>(dims)), {dims, shape[1]}, c.generator, torch::kFloat64);
     out = standard.matmul(w);
-  } else if (o.mode() == "tile") {
+  } else {
     auto columns = torch::arange(shape[1], torch::kInt64).remainder(dims);
     out = standard.index_select(1, columns);
-  } else {
-    throw std::invalid_argument("from_coordinates: mode must be 'project' or 'tile', not '" + o.mode() + "'");
   }
   return out * o.scale();
 }

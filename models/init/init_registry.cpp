@@ -18,17 +18,17 @@ namespace {
 ::loci::Registry<InitInfo>& inits() { return ::loci::Registry<InitInfo>::instance(); }
 
 template <class T>
-InitKey init_key(const char* key, double least, const std::vector<std::string>& (*choices)(), const char* doc,
+InitKey init_key(const char* key, double least, const Choices<T>& (*choices)(), const char* doc,
                  const T& (*get)(const InitOptions&), void (*set)(InitOptions&, const T&)) {
   InitKey k;
   k.key = key;
   k.least = least;
-  k.choices = choices;
   k.doc = doc;
-  if constexpr (std::is_same_v<T, std::string>) {
+  if constexpr (std::is_enum_v<T>) {
     k.text = true;
-    k.text_value = get;
-    k.set_text = set;
+    k.choices = loci::choice_names(choices());
+    k.text_value = [choices, get](const InitOptions& o) { return loci::choice_name(choices(), get(o)); };
+    k.set_text = [choices, set](InitOptions& o, const std::string& v) { set(o, loci::choice_value(choices(), v)); };
   } else {
     k.number = get;
     k.set_number = set;

@@ -42,13 +42,13 @@ struct InitOptions {
 // the one list: its name, kind, bounds, doc and typed access to InitOptions.
 struct InitKey {
   std::string key;
-  bool text = false;                                       // a string with choices, else a number
-  double least = kNoLeast;                                 // numbers: the least value allowed
-  const std::vector<std::string>& (*choices)() = nullptr;  // texts: the values allowed
+  bool text = false;                 // a choice named by text, else a number
+  double least = kNoLeast;           // numbers: the least value allowed
+  std::vector<std::string> choices;  // texts: the names allowed
   std::string doc;
   std::function<double(const InitOptions&)> number;  // numbers
   std::function<void(InitOptions&, double)> set_number;
-  std::function<std::string(const InitOptions&)> text_value;  // texts
+  std::function<std::string(const InitOptions&)> text_value;  // texts, by name
   std::function<void(InitOptions&, const std::string&)> set_text;
 };
 

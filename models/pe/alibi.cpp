@@ -14,14 +14,12 @@ class AlibiPEImpl : public PositionalEncodingImpl {
  public:
   AlibiPEImpl(const PEOptions& o, const PEContext& c) : PositionalEncodingImpl(o, c) {
     torch::Tensor distance;
-    if (o.offsets() == "index") {
+    if (o.offsets() == PeOffsets::index) {
       auto t = torch::arange(tokens(), torch::kFloat64);
       distance = (t.reshape({1, -1}) - t.reshape({-1, 1})).abs();
-    } else if (o.offsets() == "coordinates") {
+    } else {
       auto p = positions().to(torch::kFloat64) * o.coordinate_scale();
       distance = (p.unsqueeze(0) - p.unsqueeze(1)).pow(2).sum(2).sqrt();
-    } else {
-      throw std::invalid_argument("alibi: offsets must be 'index' or 'coordinates', not '" + o.offsets() + "'");
     }
     auto h = torch::arange(1, heads() + 1, torch::kFloat64);
     auto slopes = torch::pow(2.0, -8.0 * h / static_cast<double>(heads()));

@@ -34,8 +34,8 @@ struct PEOptions {
   LOCI_OPTION(std::string, type) = "learned";
   // per_block: each block adds its own PE at its input (the paper); shared: one PE, added at every block's input;
   // input_only: one PE, at the first block only. For PEs acting in attention the same words choose which blocks'
-  // attention they modify and whether those blocks share tables. Choices: pe_placements().
-  LOCI_OPTION(std::string, placement) = "per_block";
+  // attention they modify and whether those blocks share tables.
+  LOCI_OPTION(PePlacement, placement) = PePlacement::per_block;
   // Initialiser of learned and random tables; unset means the PE's own default (PERegistry::default_init):
   // learned normal(0.2), random_fixed normal(1.0), relative bias zeros, relative music_causal normal(1.0).
   LOCI_OPTION(c10::optional<InitOptions>, init) = c10::nullopt;
@@ -47,12 +47,12 @@ struct PEOptions {
   // which stays active in evaluation when dropout_at_eval is set (as in the paper). Off by default.
   LOCI_OPTION(double, sinusoidal_dropout) = 0.0;
   LOCI_OPTION(bool, dropout_at_eval) = false;
-  // relative: "bias" (a learned logit bias per head and offset) or "music_causal" (Music-Transformer relative
-  // attention, logits q.E_r, with a causal mask: the paper's "relative"). Choices: relative_variants().
-  LOCI_OPTION(std::string, variant) = "bias";
-  // relative and alibi: "index" (offsets of the token index) or "coordinates" (offsets of the true positions: grid
+  // relative: bias (a learned logit bias per head and offset) or music_causal (Music-Transformer relative
+  // attention, logits q.E_r, with a causal mask: the paper's "relative").
+  LOCI_OPTION(RelativeVariant, variant) = RelativeVariant::bias;
+  // relative and alibi: index (offsets of the token index) or coordinates (offsets of the true positions: grid
   // offset vectors for relative bias, Euclidean distance for alibi).
-  LOCI_OPTION(std::string, offsets) = "index";
+  LOCI_OPTION(PeOffsets, offsets) = PeOffsets::index;
   // relative: offsets beyond this are clipped to it (per axis for coordinates); 0 keeps every offset distinct.
   LOCI_OPTION(int64_t, max_distance) = 0;
   // Seed of a generator of the PE's own for its random tables. Unset: the model's generator, drawn first, so that

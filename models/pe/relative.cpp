@@ -21,7 +21,7 @@ class RelativePEImpl : public PositionalEncodingImpl {
  public:
   // The authors' Music-Transformer tables are drawn N(0, 1); a bias table starts at zero (no preference).
   static c10::optional<InitOptions> default_init(const PEOptions& o) {
-    return o.variant() == "music_causal" ? InitOptions("normal").std(1.0) : InitOptions("zeros");
+    return o.variant() == RelativeVariant::music_causal ? InitOptions("normal").std(1.0) : InitOptions("zeros");
   }
 
   RelativePEImpl(const PEOptions& o, const PEContext& c) : PositionalEncodingImpl(o, c) {
@@ -30,25 +30,22 @@ class RelativePEImpl : public PositionalEncodingImpl {
     auto i = torch::arange(T, torch::kInt64).reshape({T, 1});
     auto j = torch::arange(T, torch::kInt64).reshape({1, T});
     std::vector<int64_t> shape;
-    if (o.variant() == "bias") {
+    if (o.variant() == RelativeVariant::bias) {
       int64_t count = 0;
-      if (o.offsets() == "index") {
+      if (o.offsets() == PeOffsets::index) {
         index_ = (j - i).clamp(-reach, reach) + reach;
         count = 2 * reach + 1;
-      } else if (o.offsets() == "coordinates") {
-        std::tie(index_, count) = coordinate_offsets(o.max_distance());
       } else {
-        throw std::invalid_argument("relative: offsets must be 'index' or 'coordinates', not '" + o.offsets() + "'");
+        std::tie(index_, count) = coordinate_offsets(o.max_distance());
       }
       shape = {heads(), count};
-    } else if (o.variant() == "music_causal") {
-      if (o.offsets() != "index") throw std::invalid_argument("relative music_causal works on index offsets only");
+    } else {
+      if (o.offsets() != PeOffsets::index)
+        throw std::invalid_argument("relative music_causal works on index offsets only");
       music_ = true;
       // Later tokens are masked, so their entries only need to be a valid row.
       index_ = (j - i).clamp(-reach, 0) + reach;
       shape = {heads(), reach + 1, d_model() / heads()};
-    } else {
-      throw std::invalid_argument("relative: variant must be 'bias' or 'music_causal', not '" + o.variant() + "'");
     }
     index_ = register_buffer("offset_index", index_.contiguous());
     const auto init = init_or(*default_init(o));

@@ -26,8 +26,9 @@ const config::OptionTable<LstGridOptions>& table() {
         .doc(
             "generated splits (name -> puzzles), each stratified by class; imported splits come from `imports`; "
             "with lst.source: file, drawn from lst.puzzle_files instead");
-    t.add("lst.source", [](K& k) -> std::string& { return k.source; })
-        .choices({"generate", "file"})
+    t.add_choice(
+         "lst.source", [](K& k) -> PuzzleSource& { return k.source; },
+         Choices<PuzzleSource>{{"generate", PuzzleSource::generate}, {"file", PuzzleSource::file}})
         .doc(
             "generate = make every split's puzzles; file = draw them from lst.puzzle_files by seed, without "
             "replacement, stratified by class (the authors' 9,000 puzzles: lst.puzzle_files: [builtin:authors])");
@@ -47,16 +48,15 @@ const config::OptionTable<LstGridOptions>& table() {
     t.add("lst.max_givens", [](K& k) -> int& { return k.generate.max_givens(); }).min(0).doc("most givens");
     t.add_choice(
          "lst.removal", [](K& k) -> RemovalRule& { return k.generate.removal(); },
-         std::vector<std::pair<std::string, RemovalRule>>{{"authors_code", RemovalRule::authors_code},
-                                                          {"hidden_single", RemovalRule::hidden_single},
-                                                          {"naked_single", RemovalRule::naked_single}})
+         Choices<RemovalRule>{{"authors_code", RemovalRule::authors_code},
+                              {"hidden_single", RemovalRule::hidden_single},
+                              {"naked_single", RemovalRule::naked_single}})
         .doc(
             "cell-removal rule: authors_code = the paper's data (their generator blanks any cell outside column 0 and "
             "keeps column-0 cells deducible), hidden_single / naked_single = every blanked cell stays deducible");
     t.add_choice(
          "lst.fill", [](K& k) -> LatinFill& { return k.generate.fill(); },
-         std::vector<std::pair<std::string, LatinFill>>{{"restart_square", LatinFill::restart_square},
-                                                        {"restart_row", LatinFill::restart_row}})
+         Choices<LatinFill>{{"restart_square", LatinFill::restart_square}, {"restart_row", LatinFill::restart_row}})
         .doc(
             "Latin-square construction: restart the square on a dead end (the paper) or only the row (much faster "
             "for 9x9)");
@@ -167,7 +167,7 @@ void load_imports(const config::Node& r, LstGridOptions& o) {
 }
 
 void load_pool(const config::Node& r, LstGridOptions& o) {
-  if (o.source != "file") return;
+  if (o.source != PuzzleSource::file) return;
   const auto& files = r.at("lst.puzzle_files");
   if (o.pool_files.empty()) config::fail_at(files.mark(), "lst.source: file needs 'lst.puzzle_files'");
   if (o.generate.n() != 4)

@@ -24,6 +24,9 @@ struct ImportedPuzzles {
   std::vector<sim::lst::LabelledPuzzle> rows;
 };
 
+// Where the splits' puzzles come from: made by the generator, or drawn from puzzle files (lst.puzzle_files).
+enum class PuzzleSource { generate, file };
+
 // The keys as read, bound once in lst_options.cpp's table: the puzzle generator's own options (sim's struct, so its
 // defaults are sim's but for the removal rule, which is the paper's here), then what the plugin alone decides.
 struct LstGridOptions {
@@ -37,7 +40,7 @@ struct LstGridOptions {
   std::vector<std::pair<std::string, std::string>> import_files{{"human", kBuiltinHuman}};  // split -> CSV, as written
   std::vector<ImportedPuzzles> imports;
   std::vector<std::pair<std::string, std::int64_t>> generated_splits{{"train", 8100}, {"test", 900}};
-  std::string source = "generate";                       // generate | file
+  PuzzleSource source = PuzzleSource::generate;
   std::vector<std::string> pool_files{kBuiltinAuthors};  // source: file: the CSVs the splits are drawn from
   std::shared_ptr<const PuzzlePool> pool;                // source: file: read, checked and drawn; else null
 };

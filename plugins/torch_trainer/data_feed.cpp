@@ -106,7 +106,7 @@ FeedPlan plan_feed(const datasets::Dataset& ds, const TrainOptions& opt) {
       else
         throw UserError(where + "cannot tell the number of classes; set task.classes");
     }
-    if (opt.objective == Objective::readout && opt.model.classification().pooling() == "target") {
+    if (opt.objective == Objective::readout && opt.model.classification().pooling() == models::Pooling::target) {
       if (!has(opt.target_token)) throw UserError(where + "pooling: target needs the array '" + opt.target_token + "'");
       p.target_token = opt.target_token;
     }

@@ -27,24 +27,24 @@ nlohmann::ordered_json model_config(const Session& s) {
   const auto& m = s.learner.mopt;
   const auto& e = m.encoder();
   const auto& pe = e.pe();
-  return {{"task", m.task()},
+  return {{"task", models::choice_name(m.task())},
           {"tokens", s.data.plan.tokens},
           {"in_channels", e.in_channels()},
           {"d_model", e.d_model()},
           {"blocks", e.blocks()},
           {"heads", e.heads()},
-          {"activation", e.activation()},
+          {"activation", models::choice_name(e.activation())},
           {"activation_after_both", e.activation_after_both()},
-          {"norm", e.norm()},
+          {"norm", models::choice_name(e.norm())},
           {"final_norm", e.final_norm()},
           {"layer_norm_eps", e.layer_norm_eps()},
           {"classes", m.classification().classes()},
-          {"pooling", m.classification().pooling()},
+          {"pooling", models::choice_name(m.classification().pooling())},
           {"mask_ratio_eval", m.masked_regression().mask_ratio_eval()},
           {"pe",
            {{"type", pe.type()},
-            {"placement", pe.placement()},
-            {"variant", pe.variant()},
+            {"placement", models::choice_name(pe.placement())},
+            {"variant", models::choice_name(pe.variant())},
             {"sinusoidal_dropout", pe.sinusoidal_dropout()},
             {"dropout_at_eval", pe.dropout_at_eval()}}}};
 }

@@ -140,7 +140,7 @@ void write_summary(const Session& s, const std::string& status) {
   j["data"] = s.folder.recorded.at("data").text();
   j["task"] = task_record(s.data.plan);
   j["pe"] = {{"type", pe.type()},
-             {"placement", pe.placement()},
+             {"placement", models::choice_name(pe.placement())},
              {"init", pe.init() ? pe.init()->name() : ""},
              {"init_std", pe.init() ? pe.init()->std() : 0.0}};
   j["batches_per_epoch"] = s.schedule.per_epoch;

@@ -182,7 +182,7 @@ void add_position_logits(std::vector<datasets::Array>& arrays, const std::vector
 PeDescription describe_pe(const models::PEOptions& pe, models::Model& model) {
   PeDescription d;
   d.type = pe.type();
-  d.placement = pe.placement();
+  d.placement = models::choice_name(pe.placement());
   d.init_std = pe.init() ? pe.init()->std() : 0.0;
   if (pe.init()) {
     d.init_name = pe.init()->name();

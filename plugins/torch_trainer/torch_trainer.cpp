@@ -198,9 +198,9 @@ class TorchTrainer final : public plugins::Trainer {
   static void build_model(Session& s) {
     s.learner.mopt = s.opt.model;
     s.learner.mopt.encoder().in_channels(s.data.plan.channels);
-    s.learner.mopt.task(s.data.plan.task == Task::classification ? "classification" : "masked_regression");
+    s.learner.mopt.task(s.data.plan.task);
     s.learner.mopt.classification().classes(s.data.plan.classes);
-    if (!s.data.plan.dense_label.empty()) s.learner.mopt.classification().pooling("every");
+    if (!s.data.plan.dense_label.empty()) s.learner.mopt.classification().pooling(models::Pooling::every);
     if (const auto draw = pe_draw_seed(s.opt, s.folder.identity)) s.learner.mopt.encoder().pe().draw_seed(*draw);
     check_training_memory(s.opt, s.data.plan, s.data.ds->samples(s.opt.train_split));
     try {

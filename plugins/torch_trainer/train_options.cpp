@@ -25,27 +25,21 @@ using Table = config::OptionTable<TrainOptions>;
 using O = TrainOptions;
 
 // Each closed choice's names, once: the schema offers them, the reader maps them to the constants.
-const std::vector<std::pair<std::string, std::optional<Task>>> kTaskTypes{
-    {"auto", std::nullopt}, {"classification", Task::classification}, {"masked_regression", Task::masked_regression}};
-const std::vector<std::pair<std::string, Objective>> kObjectives{
+const Choices<std::optional<Task>> kTaskTypes = [] {
+  Choices<std::optional<Task>> c{{"auto", std::nullopt}};
+  for (const auto& [name, task] : models::tasks()) c.emplace_back(name, task);
+  return c;
+}();
+const Choices<Objective> kObjectives{
     {"readout", Objective::readout}, {"dense", Objective::dense}, {"dense_blank", Objective::dense_blank}};
-const std::vector<std::pair<std::string, Optimizer>> kOptimizers{{"adamw", Optimizer::adamw}, {"sgd", Optimizer::sgd}};
-const std::vector<std::pair<std::string, Schedule>> kSchedules{{"constant", Schedule::constant},
-                                                               {"warmup_cosine", Schedule::warmup_cosine}};
-const std::vector<std::pair<std::string, Device>> kDevices{{"cpu", Device::cpu}, {"cuda", Device::cuda}};
-const std::vector<std::pair<std::string, models::Precision>> kPrecisions{{"fp32", models::Precision::fp32},
-                                                                         {"bf16", models::Precision::bf16}};
-const std::vector<std::pair<std::string, models::Bf16Products>> kBf16Products{
-    {"autocast", models::Bf16Products::autocast}, {"fused", models::Bf16Products::fused}};
-const std::vector<std::pair<std::string, OnOtherSettings>> kOnOtherSettings{
-    {"refuse", OnOtherSettings::refuse}, {"new_folder", OnOtherSettings::new_folder}};
-
-template <class E>
-std::string name_in(const std::vector<std::pair<std::string, E>>& names, E value) {
-  for (const auto& [name, v] : names)
-    if (v == value) return name;
-  return "?";
-}
+const Choices<Optimizer> kOptimizers{{"adamw", Optimizer::adamw}, {"sgd", Optimizer::sgd}};
+const Choices<Schedule> kSchedules{{"constant", Schedule::constant}, {"warmup_cosine", Schedule::warmup_cosine}};
+const Choices<Device> kDevices{{"cpu", Device::cpu}, {"cuda", Device::cuda}};
+const Choices<models::Precision> kPrecisions{{"fp32", models::Precision::fp32}, {"bf16", models::Precision::bf16}};
+const Choices<models::Bf16Products> kBf16Products{{"autocast", models::Bf16Products::autocast},
+                                                  {"fused", models::Bf16Products::fused}};
+const Choices<OnOtherSettings> kOnOtherSettings{{"refuse", OnOtherSettings::refuse},
+                                                {"new_folder", OnOtherSettings::new_folder}};
 
 void declare_task(Table& t) {
   t.add_choice(
@@ -86,14 +80,15 @@ void declare_model(Table& t) {
   t.add("model.mlp_ratio", [](O& o) -> double& { return o.model.encoder().mlp_ratio(); })
       .min(0.01)
       .doc("MLP hidden width / d_model");
-  t.add("model.activation", [](O& o) -> std::string& { return o.model.encoder().activation(); })
-      .choices(models::activations())
+  t.add_choice(
+       "model.activation", [](O& o) -> models::Activation& { return o.model.encoder().activation(); },
+       models::activations())
       .doc("MLP activation");
   t.add("model.activation_after_both", [](O& o) -> bool& {
      return o.model.encoder().activation_after_both();
    }).doc("activation after both MLP linears (the paper) or only the first");
-  t.add("model.norm", [](O& o) -> std::string& { return o.model.encoder().norm(); })
-      .choices(models::norm_placements())
+  t.add_choice(
+       "model.norm", [](O& o) -> models::NormPlacement& { return o.model.encoder().norm(); }, models::norm_placements())
       .doc("LayerNorm placement (the paper: post)");
   t.add("model.final_norm", [](O& o) -> bool& {
      return o.model.encoder().final_norm();
@@ -101,8 +96,8 @@ void declare_model(Table& t) {
   t.add("model.dropout", [](O& o) -> double& { return o.model.encoder().dropout(); })
       .within(0, 1)
       .doc("dropout in attention and MLP");
-  t.add("model.pooling", [](O& o) -> std::string& { return o.model.classification().pooling(); })
-      .choices(models::poolings())
+  t.add_choice(
+       "model.pooling", [](O& o) -> models::Pooling& { return o.model.classification().pooling(); }, models::poolings())
       .doc("classification readout: last token (the paper), the target token, the mean, or a CLS token")
       .applies_when("task.objective", {"readout"});
   t.add("model.mask_ratio_train", [](O& o) -> double& { return o.model.masked_regression().mask_ratio_train(); })
@@ -124,8 +119,8 @@ void declare_pe(Table& t) {
   t.add("model.pe.type", [pe](O& o) -> std::string& { return pe(o).type(); })
       .choices(models::PERegistry::names())
       .doc("positional encoding (models/pe/, one file each)");
-  t.add("model.pe.placement", [pe](O& o) -> std::string& { return pe(o).placement(); })
-      .choices(models::pe_placements())
+  t.add_choice(
+       "model.pe.placement", [pe](O& o) -> models::PePlacement& { return pe(o).placement(); }, models::pe_placements())
       .doc(
           "per_block: each block adds its own PE (the paper); shared: one PE added at every block; input_only: one "
           "PE at the first block only");
@@ -139,13 +134,14 @@ void declare_pe(Table& t) {
   t.add("model.pe.dropout_at_eval", [pe](O& o) -> bool& {
      return pe(o).dropout_at_eval();
    }).doc("keep that dropout on at evaluation (the authors' code: true)");
-  t.add("model.pe.variant", [pe](O& o) -> std::string& { return pe(o).variant(); })
-      .choices(models::relative_variants())
+  t.add_choice(
+       "model.pe.variant", [pe](O& o) -> models::RelativeVariant& { return pe(o).variant(); },
+       models::relative_variants())
       .doc(
           "relative PE: learned attention bias, or the authors' Music-Transformer relative attention with a causal "
           "mask");
-  t.add("model.pe.offsets", [pe](O& o) -> std::string& { return pe(o).offsets(); })
-      .choices(models::pe_offsets())
+  t.add_choice(
+       "model.pe.offsets", [pe](O& o) -> models::PeOffsets& { return pe(o).offsets(); }, models::pe_offsets())
       .doc(
           "relative and alibi PEs: offsets of the token index, or of the true coordinates (grid offset vectors for "
           "relative bias, euclidean distance for alibi)");
@@ -194,7 +190,7 @@ void declare_init(Table& t) {
     const std::string key = k.key, path = "model.pe.init." + k.key;
     if (k.text) {
       auto d = t.add(path, [key](O& o) -> std::optional<std::string>& { return o.init.texts[key]; });
-      if (k.choices) d.choices(k.choices());
+      if (!k.choices.empty()) d.choices(k.choices);
       d.doc(k.doc).applies_if(read_by_init(key));
     } else {
       auto d = t.add(path, [key](O& o) -> std::optional<double>& { return o.init.numbers[key]; });
@@ -521,9 +517,9 @@ const char* schema_text() {
   return text.c_str();
 }
 
-std::string choice_name(Objective objective) { return name_in(kObjectives, objective); }
-std::string choice_name(Schedule schedule) { return name_in(kSchedules, schedule); }
-std::string choice_name(models::Precision precision) { return name_in(kPrecisions, precision); }
+std::string choice_name(Objective objective) { return loci::choice_name(kObjectives, objective); }
+std::string choice_name(Schedule schedule) { return loci::choice_name(kSchedules, schedule); }
+std::string choice_name(models::Precision precision) { return loci::choice_name(kPrecisions, precision); }
 
 TrainOptions read_options(const config::Node& r) {
   TrainOptions o;

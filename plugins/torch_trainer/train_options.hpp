@@ -17,7 +17,7 @@
 
 namespace loci::torch_trainer {
 
-enum class Task { classification, masked_regression };
+using Task = models::Task;  // models/choices.hpp
 
 // The trainer's closed choices, typed: each constant is named once, in its key's declaration (train_options.cpp,
 // OptionTable::add_choice), which offers the names in the schema and reads them into the constants; choice_name

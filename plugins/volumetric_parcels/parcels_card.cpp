@@ -12,7 +12,7 @@ namespace loci::volumetric_parcels {
 namespace {
 
 void describe_volume(std::ostringstream& s, const ParcelsOptions& o, const CardFacts& f) {
-  if (o.mask == "ellipsoid") {
+  if (o.mask == BrainMask::ellipsoid) {
     const auto& a = o.ellipsoid.semi_axes_mm();
     s << "The brain is an ellipsoid with semi-axes " << a.x() << ", " << a.y() << " and " << a.z()
       << " mm (x left-right, y, z), on a grid of " << f.grid << " centred on the origin, no voxel centre on x = 0"
@@ -26,7 +26,8 @@ void describe_volume(std::ostringstream& s, const ParcelsOptions& o, const CardF
       s << ": its " << f.parcels << " labels, in ascending order, are the parcels.\n\n";
     else
       s << ": the union of its labels is the mask"
-        << (o.atlas_labels == "hemispheres" ? ", split at x = 0 into two hemispheres that no parcel crosses" : "")
+        << (o.atlas_labels == AtlasLabels::hemispheres ? ", split at x = 0 into two hemispheres that no parcel crosses"
+                                                       : "")
         << ".\n\n";
   }
   if (!f.atlas_parcels) {
@@ -87,14 +88,14 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
   std::ostringstream s;
   s << "3-D volumetric brain parcels (Experiment 3 of arXiv 2406.08272): one token per parcel, whose true position is "
        "its centroid in mm. ";
-  if (o.imported && o.voxel_series) {
+  if (o.imported() && o.voxel_series) {
     s << "Imported from the user's 4-D NIfTI runs, one per subject, all on the first run's grid (" << f.grid
       << "): one token per block of " << o.voxel_block << " x " << o.voxel_block << " x " << o.voxel_block
       << " voxels, " << f.parcels << " tokens; a token's series is the mean of its voxels, its position their mean in "
       << "mm; " << f.dropped << " voxels whose series is constant in the first run are left out. A sample is a window "
       << "of w = " << o.window << " points; a split holds every window of its subjects, subject after subject, windows "
       << "starting every " << o.stride << " points:\n\n";
-  } else if (o.imported) {
+  } else if (o.imported()) {
     s << "Imported from the user's files: the atlas " << datasets::card_code(o.atlas) << " ("
       << (f.has_volume
               ? "a NIfTI label volume; its " + std::to_string(f.parcels) + " labels in ascending order are the columns"
@@ -103,7 +104,7 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
       << " points; a split holds every window of its subjects, subject after subject, windows starting every "
       << o.stride << " points:\n\n";
   }
-  if (o.imported) {
+  if (o.imported()) {
     if (o.standardize)
       s << "Each token's series is z-scored over all of its subject file's time points before the splits take "
            "their points.\n\n";
@@ -155,7 +156,7 @@ std::string card_prose(const ParcelsOptions& o, const CardFacts& f) {
       s << (i ? ", " : "") << datasets::card_literal(f.token_labels[i]);
     s << (f.token_labels.size() > 4 ? ", ...)" : ")");
   }
-  if (o.imported)
+  if (o.imported())
     s << ".\n\nThe licence of imported data is its owner's: the card says `unknown` unless the config's `license` "
          "names "
          "it";

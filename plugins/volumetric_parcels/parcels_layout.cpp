@@ -112,7 +112,7 @@ datasets::DatasetLayout parcels_layout(const ParcelSource& source, const Parcels
   add_atlas_arrays(layout, t, o, n);
   add_subject_positions(layout, t, n);
   auto& a = layout.attributes;
-  a["source"] = std::string(o.imported ? "import" : "simulate");
+  a["source"] = choice_name(o.source);
   a["parcels"] = n;
   a["window"] = o.window;
   a["stride"] = o.stride;

@@ -33,9 +33,15 @@ constexpr const char* kLabelFileDoc =
 
 using K = ParcelsOptions;
 
+const Choices<ParcelsSource> kSources{{"simulate", ParcelsSource::simulate}, {"import", ParcelsSource::imported}};
+const Choices<BrainMask> kMasks{{"ellipsoid", BrainMask::ellipsoid}, {"nifti", BrainMask::nifti}};
+const Choices<AtlasLabels> kAtlasLabels{
+    {"parcels", AtlasLabels::parcels}, {"mask", AtlasLabels::mask}, {"hemispheres", AtlasLabels::hemispheres}};
+const Choices<Hemodynamics> kHemodynamics{{"none", Hemodynamics::none}, {"balloon", Hemodynamics::balloon}};
+
 void declare_data(config::OptionTable<K>& t) {
-  t.add("source", [](K& k) -> std::string& { return k.source; })
-      .choices({"simulate", "import"})
+  t.add_choice(
+       "source", [](K& k) -> ParcelsSource& { return k.source; }, kSources)
       .doc("simulate volumes, parcels and activity; or import a user's parcellated time series and atlas (import.*)");
   t.add("splits", [](K& k) -> config::Entries<std::int64_t>& { return k.split_sizes; })
       .min(1)
@@ -48,8 +54,8 @@ void declare_data(config::OptionTable<K>& t) {
 }
 
 void declare_volume(config::OptionTable<K>& t) {
-  t.add("volume.mask", [](K& k) -> std::string& { return k.mask; })
-      .choices({"ellipsoid", "nifti"})
+  t.add_choice(
+       "volume.mask", [](K& k) -> BrainMask& { return k.mask; }, kMasks)
       .doc("the brain: a synthetic ellipsoid, or a NIfTI label volume (volume.nifti)");
   t.add("volume.semi_axes_mm", [](K& k) -> std::vector<double>& { return k.semi_axes_mm; })
       .min(0)
@@ -66,8 +72,8 @@ void declare_volume(config::OptionTable<K>& t) {
   t.add("volume.resample_mm", [](K& k) -> double& { return k.resample_mm; })
       .min(0)
       .doc("nifti: resample the volume to this isotropic voxel size first (nearest voxel); 0 = its own grid");
-  t.add("volume.atlas_labels", [](K& k) -> std::string& { return k.atlas_labels; })
-      .choices({"parcels", "mask", "hemispheres"})
+  t.add_choice(
+       "volume.atlas_labels", [](K& k) -> AtlasLabels& { return k.atlas_labels; }, kAtlasLabels)
       .doc(
           "nifti: its labels are the parcels; or their union is parcellated (mask), or their union split at x = 0 "
           "(hemispheres)");
@@ -145,8 +151,8 @@ void declare_activity(config::OptionTable<K>& t) {
       .doc(
           "conduction velocity: parcel j reaches parcel i d_ij / velocity later, rounded to whole steps (0 = no "
           "delays)");
-  t.add("activity.hemodynamics", [](K& k) -> std::string& { return k.hemodynamics; })
-      .choices({"none", "balloon"})
+  t.add_choice(
+       "activity.hemodynamics", [](K& k) -> Hemodynamics& { return k.hemodynamics; }, kHemodynamics)
       .doc("balloon: the activity drives the balloon model and the BOLD signal is kept");
   t.add("activity.balloon.kappa", [](K& k) -> double& { return k.activity.hemodynamics.kappa(); })
       .min(0)
@@ -259,15 +265,15 @@ void read_volume(const config::Node& r, ParcelsOptions& o) {
   }
   o.ellipsoid.semi_axes_mm(a);
   positive(r, "volume.voxel_mm", o.ellipsoid.voxel_mm());
-  if (o.mask == "ellipsoid" && sim::volume::ellipsoid_voxel_count(o.ellipsoid) > sim::volume::kMaxGridVoxels)
+  if (o.mask == BrainMask::ellipsoid && sim::volume::ellipsoid_voxel_count(o.ellipsoid) > sim::volume::kMaxGridVoxels)
     fail_at(r.at("volume.voxel_mm"), "'volume.voxel_mm' is too small: the ellipsoid's grid would exceed 2^31 voxels");
   o.nifti_mark = r.at("volume.nifti").mark();
   o.resample_mark = r.at("volume.resample_mm").mark();
-  if (o.mask == "nifti" && o.nifti.empty())
+  if (o.mask == BrainMask::nifti && o.nifti.empty())
     fail_at(r.at("volume.nifti"), "mask: nifti needs 'volume.nifti', a label volume");
-  o.label_file =
-      label_file(r, "volume.label_file", o.volume_label_file, o.nifti, o.mask == "nifti" && o.atlas_labels == "parcels",
-                 "it needs volume.mask: nifti with volume.atlas_labels: parcels");
+  o.label_file = label_file(r, "volume.label_file", o.volume_label_file, o.nifti,
+                            o.mask == BrainMask::nifti && o.atlas_labels == AtlasLabels::parcels,
+                            "it needs volume.mask: nifti with volume.atlas_labels: parcels");
   o.label_file_mark = r.at("volume.label_file").mark();
   o.parcellation.threads(o.threads);
   o.parcellation_mark = r.at("parcels").mark();
@@ -291,7 +297,7 @@ void read_activity(const config::Node& r, ParcelsOptions& o) {
   }
   positive(r, "activity.network.coupling_mm", n.coupling_mm);
   positive(r, "activity.network.dt", n.simulation.dt());
-  a.balloon = o.hemodynamics == "balloon";
+  a.balloon = o.hemodynamics == Hemodynamics::balloon;
   const auto& b = a.hemodynamics;
   for (const auto& [key, value] : {std::pair<const char*, double>{"activity.balloon.kappa", b.kappa()},
                                    {"activity.balloon.gamma", b.gamma()},
@@ -480,6 +486,11 @@ ParcelsOptions::ParcelsOptions() {
   activity.network.simulation.subsample(10);
 }
 
+std::string choice_name(ParcelsSource value) { return loci::choice_name(kSources, value); }
+std::string choice_name(BrainMask value) { return loci::choice_name(kMasks, value); }
+std::string choice_name(AtlasLabels value) { return loci::choice_name(kAtlasLabels, value); }
+std::string choice_name(Hemodynamics value) { return loci::choice_name(kHemodynamics, value); }
+
 ParcelsOptions read_options(const config::Node& r) {
   ParcelsOptions o;
   table().read(r, o);
@@ -488,8 +499,7 @@ ParcelsOptions read_options(const config::Node& r) {
   o.seed = static_cast<std::uint64_t>(common.seed);
   o.threads = common.threads;
   if (o.stride == 0) o.stride = o.window;
-  o.imported = o.source == "import";
-  if (o.imported) {
+  if (o.imported()) {
     read_import(r, o);
     return o;
   }

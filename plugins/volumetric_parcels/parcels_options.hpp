@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "core/choices.hpp"
 #include "core/config/node.hpp"
 #include "datasets/windows.hpp"
 #include "sim/volume/activity.hpp"
@@ -34,28 +35,41 @@ struct SubjectFiles {
 
 // The keys as read, bound once in parcels_options.cpp's table to sim's own options (mask, parcellation, activity,
 // so their defaults are sim's) where sim has them; the constructor sets the few where the plugin's differ.
+// The closed choices (their names declared once in parcels_options.cpp): the data simulated or imported
+// (import.*); the brain an ellipsoid or a NIfTI label volume; a NIfTI's labels taken as the parcels, or their union
+// parcellated here (mask) or first split at x = 0 (hemispheres); the activity kept, or its BOLD signal (balloon).
+enum class ParcelsSource { simulate, imported };
+enum class BrainMask { ellipsoid, nifti };
+enum class AtlasLabels { parcels, mask, hemispheres };
+enum class Hemodynamics { none, balloon };
+// Their names, as a recorded config and the shards' attributes write them.
+std::string choice_name(ParcelsSource value);
+std::string choice_name(BrainMask value);
+std::string choice_name(AtlasLabels value);
+std::string choice_name(Hemodynamics value);
+
 struct ParcelsOptions {
   ParcelsOptions();
 
   std::uint64_t seed = 0;
   int threads = 0;
-  std::string source = "simulate";  // simulate | import
-  bool imported = false;
+  ParcelsSource source = ParcelsSource::simulate;
+  bool imported() const { return source == ParcelsSource::imported; }
 
-  std::string mask = "ellipsoid";  // ellipsoid | nifti
+  BrainMask mask = BrainMask::ellipsoid;
   sim::volume::EllipsoidOptions ellipsoid;
   std::vector<double> semi_axes_mm;  // as written; read into ellipsoid
   std::string nifti;
   config::Mark nifti_mark;
-  std::string atlas_labels = "parcels";  // nifti: parcels | mask | hemispheres
-  double resample_mm = 0;                // nifti: 0 = the file's grid
+  AtlasLabels atlas_labels = AtlasLabels::parcels;  // nifti only
+  double resample_mm = 0;                           // nifti: 0 = the file's grid
   config::Mark resample_mark;
   std::string volume_label_file = "auto";  // as written; resolved into label_file
   sim::volume::ParcellationOptions parcellation;
   config::Mark parcellation_mark;
   double jitter_mm = 0;
 
-  std::string hemodynamics = "none";
+  Hemodynamics hemodynamics = Hemodynamics::none;
   sim::volume::ActivityOptions activity;
   config::Mark activity_mark;
   std::vector<std::pair<std::string, double>> network_params;  // as written; read into activity.network.params

@@ -83,9 +83,9 @@ class SimulatedParcels final : public ParcelSource {
 
   // How a simulated dataset was made: its mask, parcellation and activity model.
   void add_attributes(datasets::Attributes& a) const override {
-    a["mask"] = opt_.mask;
-    if (opt_.mask == "nifti")
-      a["nifti"] = opt_.nifti, a["atlas_labels"] = opt_.atlas_labels, a["resample_mm"] = opt_.resample_mm;
+    a["mask"] = choice_name(opt_.mask);
+    if (opt_.mask == BrainMask::nifti)
+      a["nifti"] = opt_.nifti, a["atlas_labels"] = choice_name(opt_.atlas_labels), a["resample_mm"] = opt_.resample_mm;
     else {
       a["voxel_mm"] = opt_.ellipsoid.voxel_mm();
       for (int i = 0; i < 3; ++i) a[std::string("semi_axis_mm.") + "xyz"[i]] = opt_.ellipsoid.semi_axes_mm()[i];
@@ -116,7 +116,7 @@ class SimulatedParcels final : public ParcelSource {
       a["network.dt"] = act.network.simulation.dt();
       a["network.steps_per_point"] = act.network.simulation.subsample();
     }
-    a["hemodynamics"] = opt_.hemodynamics;
+    a["hemodynamics"] = choice_name(opt_.hemodynamics);
     for (const auto& p : opt_.splits) {
       a["subjects." + p.name] = p.windows.used();
       a["first_subject." + p.name] = p.first_subject;
@@ -134,7 +134,7 @@ class SimulatedParcels final : public ParcelSource {
 
   // The mask to parcellate, or (atlas_parcels_) the parcels themselves.
   vol::LabelVolume read_mask() {
-    if (opt_.mask == "ellipsoid") return vol::ellipsoid_mask(opt_.ellipsoid);
+    if (opt_.mask == BrainMask::ellipsoid) return vol::ellipsoid_mask(opt_.ellipsoid);
     vol::LabelVolume v;
     try {
       v = vol::read_nifti_labels(opt_.nifti);
@@ -149,14 +149,14 @@ class SimulatedParcels final : public ParcelSource {
         config::fail_at(opt_.resample_mark, std::string("'volume.resample_mm': ") + e.what());
       }
     }
-    if (opt_.atlas_labels == "parcels") {
+    if (opt_.atlas_labels == AtlasLabels::parcels) {
       atlas_parcels_ = true;
       t_.original_labels = vol::relabel_consecutive(v);
       return v;
     }
     for (std::int64_t i = 0; i < v.grid.voxels(); ++i) {
       auto& l = v.labels[static_cast<std::size_t>(i)];
-      if (l != 0) l = opt_.atlas_labels == "hemispheres" && v.grid.mm(i).x() >= 0 ? 2 : 1;
+      if (l != 0) l = opt_.atlas_labels == AtlasLabels::hemispheres && v.grid.mm(i).x() >= 0 ? 2 : 1;
     }
     return v;
   }

@@ -22,7 +22,7 @@ class VolumetricParcels final : public plugins::Generator {
   void configure(const config::Node& resolved) override {
     source_.reset();  // nothing of an earlier configuration survives
     opt_ = read_options(resolved);
-    source_ = opt_.imported ? import_source(opt_) : simulate_source(opt_);
+    source_ = opt_.imported() ? import_source(opt_) : simulate_source(opt_);
     layout_ = parcels_layout(*source_, opt_);
   }
 
@@ -42,10 +42,10 @@ class VolumetricParcels final : public plugins::Generator {
 
   std::vector<std::string> input_files() const override {
     std::vector<std::string> files;
-    if (opt_.imported) {
+    if (opt_.imported()) {
       if (!opt_.atlas.empty()) files.push_back(opt_.atlas);
       for (const auto& s : opt_.imports) files.insert(files.end(), s.files.begin(), s.files.end());
-    } else if (opt_.mask == "nifti") {
+    } else if (opt_.mask == BrainMask::nifti) {
       files.push_back(opt_.nifti);
     }
     if (!opt_.label_file.empty()) files.push_back(opt_.label_file);
@@ -72,7 +72,7 @@ class VolumetricParcels final : public plugins::Generator {
     return unused;
   }
 
-  std::string default_license() const override { return opt_.imported ? "unknown" : "cc-by-4.0"; }
+  std::string default_license() const override { return opt_.imported() ? "unknown" : "cc-by-4.0"; }
 
  private:
   ParcelsOptions opt_;

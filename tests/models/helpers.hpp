@@ -26,7 +26,7 @@ inline EncoderOptions small_encoder(const PEOptions& pe, int64_t d = 16, int64_t
   return EncoderOptions().in_channels(5).d_model(d).heads(heads).blocks(blocks).pe(pe);
 }
 
-inline ModelOptions small_model(const PEOptions& pe, const std::string& pooling = "last") {
+inline ModelOptions small_model(const PEOptions& pe, Pooling pooling = Pooling::last) {
   return ModelOptions().encoder(small_encoder(pe)).classification(ClassificationOptions().pooling(pooling));
 }
 
@@ -58,9 +58,9 @@ struct PECase {
 inline std::vector<PECase> all_pe_cases() {
   std::vector<PECase> cases;
   for (const auto& name : PERegistry::names()) cases.push_back({name, PEOptions(name)});
-  cases.push_back({"relative bias grid", PEOptions("relative").offsets("coordinates")});
-  cases.push_back({"relative music_causal", PEOptions("relative").variant("music_causal")});
-  cases.push_back({"alibi coordinates", PEOptions("alibi").offsets("coordinates")});
+  cases.push_back({"relative bias grid", PEOptions("relative").offsets(PeOffsets::coordinates)});
+  cases.push_back({"relative music_causal", PEOptions("relative").variant(RelativeVariant::music_causal)});
+  cases.push_back({"alibi coordinates", PEOptions("alibi").offsets(PeOffsets::coordinates)});
   return cases;
 }
 

@@ -63,10 +63,10 @@ TEST_CASE("from_sinusoidal and from_coordinates follow the positions times the s
   const auto positions = grid_positions(4, 4);
   const auto s = draw(InitOptions("from_sinusoidal").scale(0.5), {16, 8});
   CHECK(max_abs(s - 0.5 * sinusoid_table(torch::arange(16), 8, 10000.0)) < 1e-6);
-  const auto c = draw(InitOptions("from_sinusoidal").source("coordinates"), {16, 8}, 1, positions);
+  const auto c = draw(InitOptions("from_sinusoidal").source(SinusoidSource::coordinates), {16, 8}, 1, positions);
   CHECK(max_abs(c - sinusoid_table_nd(positions, 8, 10000.0)) < 1e-6);
 
-  const auto tiled = draw(InitOptions("from_coordinates").mode("tile").scale(2.0), {16, 6}, 1, positions);
+  const auto tiled = draw(InitOptions("from_coordinates").mode(CoordinateMode::tile).scale(2.0), {16, 6}, 1, positions);
   const auto standard_row = (positions.select(1, 0) - 1.5) / std::sqrt(1.25);
   CHECK(max_abs(tiled.select(1, 0) - 2.0 * standard_row) < 1e-5);
   CHECK(max_abs(tiled.select(1, 2) - tiled.select(1, 0)) == 0.0);
@@ -92,8 +92,8 @@ TEST_CASE("the shared init keys are declared once: each one's typed access reach
     names.insert(k.key);
     InitOptions o;
     if (k.text) {
-      REQUIRE(k.choices != nullptr);
-      const std::string other = k.choices().back();
+      REQUIRE(!k.choices.empty());
+      const std::string other = k.choices.back();
       k.set_text(o, other);
       CHECK(k.text_value(o) == other);
     } else {
@@ -109,6 +109,12 @@ TEST_CASE("the shared init keys are declared once: each one's typed access reach
   CHECK(o.a() == 0.4);
   CHECK(o.gain() == 0.5);
   CHECK(o.scale() == 0.6);
+  for (const auto& k : init_keys())
+    if (k.text) k.set_text(o, k.choices.back());
+  CHECK(o.source() == SinusoidSource::coordinates);
+  CHECK(o.mode() == CoordinateMode::tile);
+  for (const auto& k : init_keys())
+    if (k.text) CHECK_THROWS_WITH(k.set_text(o, "diagonal"), Catch::Contains("'diagonal' is not one of"));
   CHECK(init_scale(InitOptions("uniform").a(0.25)) == 0.25);
   // A registration naming a scale or a read key outside the list is a bug of its author, caught at registration.
   CHECK_THROWS_WITH(init_info("bad", nullptr, "source"), Catch::Contains("no number key"));

@@ -47,7 +47,7 @@ TEST_CASE("the paper's model matches the Python reference to 1e-5 for every PE i
       {"random_fixed", PEOptions("random_fixed")},
       // Non-zero tables, or a wrong offset index would go unnoticed.
       {"relative_bias", PEOptions("relative").init(InitOptions("normal").std(0.5))},
-      {"relative_music_causal", PEOptions("relative").variant("music_causal")},
+      {"relative_music_causal", PEOptions("relative").variant(RelativeVariant::music_causal)},
       {"rope", PEOptions("rope")},
       {"rope_2_heads", PEOptions("rope"), 2},
       {"alibi_4_heads", PEOptions("alibi"), 4},
@@ -72,7 +72,7 @@ TEST_CASE("the paper's model matches the Python reference to 1e-5 for every PE i
     for (const auto& b : model->named_buffers()) state.insert(b.key(), b.value());
     c10::impl::GenericDict payload(c10::StringType::get(), c10::AnyType::get());
     payload.insert("pe", c.pe.type());
-    payload.insert("variant", c.pe.variant());
+    payload.insert("variant", choice_name(c.pe.variant()));
     payload.insert("heads", c.heads);
     payload.insert("d_model", options.encoder().d_model());
     payload.insert("blocks", options.encoder().blocks());

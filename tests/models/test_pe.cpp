@@ -38,8 +38,8 @@ TEST_CASE("every PE type and placement runs forward and backward with the right 
   const auto x = puzzle_batch(6, 3);
   const auto labels = torch::tensor({0, 1, 2, 3, 0, 1}, torch::kInt64);
   for (const auto& pe_case : all_pe_cases()) {
-    for (const char* placement : {"per_block", "shared", "input_only"}) {
-      DYNAMIC_SECTION(pe_case.label << " / " << placement) {
+    for (const auto& [placement_name, placement] : pe_placements()) {
+      DYNAMIC_SECTION(pe_case.label << " / " << placement_name) {
         auto pe = pe_case.options;
         pe.placement(placement);
         auto model = make_model(small_model(pe), grid(), 7);
@@ -52,7 +52,7 @@ TEST_CASE("every PE type and placement runs forward and backward with the right 
           CHECK(p.value().grad().sizes() == p.value().sizes());
         }
         const auto matrices = model->pe_matrices();
-        CHECK(matrices.size() == (std::string(placement) == "per_block" ? 2u : 1u));
+        CHECK(matrices.size() == (placement == PePlacement::per_block ? 2u : 1u));
         const auto& type = pe.type();
         if (type == "none" || type == "rope" || type == "rope_axial") {
           CHECK(matrices[0].numel() == 0);
@@ -101,7 +101,7 @@ TEST_CASE("learned PEs receive gradients and move while fixed PEs never do") {
 }
 
 TEST_CASE("music_causal relative attention never attends to later tokens") {
-  auto model = make_model(small_model(PEOptions("relative").variant("music_causal")), grid(), 3);
+  auto model = make_model(small_model(PEOptions("relative").variant(RelativeVariant::music_causal)), grid(), 3);
   const auto maps = model->attention_maps({puzzle_batch(4, 1), {}, {}});
   REQUIRE(maps.size() == 2);
   for (const auto& m : maps) {
@@ -116,7 +116,7 @@ TEST_CASE("music_causal relative attention never attends to later tokens") {
 }
 
 TEST_CASE("music_causal relative logits use the embedding of the offset j - i") {
-  auto pe = make_pe(PEOptions("relative").variant("music_causal"), index_positions(5), 4, 1);
+  auto pe = make_pe(PEOptions("relative").variant(RelativeVariant::music_causal), index_positions(5), 4, 1);
   const auto table = pe->table(0);  // [1, 5, 4], row 4 is offset 0
   auto q = torch::randn({1, 1, 5, 4}, make_generator(4));
   const auto bias = pe->attention_bias(0, q, 0.5);
@@ -203,9 +203,9 @@ TEST_CASE("relative bias tables over index offsets and grid offsets with clippin
   auto index = make_pe(PEOptions("relative"), grid(), 16, 2, 3);
   CHECK(index->table(2).sizes() == torch::IntArrayRef({2, 31}));
   CHECK(max_abs(index->table(0)) == 0.0);  // zeros by default: attention starts position-blind
-  auto on_grid = make_pe(PEOptions("relative").offsets("coordinates"), grid(), 16, 2);
+  auto on_grid = make_pe(PEOptions("relative").offsets(PeOffsets::coordinates), grid(), 16, 2);
   CHECK(on_grid->table(0).sizes() == torch::IntArrayRef({2, 49}));
-  auto clipped = make_pe(PEOptions("relative").offsets("coordinates").max_distance(1), grid(), 16, 2);
+  auto clipped = make_pe(PEOptions("relative").offsets(PeOffsets::coordinates).max_distance(1), grid(), 16, 2);
   CHECK(clipped->table(0).sizes() == torch::IntArrayRef({2, 9}));
 
   auto alibi = make_pe(PEOptions("alibi"), index_positions(6), 8, 2);
@@ -219,6 +219,6 @@ TEST_CASE("a learned PE per block is separate and a shared one is one tensor for
   const auto m = per_block->pe_matrices();
   REQUIRE(m.size() == 2);
   CHECK(max_abs(m[0] - m[1]) > 0.0);
-  auto shared = make_model(small_model(PEOptions("learned").placement("shared")), grid(), 5);
+  auto shared = make_model(small_model(PEOptions("learned").placement(PePlacement::shared)), grid(), 5);
   CHECK(shared->encoder->pe().parameters().size() == 1);
 }

@@ -41,7 +41,7 @@ TEST_CASE("the position term is block 0's attention logits exactly when the toke
 TEST_CASE("blocks whose attention sees no [T, d] PE have no position term") {
   auto rope = make_model(small_model(PEOptions("rope")), grid(), 3);
   for (const auto& l : rope->position_logits()) CHECK(l.numel() == 0);
-  auto input_only = make_model(small_model(PEOptions("learned").placement("input_only")), grid(), 3);
+  auto input_only = make_model(small_model(PEOptions("learned").placement(PePlacement::input_only)), grid(), 3);
   const auto l = input_only->position_logits();
   CHECK(l[0].numel() == 2 * 16 * 16);
   CHECK(l[1].numel() == 0);

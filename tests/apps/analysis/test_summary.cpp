@@ -237,7 +237,7 @@ TEST_CASE("Onsets are censored data: a run without one counts as censored at its
 
 TEST_CASE("comparisons: one_setting compares only groups that differ in one setting, and Holm holds over those") {
   // A 2 x 2 grid: PE type (learned, random_fixed) x sigma (0.2, 2), three seeds a cell, independent draws.
-  auto analysed = [](const test::TempDir& dir, const std::string& comparisons) {
+  auto analysed = [](const test::TempDir& dir, analysis::Comparisons comparisons) {
     for (const char* type : {"learned", "random_fixed"})
       for (double sigma : {0.2, 2.0})
         for (int seed = 0; seed < 3; ++seed) {
@@ -255,7 +255,8 @@ TEST_CASE("comparisons: one_setting compares only groups that differ in one sett
     return read_text(dir.path() / "out" / "comparisons.csv");
   };
   test::TempDir all_dir, planned_dir;
-  const std::string all = analysed(all_dir, "all"), planned = analysed(planned_dir, "one_setting");
+  const std::string all = analysed(all_dir, analysis::Comparisons::all),
+                    planned = analysed(planned_dir, analysis::Comparisons::one_setting);
   INFO(all);
   INFO(planned);
   // Every pair of the 4 groups against the 4 that differ in type alone or in sigma alone.

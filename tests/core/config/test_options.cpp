@@ -75,6 +75,6 @@ TEST_CASE("the shared generator and trainer keys: where and how a thing is writt
   loci::generator_common_options().read(resolved, g);
   CHECK(g.samples_per_shard == 1000);
   CHECK(g.splits == Entries<std::int64_t>{{"train", 1000}, {"test", 100}});
-  CHECK(g.compression == "gzip");
+  CHECK(g.compression == loci::Compression::gzip);
   CHECK(g.created == "unrecorded");
 }

@@ -285,6 +285,11 @@ TEST_CASE("training configs are checked before anything runs") {
   CHECK(r.exit_code == 1);
   CHECK(r.output.find("'model.pe.type': expected one of") != std::string::npos);
   CHECK(r.output.find("(did you mean 'learned'?)") != std::string::npos);
+  // The model's closed choices are its constants' names, offered and refused by the schema.
+  r = run_loci("train " + cfg + " model.pe.placement=everywhere");
+  CHECK(r.exit_code == 1);
+  CHECK(r.output.find("'model.pe.placement': expected one of per_block, shared, input_only, got 'everywhere'") !=
+        std::string::npos);
   r = run_loci("train " + cfg + " train.device=cuda");
   CHECK(r.exit_code == 1);
   CHECK(r.output.find("no CUDA") != std::string::npos);
