@@ -1,5 +1,6 @@
-#include "models/kernels/attention_core.hpp"
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
+
+#include "models/kernels/attention_core.hpp"
 
 #include "cpu/fast_math.hpp"
 #include "models/kernels/eligible.hpp"

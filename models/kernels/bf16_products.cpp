@@ -1,5 +1,6 @@
-#include "models/kernels/bf16_products.hpp"
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
+
+#include "models/kernels/bf16_products.hpp"
 
 #include "cpu/bfloat16_bits.hpp"
 #include "cpu/onednn.hpp"

@@ -1,5 +1,6 @@
-#include "models/kernels/fused_adamw.hpp"
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
+
+#include "models/kernels/fused_adamw.hpp"
 
 #include "models/kernels/eligible.hpp"
 

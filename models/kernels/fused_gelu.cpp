@@ -1,5 +1,6 @@
-#include "models/kernels/fused_gelu.hpp"
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
+
+#include "models/kernels/fused_gelu.hpp"
 
 #include "cpu/bfloat16_bits.hpp"
 #include "cpu/fast_math.hpp"

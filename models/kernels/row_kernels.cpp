@@ -1,5 +1,6 @@
-#include "models/kernels/row_kernels.hpp"
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
+
+#include "models/kernels/row_kernels.hpp"
 
 #include "models/kernels/bf16_products.hpp"
 #include "models/kernels/jit_gemm.hpp"

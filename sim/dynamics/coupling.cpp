@@ -1,5 +1,6 @@
-#include "sim/dynamics/coupling.hpp"
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
+
+#include "sim/dynamics/coupling.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,6 @@
-#include "sim/dynamics/normal_lanes.hpp"
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
+
+#include "sim/dynamics/normal_lanes.hpp"
 
 #include "cpu/bit_cast.hpp"
 #include "cpu/fast_math.hpp"

@@ -1,5 +1,6 @@
-#include "sim/volume/smooth_field.hpp"
 #include "cpu/clones.hpp"  // first: it sets how the loops below are compiled
+
+#include "sim/volume/smooth_field.hpp"
 
 #include <omp.h>
 
