@@ -2,9 +2,9 @@
 the runs.csv of a bundle (bench/data/NAME/runs.csv, `loci analyze`'s per-run table).
 
     /usr/bin/python3 bench/gradient_alive.py bench/data/exp2_gradient_alive/runs.csv --out bench/data/gradient_alive/exp2
-    /usr/bin/python3 bench/gradient_alive.py bench/data/exp1_gradient_alive/runs.csv \
-        --baseline bench/data/exp1_regime_restated/runs.csv "train.lr=0.0001,train.weight_decay=0.0" \
-        --out bench/data/gradient_alive/exp1
+    /usr/bin/python3 bench/gradient_alive.py bench/data/exp1_gradient_alive/runs.csv --out bench/data/gradient_alive/exp1
+    (against the restated regime map's cells instead, made by another build elsewhere: --baseline
+     bench/data/exp1_regime_restated/runs.csv "train.lr=0.0001,train.weight_decay=0.0")
 
 A run's condition is its sweep point without sigma and seed (train.adam_eps=0.0001, train.optimizer=sgd, ...; none:
 the baseline; --baseline takes it from another bundle's runs of one condition, made with the same data and
