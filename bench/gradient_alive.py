@@ -27,6 +27,7 @@ METRICS = [  # column, label; those a table lacks are left out
     ("disp_norm_ratio", "|dP| / |P(0)|"),
     ("disp_rsa_spearman", "RSA(dP)"),
     ("rsa_spearman", "RSA(P)"),
+    ("init_rsa_spearman", "RSA(P) at epoch 0"),
     ("disp_predicted_rsa", "additive prediction"),
     ("train_loss", "train loss"),
     ("test_mse", "test MSE"),
