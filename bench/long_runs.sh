@@ -11,6 +11,12 @@
 #   loci run CONFIG out="$RUNS/NAME" --stages generate      (the very dataset: the trainer checks its checksums)
 #   /usr/bin/python3 bench/bundles/restore_runs.py bench/data/NAME/runs.h5 "$RUNS/NAME/runs" --data DATA
 #   loci run CONFIG out="$RUNS/NAME" --dry-run               (each restored run: "finished; kept")
+# Runs longer than a session (exp1_long_4000) travel whole, weights included, instead: at a session's end
+#   /usr/bin/python3 bench/bundles/carry_runs.py save "$RUNS/NAME/runs" bench/data/NAME/carry   (then commit it)
+# and on the next machine, after the generate stage,
+#   /usr/bin/python3 bench/bundles/carry_runs.py restore bench/data/NAME/carry "$RUNS/NAME/runs" --data DATA
+# OVERRIDES are passed to every `loci run` (identity-free ones change no result): to leave one core to a run of
+# Experiment 1 at 4000 epochs, OVERRIDES="train.jobs=1 train.train.threads=1".
 set -u
 prefix=${LOCI_PREFIX:?set LOCI_PREFIX to an installed loci}
 runs=${RUNS:?set RUNS to the folder the runs go in}
@@ -18,7 +24,8 @@ runs=${RUNS:?set RUNS to the folder the runs go in}
 pipelines=${PIPELINES:-"exp1_gradient_alive exp1_dense exp1_table exp1_long_4000 exp1_table_loci exp2_network_datasets"}
 for p in $pipelines; do
   echo "queue: $p start $(date -u +%FT%TZ)"
-  "$prefix/bin/loci" run "$prefix/share/loci/configs/paper/$p.yaml" out="$runs/$p" ||
+  # shellcheck disable=SC2086  # OVERRIDES is a list of key=value words
+  "$prefix/bin/loci" run "$prefix/share/loci/configs/paper/$p.yaml" out="$runs/$p" ${OVERRIDES:-} ||
     { echo "queue: $p stopped or failed $(date -u +%FT%TZ)"; exit 1; }
   echo "queue: $p end $(date -u +%FT%TZ)"
 done
