@@ -15,7 +15,6 @@ this machine's folders; `loci run CONFIG out=...` then resumes it from last.pt (
 run and the very dataset). A run folder that exists is left as it is: it is this machine's own, and newer.
 """
 import argparse
-import io
 import os
 import sys
 import tarfile
