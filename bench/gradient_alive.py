@@ -83,6 +83,22 @@ def holm(ps):
     return adjusted
 
 
+def unpaired(x, y):
+    """x minus y for independent runs: the difference, its Welch 95% interval, Welch's p and the permutation p."""
+    d, lo, hi = welch_ci(x, y)
+    welch = stats.ttest_ind(x, y, equal_var=False).pvalue if np.var(x) + np.var(y) > 0 else 1.0
+    return dict(n=f"{len(x)}+{len(y)}", diff=d, lo=lo, hi=hi, p=permutation_p(x, y), welch_p=welch)
+
+
+def with_holm(family):
+    """The family's rows with Holm's adjustment of each kind of p over the family."""
+    if family:
+        for r, h, hw in zip(family, holm(np.array([r["p"] for r in family])),
+                            holm(np.array([r["welch_p"] for r in family]))):
+            r["holm"], r["welch_holm"] = h, hw
+    return family
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("runs_csv", nargs="+")
@@ -124,17 +140,9 @@ def main():
             for s in sigmas:
                 x = runs[(runs.condition == c) & (runs.sigma_ == s)][m].dropna().to_numpy()
                 y = runs[(runs.condition == "baseline") & (runs.sigma_ == s)][m].dropna().to_numpy()
-                if len(x) < 2 or len(y) < 2:
-                    continue
-                d, lo, hi = welch_ci(x, y)
-                welch = stats.ttest_ind(x, y, equal_var=False).pvalue if np.var(x) + np.var(y) > 0 else 1.0
-                family.append(dict(metric=label, condition=c, sigma=s, n=f"{len(x)}+{len(y)}", diff=d, lo=lo, hi=hi,
-                                   p=permutation_p(x, y), welch_p=welch))
-        if family:
-            for r, h, hw in zip(family, holm(np.array([r["p"] for r in family])),
-                                holm(np.array([r["welch_p"] for r in family]))):
-                r["holm"], r["welch_holm"] = h, hw
-            rows += family
+                if len(x) >= 2 and len(y) >= 2:
+                    family.append(dict(metric=label, condition=c, sigma=s, **unpaired(x, y)))
+        rows += with_holm(family)
     print(f"\nEach condition minus the baseline at the same σ (Welch 95% interval; exact permutation p; Holm over "
           f"the {len(conditions) - 1} conditions x {len(sigmas)} σ of each metric):\n")
     print("| metric | condition | σ | runs | difference [95% CI] | Welch p | its Holm | permutation p | its Holm |")

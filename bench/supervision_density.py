@@ -17,10 +17,9 @@ import sys
 
 import numpy as np
 import pandas as pd
-from scipy import stats
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gradient_alive import holm, permutation_p, sigma_of, welch_ci  # noqa: E402  (one home for the tests)
+from gradient_alive import sigma_of, unpaired, with_holm  # noqa: E402  (one home for the tests)
 
 METRICS = [  # column, label
     ("rsa_spearman", "RSA(P)"),
@@ -79,17 +78,9 @@ def main():
             pick = (runs["train.lr"] == lr) & (runs.sigma_ == s)
             x = runs[pick & (runs.objective == "dense_blank")][m].dropna().to_numpy()
             y = runs[pick & (runs.objective == "readout")][m].dropna().to_numpy()
-            if len(x) < 2 or len(y) < 2:
-                continue
-            d, lo, hi = welch_ci(x, y)
-            welch = stats.ttest_ind(x, y, equal_var=False).pvalue if np.var(x) + np.var(y) > 0 else 1.0
-            family.append(dict(metric=label, lr=lr, sigma=s, n=f"{len(x)}+{len(y)}", diff=d, lo=lo, hi=hi,
-                               p=permutation_p(x, y), welch_p=welch))
-        if family:
-            for r, h, hw in zip(family, holm(np.array([r["p"] for r in family])),
-                                holm(np.array([r["welch_p"] for r in family]))):
-                r["holm"], r["welch_holm"] = h, hw
-            rows += family
+            if len(x) >= 2 and len(y) >= 2:
+                family.append(dict(metric=label, lr=lr, sigma=s, **unpaired(x, y)))
+        rows += with_holm(family)
     print(f"\nDense minus readout in each cell (Welch 95% interval; exact permutation p; Holm over the {len(cells)} "
           "cells of each metric):\n")
     print("| metric | lr | σ | runs | difference [95% CI] | Welch p | its Holm | permutation p | its Holm |")
