@@ -8,28 +8,20 @@ import csv
 import json
 import os
 import shutil
-import subprocess
-import sys
 
 import h5py
 
-loci_bin, work = sys.argv[1], sys.argv[2]
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-here = os.path.dirname(os.path.abspath(__file__))
-root = os.path.dirname(os.path.dirname(here))
+from harness import ROOT, arguments, loci_command, script_command
+
+loci_bin, work = arguments()
+root = ROOT
 bundle_script = os.path.join(root, "bench", "bundles", "bundle_runs.py")
 restore_script = os.path.join(root, "bench", "bundles", "restore_runs.py")
+loci = loci_command(loci_bin)
 
 
-def loci(*args):
-    return subprocess.run([loci_bin, *args], check=True, capture_output=True, text=True)
-
-
-def python(*args, check=True):
-    out = subprocess.run([sys.executable, *args], capture_output=True, text=True)
-    assert not check or out.returncode == 0, out.stdout + out.stderr
-    return out
+def python(script, *args, check=True):
+    return script_command(script)(*args, ok=check)
 
 
 def rows(path):

@@ -7,29 +7,16 @@ import csv
 import io
 import os
 import shutil
-import subprocess
-import sys
 import tarfile
 
 import h5py
 import numpy as np
 
-loci_bin, work = sys.argv[1], sys.argv[2]
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
-here = os.path.dirname(os.path.abspath(__file__))
-root = os.path.dirname(os.path.dirname(here))
-carry_script = os.path.join(root, "bench", "bundles", "carry_runs.py")
+from harness import ROOT, arguments, loci_command, script_command
 
-
-def loci(*args):
-    return subprocess.run([loci_bin, *args], check=True, capture_output=True, text=True)
-
-
-def python(*args, check=True):
-    out = subprocess.run([sys.executable, carry_script, *args], capture_output=True, text=True)
-    assert not check or out.returncode == 0, out.stdout + out.stderr
-    return out
+loci_bin, work = arguments()
+loci = loci_command(loci_bin)
+python = script_command(os.path.join(ROOT, "bench", "bundles", "carry_runs.py"))
 
 
 def config(data, out):
@@ -52,7 +39,7 @@ def pe_table(run):
 
 
 data = os.path.join(work, "data")
-loci("generate", "-q", os.path.join(root, "configs", "lst.yaml"), f"out={data}", "splits.train=64", "splits.test=16")
+loci("generate", "-q", os.path.join(ROOT, "configs", "lst.yaml"), f"out={data}", "splits.train=64", "splits.test=16")
 straight = os.path.join(work, "straight", "run")
 loci("train", "-q", config(data, straight))
 
@@ -106,7 +93,7 @@ with tarfile.open(os.path.join(evil, "x.tar.gz"), "w:gz") as tar:
     info = tarfile.TarInfo("../outside.txt")
     info.size = 2
     tar.addfile(info, io.BytesIO(b"hi"))
-out = python("restore", evil, os.path.join(work, "third"), "--data", data2, check=False)
+out = python("restore", evil, os.path.join(work, "third"), "--data", data2, ok=False)
 assert out.returncode == 1 and "not a plain file inside the run" in out.stderr, out.stderr
 assert not os.path.exists(os.path.join(work, "outside.txt")) and not os.path.exists(os.path.join(work, "third", "x"))
 print("carry_runs: ok")

@@ -4,7 +4,6 @@ blocks by loci's names; bad requests get one-line errors.
 Usage: test_torch_model.py LOCI_BIN WORKDIR (run by ctest; skipped, with its reason, without python3-torch)."""
 import os
 import shutil
-import subprocess
 import sys
 
 try:
@@ -13,20 +12,14 @@ except ImportError as e:
     print(f"SKIP: PyTorch is not importable here ({e}); install python3-torch")
     sys.exit(0)
 
-loci_bin, work = sys.argv[1], sys.argv[2]
-shutil.rmtree(work, ignore_errors=True)
-os.makedirs(work)
+from harness import arguments, loci_command  # noqa: E402
+
+loci_bin, work = arguments()
+loci = loci_command(loci_bin)
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "python"))
 from loci.torch import load_model, reference_difference  # noqa: E402
 
 configs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "configs")
-
-
-def loci(*args, ok=True):
-    r = subprocess.run([loci_bin, *args], capture_output=True, text=True)
-    if ok and r.returncode != 0:
-        raise AssertionError(f"loci {' '.join(args)}: {r.stdout}{r.stderr}")
-    return r
 
 
 lst = os.path.join(work, "lst")
