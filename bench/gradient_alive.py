@@ -83,6 +83,11 @@ def holm(ps):
     return adjusted
 
 
+def mean_sd_cells(g, metrics):
+    """Each metric over the runs of g as a table cell: mean ± sd, or the one value."""
+    return [f"{g[m].mean():.3f} ± {g[m].std(ddof=1):.3f}" if len(g) > 1 else f"{g[m].mean():.3f}" for m, _ in metrics]
+
+
 def unpaired(x, y):
     """x minus y for independent runs: the difference, its Welch 95% interval, Welch's p and the permutation p."""
     d, lo, hi = welch_ci(x, y)
@@ -129,9 +134,7 @@ def main():
             g = runs[(runs.condition == c) & (runs.sigma_ == s)]
             if g.empty:
                 continue
-            cells = [f"{g[m].mean():.3f} ± {g[m].std(ddof=1):.3f}" if len(g) > 1 else f"{g[m].mean():.3f}"
-                     for m, _ in metrics]
-            print(f"| {c} | {s:g} | {len(g)} | " + " | ".join(cells) + " |")
+            print(f"| {c} | {s:g} | {len(g)} | " + " | ".join(mean_sd_cells(g, metrics)) + " |")
 
     rows = []
     for m, label in metrics:

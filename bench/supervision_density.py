@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gradient_alive import sigma_of, unpaired, with_holm  # noqa: E402  (one home for the tests)
+from gradient_alive import mean_sd_cells, sigma_of, unpaired, with_holm  # noqa: E402  (one home for the tests)
 
 METRICS = [  # column, label
     ("rsa_spearman", "RSA(P)"),
@@ -67,9 +67,7 @@ def main():
             g = runs[(runs.objective == obj) & (runs["train.lr"] == lr) & (runs.sigma_ == s)]
             if g.empty:
                 continue
-            vals = [f"{g[m].mean():.3f} ± {g[m].std(ddof=1):.3f}" if len(g) > 1 else f"{g[m].mean():.3f}"
-                    for m, _ in metrics]
-            print(f"| {obj} | {lr:g} | {s:g} | {len(g)} | " + " | ".join(vals) + " |")
+            print(f"| {obj} | {lr:g} | {s:g} | {len(g)} | " + " | ".join(mean_sd_cells(g, metrics)) + " |")
 
     rows = []
     for m, label in metrics:
