@@ -16,6 +16,7 @@ run and the very dataset). A run folder that exists is left as it is: it is this
 """
 import argparse
 import os
+import shutil
 import sys
 import tarfile
 
@@ -85,11 +86,18 @@ def restore(carry, root, data):
             print(f"carry: {rel}: {folder} exists; kept as it is")
             continue
         tmp = folder + ".restoring"
-        with tarfile.open(os.path.join(carry, name)) as tar:
-            for member in tar.getmembers():
-                if not (member.isfile() or member.isdir()) or member.name.startswith(("/", "..")):
-                    sys.exit(f"carry_runs: {name}: member {member.name!r} is not a plain file inside the run")
-            tar.extractall(tmp)
+        shutil.rmtree(tmp, ignore_errors=True)  # a restore interrupted before: its half is never a run
+        try:
+            with tarfile.open(os.path.join(carry, name)) as tar:
+                for member in tar.getmembers():
+                    inside = os.path.normpath(member.name)
+                    if not (member.isfile() or member.isdir()) or os.path.isabs(inside) or inside.startswith(".."):
+                        sys.exit(f"carry_runs: {os.path.join(carry, name)}: member {member.name!r} is not a plain "
+                                 "file inside the run; nothing restored from it")
+                tar.extractall(tmp)
+        except (tarfile.TarError, EOFError, OSError) as e:
+            shutil.rmtree(tmp, ignore_errors=True)
+            sys.exit(f"carry_runs: {os.path.join(carry, name)}: not a readable archive ({e}); nothing restored from it")
         config = os.path.join(tmp, "config.yaml")
         if os.path.exists(config):
             with open(config) as f:

@@ -96,4 +96,15 @@ with tarfile.open(os.path.join(evil, "x.tar.gz"), "w:gz") as tar:
 out = python("restore", evil, os.path.join(work, "third"), "--data", data2, ok=False)
 assert out.returncode == 1 and "not a plain file inside the run" in out.stderr, out.stderr
 assert not os.path.exists(os.path.join(work, "outside.txt")) and not os.path.exists(os.path.join(work, "third", "x"))
+# A truncated archive (a lost machine mid-save, a cut download) is refused in one line, and leaves no half run.
+cut = os.path.join(work, "cut")
+os.makedirs(cut)
+with open(os.path.join(carry, "paused.tar.gz"), "rb") as f:
+    whole = f.read()
+with open(os.path.join(cut, "paused.tar.gz"), "wb") as f:
+    f.write(whole[: len(whole) // 2])
+fourth = os.path.join(work, "fourth")
+out = python("restore", cut, fourth, "--data", data2, ok=False)
+assert out.returncode == 1 and "not a readable archive" in out.stderr and len(out.stderr.splitlines()) == 1, out.stderr
+assert not os.path.exists(os.path.join(fourth, "paused")) and not os.path.exists(os.path.join(fourth, "paused.restoring"))
 print("carry_runs: ok")
