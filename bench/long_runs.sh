@@ -6,6 +6,8 @@
 # LOCI_PREFIX is an installed build (`cmake --install build --prefix "$LOCI_PREFIX"`), so that rebuilding the tree
 # changes no run; RUNS the folder the pipelines write below. Save each finished table into bench/data with
 # bench/bundles/save_table.sh (add --pool-datasets for the *_datasets pipelines) and commit it at once.
+# On a new machine the install needs only the shipped targets, not the tests (about 20 min instead of 30 on 2 cores):
+#   cmake --build build -j2 --target loci lst_grid network_dynamics volumetric_parcels torch_trainer image_patches
 # On a new machine (a session that lost the last one's runs), restore each pipeline's committed bundle before
 # starting it, so that its finished runs are kept rather than trained again:
 #   loci run CONFIG out="$RUNS/NAME" --stages generate      (the very dataset: the trainer checks its checksums)
