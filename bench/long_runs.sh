@@ -23,7 +23,7 @@ set -u
 prefix=${LOCI_PREFIX:?set LOCI_PREFIX to an installed loci}
 runs=${RUNS:?set RUNS to the folder the runs go in}
 # The owed ones, in the order they are worth running (the finished ones' bundles are in bench/data).
-pipelines=${PIPELINES:-"exp1_gradient_alive exp1_dense exp1_table exp1_long_4000 exp1_table_loci exp2_network_datasets"}
+pipelines=${PIPELINES:-"exp1_table exp1_long_4000 exp1_table_loci exp2_network_datasets"}
 for p in $pipelines; do
   echo "queue: $p start $(date -u +%FT%TZ)"
   # shellcheck disable=SC2086  # OVERRIDES is a list of key=value words
