@@ -30,6 +30,9 @@ inline ModelOptions small_model(const PEOptions& pe, Pooling pooling = Pooling::
   return ModelOptions().encoder(small_encoder(pe)).classification(ClassificationOptions().pooling(pooling));
 }
 
+// The largest absolute entry of a tensor, 0 for an empty one.
+inline double max_abs(const torch::Tensor& t) { return t.numel() == 0 ? 0.0 : t.abs().max().item<double>(); }
+
 // The largest absolute difference between paired tensors of two lists (parameters, gradients).
 inline double max_difference(const std::vector<torch::Tensor>& a, const std::vector<torch::Tensor>& b) {
   double d = 0;

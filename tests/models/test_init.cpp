@@ -2,6 +2,7 @@
 
 #include "models/init/init_registry.hpp"
 #include "models/positions/sinusoid.hpp"
+#include "tests/models/helpers.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -11,12 +12,12 @@ using namespace loci::models;
 
 namespace {
 
+using loci::models::test::max_abs;
+
 torch::Tensor draw(const InitOptions& o, at::IntArrayRef shape = {200, 160}, uint64_t seed = 1,
                    const torch::Tensor& positions = {}) {
   return make_init(shape, o, {positions, make_generator(seed)});
 }
-
-double max_abs(const torch::Tensor& a) { return a.abs().max().item<double>(); }
 
 }  // namespace
 

@@ -17,8 +17,6 @@ using namespace loci::models::test;
 
 namespace {
 
-double max_abs(const torch::Tensor& a) { return a.numel() == 0 ? 0.0 : a.abs().max().item<double>(); }
-
 // One forward and backward of a fresh model: its output and every parameter's gradient.
 std::pair<torch::Tensor, std::vector<torch::Tensor>> output_and_gradients(Model model, const ModelInput& in,
                                                                           const torch::Tensor& labels) {

@@ -12,8 +12,6 @@ using namespace loci::models::test;
 
 namespace {
 
-double max_abs(const torch::Tensor& a) { return a.numel() == 0 ? 0.0 : a.abs().max().item<double>(); }
-
 std::shared_ptr<PositionalEncodingImpl> make_pe(const PEOptions& o, const torch::Tensor& positions, int64_t d,
                                                 int64_t heads, int64_t placements = 1) {
   PEContext c;

@@ -2,6 +2,7 @@
 
 #include "models/kernels/attention_core.hpp"
 #include "models/model.hpp"
+#include "tests/models/helpers.hpp"
 
 #include <ATen/Parallel.h>
 #include <ATen/autocast_mode.h>
@@ -11,7 +12,7 @@ using namespace loci::models;
 
 namespace {
 
-double max_abs(const torch::Tensor& t) { return t.abs().max().item<double>(); }
+using loci::models::test::max_abs;
 
 torch::Tensor reference(const torch::Tensor& qkv, int64_t heads, double scale, const torch::Tensor& rows) {
   const auto B = qkv.size(0), N = qkv.size(1), d = qkv.size(2) / 3, dh = d / heads;

@@ -25,6 +25,8 @@ namespace rows = loci::models::rows;
 
 namespace {
 
+using loci::models::test::max_abs;
+
 bool engine_here() {
   if (!bf16_products_engine().empty()) return true;
   WARN("no bf16 products here (oneDNN without AVX512_BF16 or AMX): nothing to check");
@@ -33,15 +35,13 @@ bool engine_here() {
 
 float rounded(float v) { return bf16_to_float(float_to_bf16(v)); }
 
-struct Shape {
+struct ProductShape {
   rows::Dim m, n, k;
   bool trans_a, trans_b;
   float alpha, beta;
   rows::Dim pad;  // extra columns in every leading dimension
   bool pre_rounded_b;
 };
-
-double max_abs(const torch::Tensor& t) { return t.abs().max().item<double>(); }
 
 }  // namespace
 
@@ -68,7 +68,7 @@ TEST_CASE(
 
 TEST_CASE("bf16 products equal a double product of the operands rounded to bfloat16", "[models][bf16]") {
   if (!engine_here()) return;
-  const std::vector<Shape> shapes = {
+  const std::vector<ProductShape> shapes = {
       {102, 640, 160, false, false, 1, 0, 0, true},    // fc1 forward: weights rounded once
       {102, 160, 640, false, false, 1, 1, 0, true},    // x's gradient onto the residual's
       {160, 640, 102, true, false, 1, 1, 0, false},    // a weight gradient: Aᵀ, summed onto the share

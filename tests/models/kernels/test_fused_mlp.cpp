@@ -12,7 +12,7 @@ using namespace loci::models;
 
 namespace {
 
-double max_abs(const torch::Tensor& t) { return t.abs().max().item<double>(); }
+using loci::models::test::max_abs;
 
 struct Leaves {
   torch::Tensor x, w1, b1, w2, b2;
